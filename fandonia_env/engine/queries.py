@@ -1,0 +1,298 @@
+"""Derived facts about a state, and the small shared mutations every chapter uses.
+
+Read-only questions (status ratings, factions, who is available...) and the
+bookkeeping primitives (IP/PP with their floors, drawing and discarding cards,
+dice with logging).  Chapter modules build on these; none of them keeps derived
+data in the state.
+"""
+
+from __future__ import annotations
+
+from .data.components import (
+    CARD_TYPE_OF,
+    FANDONIA,
+    NOBLES,
+    OFFICES,
+    ROYALS,
+    character_name,
+)
+from .machine import log
+from .state import Character, GameState
+
+# ---------------------------------------------------------------------------
+# Names
+# ---------------------------------------------------------------------------
+
+
+def name(cid: str) -> str:
+    return character_name(cid)
+
+
+def pname(p: int | None) -> str:
+    return "neutral" if p is None else f"player {p}"
+
+
+# ---------------------------------------------------------------------------
+# Characters
+# ---------------------------------------------------------------------------
+
+
+def is_royal(cid: str) -> bool:
+    return cid in ROYALS
+
+
+def is_female(cid: str) -> bool:
+    return NOBLES[cid].female if cid in NOBLES else ROYALS[cid].female
+
+
+def personal_status(state: GameState, cid: str) -> int:
+    """Card Status plus titles, or a fixed Status (§13.4.1, §18.10, §31.7), A18."""
+    c = state.chars[cid]
+    if c.fixed_status is not None:
+        return c.fixed_status
+    if cid in ROYALS:
+        return ROYALS[cid].status
+    return NOBLES[cid].status + c.titles
+
+
+def status(state: GameState, cid: str) -> int:
+    """The Status Rating used for all game purposes (§16.3, §18.9, §33.2.3; ruling A18)."""
+    c = state.chars[cid]
+    s = personal_status(state, cid)
+    if c.spouse is not None:
+        sp = state.chars[c.spouse]
+        if not (sp.banished or sp.imprisoned or sp.wrongdoer):
+            s = max(s, personal_status(state, c.spouse))
+    if c.office is not None:
+        s += OFFICES[c.office].bonus
+    if state.support == 0 and (c.office is not None or (cid in ROYALS and c.owner is None)):
+        s //= 2  # §33.2.3 government in crisis
+    return s
+
+
+def abroad(c: Character) -> bool:
+    return c.location != FANDONIA
+
+
+def stuck_at_war(state: GameState, c: Character) -> bool:
+    """§7.10.1: in a country at war with Fandonia."""
+    return c.location in state.wars
+
+
+def in_play(c: Character) -> bool:
+    """Alive and on the board (a dead PC's card is face-down, a dead RC removed)."""
+    return not c.dead
+
+
+def free(state: GameState, c: Character) -> bool:
+    """Not dead, banished, imprisoned, hiding or stuck in a country at war."""
+    return not (c.dead or c.banished or c.imprisoned or c.hiding or stuck_at_war(state, c))
+
+
+def normal(c: Character) -> bool:
+    """In a normal situation: not a wrongdoer, banished, imprisoned or hiding."""
+    return not (c.wrongdoer or c.banished or c.imprisoned or c.hiding or c.dead)
+
+
+def faction(state: GameState, p: int) -> list[str]:
+    """PC, FACs and FARCs of player p (§3.7), in id order."""
+    return [cid for cid, c in state.chars.items() if c.owner == p]
+
+
+def facs(state: GameState, p: int) -> list[str]:
+    return [cid for cid, c in state.chars.items() if c.owner == p and not c.is_pc and cid not in ROYALS]
+
+
+def farcs(state: GameState, p: int) -> list[str]:
+    return [cid for cid, c in state.chars.items() if c.owner == p and cid in ROYALS]
+
+
+def pc(state: GameState, p: int) -> Character:
+    return state.chars[state.players[p].pc]
+
+
+def pc_active(state: GameState, p: int) -> bool:
+    """The PC's card is face-up (§31.5)."""
+    return not pc(state, p).dead
+
+
+def henchmen(state: GameState, p: int) -> list[str]:
+    """FACs with a Henchman card, plus the PC's spouse (§17.3)."""
+    out = [cid for cid in facs(state, p) if state.chars[cid].henchman_card is not None]
+    sp = pc(state, p).spouse
+    if sp is not None and state.chars[sp].owner == p and sp not in out and not state.chars[sp].dead:
+        out.append(sp)
+    return out
+
+
+def monarch_owner(state: GameState) -> int | None:
+    """The player whose FARC is Monarch, if any (§36.10)."""
+    return state.chars[state.monarch].owner if state.monarch in state.chars else None
+
+
+def pp_required(state: GameState, p: int) -> int:
+    """Total Status of FACs and FARCs that the PP total must cover (§35.4-35.6, A17).
+
+    The PC and the PC's spouse are exempt, except that after the PC's death the
+    former spouse counts (§31.5).
+    """
+    pcc = pc(state, p)
+    exempt = {pcc.cid}
+    if pcc.spouse is not None and not pcc.dead:
+        exempt.add(pcc.spouse)
+    total = 0
+    for cid, c in state.chars.items():
+        if c.owner == p and cid not in exempt:
+            if cid == state.monarch:
+                continue  # a usurping FARC Monarch is kept for life (§36.6, A59)
+            total += status(state, cid)
+    return total
+
+
+def can_afford_recruit(state: GameState, p: int, cids: list[str]) -> bool:
+    """§35.4: enough PP to hold the faction plus these characters."""
+    return state.players[p].pp >= pp_required(state, p) + sum(status(state, c) for c in cids)
+
+
+# ---------------------------------------------------------------------------
+# IP and PP (§34, §35)
+# ---------------------------------------------------------------------------
+
+
+def gain_ip(state: GameState, p: int, n: int, why: str = "") -> None:
+    if n <= 0:
+        return
+    state.players[p].ip += n
+    log(state, f"player {p} gains {n} IP{' (' + why + ')' if why else ''}.")
+
+
+def lose_ip(state: GameState, p: int, n: int, why: str = "") -> int:
+    """Lose up to n IP; a debt beyond the total is forgiven (§34.3).  Returns the loss."""
+    pl = state.players[p]
+    loss = min(max(n, 0), pl.ip)
+    pl.ip -= loss
+    if loss:
+        log(state, f"player {p} loses {loss} IP{' (' + why + ')' if why else ''}.")
+    return loss
+
+
+def gain_pp(state: GameState, p: int, n: int, why: str = "") -> None:
+    if n <= 0:
+        return
+    state.players[p].pp += n
+    log(state, f"player {p} gains {n} PP{' (' + why + ')' if why else ''}.")
+
+
+def lose_pp(state: GameState, p: int, n: int, why: str = "") -> int:
+    """Lose up to n PP (§35.3); the PP limit is then checked by the caller's flow."""
+    pl = state.players[p]
+    loss = min(max(n, 0), pl.pp)
+    pl.pp -= loss
+    if loss:
+        log(state, f"player {p} loses {loss} PP{' (' + why + ')' if why else ''}.")
+        state.tstate.setdefault("pp_check", [])
+        if p not in state.tstate["pp_check"]:
+            state.tstate["pp_check"].append(p)
+    return loss
+
+
+def ip_spendable(state: GameState, p: int) -> int:
+    """IP player p may still spend this turn: none in a Famine (§34.6), at most half
+    (rounded down, but a single IP may be used) in a crisis (§33.2.1, §34.7)."""
+    ip = state.players[p].ip
+    if state.crown == "famine":
+        return 0
+    if state.support == 0:
+        spent = state.tstate.get("ip_spent", {}).get(str(p), 0)
+        start = ip + spent
+        cap = 1 if start == 1 else start // 2
+        return max(0, min(ip, cap - spent))
+    return ip
+
+
+def can_spend(state: GameState, p: int, n: int) -> bool:
+    return ip_spendable(state, p) >= n
+
+
+def spend_ip(state: GameState, p: int, n: int, why: str) -> None:
+    if not can_spend(state, p, n):
+        raise AssertionError(f"player {p} cannot spend {n} IP for {why}")
+    state.players[p].ip -= n
+    spent = state.tstate.setdefault("ip_spent", {})
+    spent[str(p)] = spent.get(str(p), 0) + n
+    log(state, f"player {p} pays {n} IP for {why}.")
+
+
+# ---------------------------------------------------------------------------
+# Cards (§14)
+# ---------------------------------------------------------------------------
+
+
+def card_type(card: str) -> str:
+    return CARD_TYPE_OF[card]
+
+
+def hand_types(state: GameState, p: int) -> list[str]:
+    return [CARD_TYPE_OF[c] for c in state.players[p].hand]
+
+
+def has_card(state: GameState, p: int, ctype: str) -> bool:
+    return any(CARD_TYPE_OF[c] == ctype for c in state.players[p].hand)
+
+
+def count_cards(state: GameState, p: int, ctype: str) -> int:
+    return sum(1 for c in state.players[p].hand if CARD_TYPE_OF[c] == ctype)
+
+
+def take_card(state: GameState, p: int, ctype: str) -> str:
+    """Remove one card of type ``ctype`` from p's hand and return its id."""
+    hand = state.players[p].hand
+    for i, c in enumerate(hand):
+        if CARD_TYPE_OF[c] == ctype:
+            return hand.pop(i)
+    raise AssertionError(f"player {p} holds no {ctype!r} card")
+
+
+def discard(state: GameState, card: str) -> None:
+    state.discard.append(card)
+
+
+def draw_event(state: GameState) -> str | None:
+    """Top card of the Event pile; the discards are reshuffled when it is empty (§14.3)."""
+    if not state.deck:
+        if not state.discard:
+            return None
+        state.deck = state.discard
+        state.discard = []
+        state.rng.shuffle(state.deck)
+        log(state, "The Event pile is empty: the discards are reshuffled into a new Event pile.")
+    return state.deck.pop()
+
+
+# ---------------------------------------------------------------------------
+# Dice (§2.3)
+# ---------------------------------------------------------------------------
+
+
+def d6(state: GameState) -> int:
+    return state.rng.d6()
+
+
+def dice_sum(state: GameState) -> int:
+    return state.rng.d6() + state.rng.d6()
+
+
+def dice_count(state: GameState) -> int:
+    """Red die then white die read as 11-66 (§2.3)."""
+    return state.rng.d6() * 10 + state.rng.d6()
+
+
+def first(state: GameState) -> int:
+    """The first player, who acts for all NCs and NRCs (§5)."""
+    return state.first_player
+
+
+def actor_for(state: GameState, cid: str) -> int:
+    """Who rolls and decides for a character: its owner, else the first player (§5, A9)."""
+    owner = state.chars[cid].owner
+    return state.first_player if owner is None else owner

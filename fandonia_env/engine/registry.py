@@ -1,0 +1,57 @@
+"""Registries through which chapter modules plug into the turn sequence.
+
+* ``ACTIVITIES``: the nineteen activities of §13.4.  Each chapter module that
+  implements one registers ``Activity(key, legal, start)``: ``legal(state, p)``
+  says whether player p may start it now (cards, counters, targets, IP...), and
+  ``start`` is the operation run (with ``p=``) when he chooses it.  Inside an
+  activity, ``state.pt["waiver"]`` is True when it is performed through an
+  'Any Activity' counter (§12.3.1, ruling A42: card and counter requirements are
+  waived), and the activity must then not require or consume those cards.
+* ``FREE_ACTIONS``: things done during one's Player Turn that are not activities
+  (§18.4 propose, §35.8 buy PP, §24.2 hide, §36 usurp...), same shape.
+* ``END_OF_TURN``: operations run at the end of all Player Turns (executions,
+  suicides, prison deaths, victory), ordered by priority.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .state import GameState
+
+
+@dataclass(frozen=True)
+class Activity:
+    key: str
+    legal: Callable[[GameState, int], bool]
+    start: str  # operation name, called with p=<player>
+
+
+ACTIVITIES: dict[str, Activity] = {}
+FREE_ACTIONS: dict[str, Activity] = {}
+END_OF_TURN: list[tuple[int, str]] = []
+
+#: §12.3.1: activities an 'Any Activity' counter allows.
+ANY_ACTIVITY_SET: frozenset[str] = frozenset({
+    "pardon", "amnesty", "assassinate", "expose_scandal", "escape", "extradite",
+    "intrigue_card", "recruit_treachery", "seduce",
+})
+#: §12.3.3: activities an 'Intrigue' counter allows.
+INTRIGUE_SET: frozenset[str] = frozenset({"assassinate", "intrigue_card", "recruit_treachery", "seduce"})
+#: §30.3: the only activities of a player whose PC is imprisoned.
+IMPRISONED_SET: frozenset[str] = frozenset({"pardon", "amnesty", "escape"})
+
+
+def activity(key: str, legal: Callable[[GameState, int], bool], start: str) -> None:
+    ACTIVITIES[key] = Activity(key, legal, start)
+
+
+def free_action(key: str, legal: Callable[[GameState, int], bool], start: str) -> None:
+    FREE_ACTIONS[key] = Activity(key, legal, start)
+
+
+def end_of_turn(priority: int, op_name: str) -> None:
+    if (priority, op_name) not in END_OF_TURN:
+        END_OF_TURN.append((priority, op_name))
+        END_OF_TURN.sort()

@@ -1,0 +1,294 @@
+"""The whole game state as plain data (dataclasses of str/int/bool/list/dict).
+
+Everything the game needs to continue lives here: the board, hands, counters,
+the Record Sheet, the stack of pending frames (the decision point machine, see
+``machine.py``) and the RNG.  ``GameState.clone()`` is a deep, independent copy;
+``to_json()``/``from_json()`` round-trip exactly.
+
+Vocabulary used in field names: *PC* player character, *FAC* friendly aligned
+character (a character with ``owner == p`` that is not p's PC), *NC* neutral
+(``owner is None``); royals are RCs (FARC/NRC likewise).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .rng import RNG
+
+SCHEMA_VERSION = 1
+
+
+class StateError(ValueError):
+    """A saved game document is malformed; the message names the field."""
+
+
+@dataclass(slots=True)
+class Character:
+    """One card of the Nobles or Royalty Deck and everything placed on it."""
+
+    cid: str
+    owner: int | None = None  # faction it belongs to (PC, FAC or FARC); None = neutral
+    is_pc: bool = False
+    titles: int = 0  # titles acquired above the printed one (§13.4.1)
+    fixed_status: int | None = None  # Status 8 of §18.10/§31.7, Status of a former non-RC King/Queen
+    location: str = "fandonia"  # "fandonia" or a country key (§20)
+    hiding: bool = False  # §24
+    banished: bool = False  # §29 (location is the country of banishment)
+    imprisoned: bool = False  # §30
+    awaiting_execution: bool = False  # §28.6.4, §31.6 (also imprisoned)
+    wrongdoer: bool = False  # §23.5: sent to a hearing/interrogation/trial and not cleared
+    dead: bool = False  # RCs: removed from the game (§31.2); PCs: card face-down (§31.5)
+    office: str | None = None  # §16
+    henchman_card: str | None = None  # §17: card id of the Henchman card under it
+    counselor_card: str | None = None  # §13.4.3: card id of the Monarch's Counselor card
+    alignment_card: str | None = None  # §14.5.19: Royal Alignment card a FARC sits on
+    spouse: str | None = None  # §18
+    consort: bool = False  # non-RC King/Queen (§18.10)
+    banned: bool = False  # banned from Court Balls (§8.4.4)
+    loyalty_counter: bool = False  # its Loyalty counter lies on the card (§11.3)
+    situation_turns: int = 0  # turns spent banished / imprisoned so far (§29.9, §30.10)
+    hid_turn: int = -1  # turn it went into or came out of hiding (§24.2)
+    travel_turn: int = -1  # turn it last travelled (§20.1)
+    proposal_turn: int = -1  # turn it last proposed or was proposed to (§18.4.3)
+    engaged_to: str | None = None  # accepted proposal awaiting a wedding (§18.4.7)
+    suicide: bool = False  # will die at the end of all Player Turns (§29.9, §30.10)
+    failed_problem: bool = False  # a Minister who failed a problem may not travel (§20.3)
+
+    def copy(self) -> Character:
+        c = Character.__new__(Character)
+        for f in _CHAR_FIELDS:
+            setattr(c, f, getattr(self, f))
+        return c
+
+
+_CHAR_FIELDS = tuple(f.name for f in fields(Character))
+
+
+@dataclass(slots=True)
+class Player:
+    """One noble: his PC, points, hand, counters and Record Sheet lines."""
+
+    idx: int
+    pc: str
+    ip: int = 0
+    pp: int = 0
+    hand: list[str] = field(default_factory=list)  # card ids, hidden from the others
+    in_front: list[str] = field(default_factory=list)  # Support cards kept after a usurpation (§14.5.2)
+    loyalty_drawn: list[str] = field(default_factory=list)  # this turn, hidden (§11)
+    opportunity_drawn: list[str] = field(default_factory=list)  # this turn, hidden (§12)
+    prestige_mods: dict[str, int] = field(default_factory=dict)  # §13.4.17 Record Sheet
+    ball_mod: int = 0  # §8.4.4 Record Sheet
+    counsels: dict[str, list[int]] = field(default_factory=dict)  # §15.9 Record Sheet
+    free_counsel: bool = False  # §8.4.4 Court Ball free counsel, this turn
+    lost_turns: int = 0  # Player Turns still to lose (§31.5, §36.11)
+    pc_dead_turn: int = -1  # turn the PC died (§31.5)
+
+    def copy(self) -> Player:
+        p = Player.__new__(Player)
+        p.idx = self.idx
+        p.pc = self.pc
+        p.ip = self.ip
+        p.pp = self.pp
+        p.hand = list(self.hand)
+        p.in_front = list(self.in_front)
+        p.loyalty_drawn = list(self.loyalty_drawn)
+        p.opportunity_drawn = list(self.opportunity_drawn)
+        p.prestige_mods = dict(self.prestige_mods)
+        p.ball_mod = self.ball_mod
+        p.counsels = {k: list(v) for k, v in self.counsels.items()}
+        p.free_counsel = self.free_counsel
+        p.lost_turns = self.lost_turns
+        p.pc_dead_turn = self.pc_dead_turn
+        return p
+
+
+@dataclass(slots=True)
+class Frame:
+    """One entry of the pending stack: an operation to run, or a decision to take.
+
+    A procedure frame has ``op`` = the registered operation name and ``args``.
+    A decision frame has ``op == "decide"`` and ``args`` with ``player``,
+    ``kind``, ``options`` (action ids), ``ctx`` (public context for encoders),
+    ``then`` (op called with ``choice=<id>``) and ``then_args``.
+    """
+
+    op: str
+    args: dict[str, Any]
+
+    def copy(self) -> Frame:
+        return Frame(self.op, copy.deepcopy(self.args))
+
+
+@dataclass(slots=True)
+class GameState:
+    config: dict[str, Any]
+    players: list[Player]
+    chars: dict[str, Character]
+    rng: RNG
+    turn: int = 0  # game turn number, 1-based once started
+    first_player: int = 0
+    order: list[int] = field(default_factory=list)  # player order this turn (§5)
+    phase: str = "setup"
+    active: int | None = None  # whose Player Turn it is, if any
+    deck: list[str] = field(default_factory=list)  # Event pile, top = last
+    discard: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)  # out of the game (unused DWTK, dead RCs' alignment)
+    loyalty_pool: list[str] = field(default_factory=list)
+    opportunity_pool: list[str] = field(default_factory=list)
+    support: int = 0  # Monarch's Support (§32)
+    problems: dict[str, dict[str, Any]] = field(default_factory=dict)  # unresolved (§7.7)
+    wars: list[str] = field(default_factory=list)  # countries at war with Fandonia (§7.10)
+    crown: str | None = None  # this turn's Crown Events result (§8)
+    forced_crown: list[str] = field(default_factory=list)  # next turn's automatic results (§9.4, §36.6)
+    problems_at_start: bool = False  # were there problems at the start of this turn (§32.2, A8)
+    monarch: str = "george"
+    reign: dict[str, Any] = field(default_factory=dict)  # FARC Monarch record for §37
+    pt: dict[str, Any] = field(default_factory=dict)  # the current Player Turn's bookkeeping
+    tstate: dict[str, Any] = field(default_factory=dict)  # this game turn's bookkeeping
+    stack: list[Frame] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)  # {"t": text, "to": None|player}
+    over: bool = False
+    result: str | None = None  # "win", "draw", "truncated"
+    winner: int | None = None
+    steps: int = 0  # decisions applied
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    # -- copying ----------------------------------------------------------
+    def clone(self) -> GameState:
+        g = GameState.__new__(GameState)
+        g.config = self.config  # never mutated after creation
+        g.players = [p.copy() for p in self.players]
+        g.chars = {k: c.copy() for k, c in self.chars.items()}
+        g.rng = self.rng.copy()
+        g.turn = self.turn
+        g.first_player = self.first_player
+        g.order = list(self.order)
+        g.phase = self.phase
+        g.active = self.active
+        g.deck = list(self.deck)
+        g.discard = list(self.discard)
+        g.removed = list(self.removed)
+        g.loyalty_pool = list(self.loyalty_pool)
+        g.opportunity_pool = list(self.opportunity_pool)
+        g.support = self.support
+        g.problems = copy.deepcopy(self.problems)
+        g.wars = list(self.wars)
+        g.crown = self.crown
+        g.forced_crown = list(self.forced_crown)
+        g.problems_at_start = self.problems_at_start
+        g.monarch = self.monarch
+        g.reign = copy.deepcopy(self.reign)
+        g.pt = copy.deepcopy(self.pt)
+        g.tstate = copy.deepcopy(self.tstate)
+        g.stack = [f.copy() for f in self.stack]
+        g.log = list(self.log)  # entries are never mutated once written
+        g.over = self.over
+        g.result = self.result
+        g.winner = self.winner
+        g.steps = self.steps
+        return g
+
+    # -- JSON -------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"schema": SCHEMA_VERSION}
+        for f in fields(GameState):
+            v = getattr(self, f.name)
+            if f.name == "players":
+                v = [_dc_dict(p) for p in v]
+            elif f.name == "chars":
+                v = {k: _dc_dict(c) for k, c in v.items()}
+            elif f.name == "rng":
+                v = v.to_json()
+            elif f.name == "stack":
+                v = [{"op": fr.op, "args": fr.args} for fr in v]
+            out[f.name] = copy.deepcopy(v)
+        return out
+
+    @classmethod
+    def from_json(cls, doc: Any) -> GameState:
+        if not isinstance(doc, dict):
+            raise StateError(f"a saved game must be a JSON object, got {type(doc).__name__}")
+        if doc.get("schema") != SCHEMA_VERSION:
+            raise StateError(
+                f"field 'schema': unsupported schema version {doc.get('schema')!r}; "
+                f"this engine reads version {SCHEMA_VERSION}"
+            )
+        expected = {f.name for f in fields(GameState)}
+        missing = expected - set(doc)
+        if missing:
+            raise StateError(f"missing field(s) {sorted(missing)!r} in saved game")
+        extra = set(doc) - expected - {"schema"}
+        if extra:
+            raise StateError(f"unknown field(s) {sorted(extra)!r} in saved game")
+        kw: dict[str, Any] = {}
+        for f in fields(GameState):
+            v = copy.deepcopy(doc[f.name])
+            try:
+                if f.name == "players":
+                    v = [_dc_from(Player, p, f"players[{i}]") for i, p in enumerate(_as(list, v, "players"))]
+                elif f.name == "chars":
+                    v = {k: _dc_from(Character, c, f"chars[{k!r}]") for k, c in _as(dict, v, "chars").items()}
+                elif f.name == "rng":
+                    v = RNG.from_json(_as(dict, v, "rng"))
+                elif f.name == "stack":
+                    v = [Frame(_as(str, fr["op"], f"stack[{i}].op"), _as(dict, fr["args"], f"stack[{i}].args"))
+                         for i, fr in enumerate(_as(list, v, "stack"))]
+            except StateError:
+                raise
+            except (KeyError, TypeError, ValueError) as e:
+                raise StateError(f"field {f.name!r}: malformed ({e})") from e
+            kw[f.name] = v
+        _check_types(kw)
+        return cls(**kw)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+
+def _as(t: type, v: Any, name: str) -> Any:
+    if not isinstance(v, t):
+        raise StateError(f"field {name!r} must be a {t.__name__}, got {type(v).__name__}")
+    return v
+
+
+def _dc_dict(obj: Any) -> dict[str, Any]:
+    return {f.name: copy.deepcopy(getattr(obj, f.name)) for f in fields(obj)}
+
+
+def _dc_from(cls: type, d: Any, name: str) -> Any:
+    _as(dict, d, name)
+    names = {f.name for f in fields(cls)}
+    missing = names - set(d)
+    if missing:
+        raise StateError(f"field {name!r}: missing {sorted(missing)!r}")
+    extra = set(d) - names
+    if extra:
+        raise StateError(f"field {name!r}: unknown {sorted(extra)!r}")
+    return cls(**d)
+
+
+_SCALAR_TYPES = {
+    "turn": int, "first_player": int, "phase": str, "support": int, "monarch": str,
+    "over": bool, "steps": int, "config": dict, "deck": list, "discard": list, "removed": list,
+    "loyalty_pool": list, "opportunity_pool": list, "problems": dict, "wars": list, "log": list,
+    "pt": dict, "tstate": dict, "reign": dict, "order": list, "forced_crown": list,
+}
+
+
+def _check_types(kw: dict[str, Any]) -> None:
+    for name, t in _SCALAR_TYPES.items():
+        v = kw[name]
+        if t is int and isinstance(v, bool):
+            raise StateError(f"field {name!r} must be an int, got bool")
+        if not isinstance(v, t):
+            raise StateError(f"field {name!r} must be a {t.__name__}, got {type(v).__name__}")
+    if not 0 <= kw["support"] <= 120 or kw["support"] % 5:
+        raise StateError(f"field 'support' must be a multiple of 5 in 0..120, got {kw['support']}")

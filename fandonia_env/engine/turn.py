@@ -1,0 +1,531 @@
+"""Setup (§3), the sequence of play (§4), first player (§5), Player Turns (§10),
+Loyalty and Opportunity counters (§11, §12), the activity budget (§13.1) and the
+end of the Player Turn (hand limit, §14.2.1).
+
+The phases of a game turn are operations pushed in order by ``new_turn``:
+``first_player`` → ``offices_phase`` (§6) → ``problems_phase`` (§7) →
+``crown_phase`` (§8) → ``support_bonus`` (§32.2) → one ``player_turn`` per player
+in player order → ``end_of_turn`` (the registered end-of-turn hooks, then the
+next turn).  A frame ``end_of_turn`` always sits under the turn's other frames so
+that ``machine.abort_turn`` (mourning, §9.4) can cut the turn short.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import registry
+from .actions import ID, NAME, NO, PASS, YES, act
+from .data.components import (
+    CARD_IDS,
+    CARD_TYPE_OF,
+    CARD_TYPES,
+    NOBLES,
+    OFFICE_ELIGIBLE,
+    NON_MONARCH_OFFICES,
+    OPPORTUNITY_IDS,
+    OPPORTUNITY_TYPE_OF,
+    OPPORTUNITY_TYPES,
+    PC_DECK,
+    ROYAL_IDS,
+    LOYALTY_IDS,
+    NOBLE_IDS,
+)
+from .machine import OPS, ask, log, op, seq
+from .queries import (
+    can_spend,
+    d6,
+    dice_count,
+    dice_sum,
+    draw_event,
+    gain_ip,
+    lose_ip,
+    name,
+    pc,
+    pc_active,
+    spend_ip,
+    stuck_at_war,
+)
+from .state import Character, GameState, Player
+
+HAND_LIMIT = 12
+
+
+# ---------------------------------------------------------------------------
+# §3 Prepare for play
+# ---------------------------------------------------------------------------
+
+
+def setup(config: dict[str, Any]) -> GameState:
+    """Build the opening position (§3) and run to the first decision."""
+    from .rng import RNG
+
+    n = config["players"]
+    rng = RNG(config["seed"])
+    chars = {cid: Character(cid) for cid in NOBLE_IDS + ROYAL_IDS}
+    state = GameState(config=config, players=[], chars=chars, rng=rng)
+    # §3.1 PCs
+    pcdeck = list(PC_DECK)
+    rng.shuffle(pcdeck)
+    for i in range(n):
+        cid = pcdeck[i]
+        state.players.append(Player(idx=i, pc=cid))
+        c = chars[cid]
+        c.owner = i
+        c.is_pc = True
+        c.loyalty_counter = True  # §3.11
+    # §3.3 beginning Office Holders from 11-44 minus the PCs
+    holders = [c for c in OFFICE_ELIGIBLE if chars[c].owner is None]
+    rng.shuffle(holders)
+    for office, cid in zip(NON_MONARCH_OFFICES, holders):
+        chars[cid].office = office
+        _place_ambassador(state, cid)
+    # §3.5 King George on the Monarch office, Queen Catherine beside him
+    chars["george"].office = "monarch"
+    chars["george"].spouse = "catherine"
+    chars["catherine"].spouse = "george"
+    state.monarch = "george"
+    # §3.8 IP and PP
+    sg = config.get("start_ip", 2), config.get("start_pp", 10)
+    for pl in state.players:
+        pl.ip, pl.pp = sg
+    # §3.9 Event cards: one DWTK each, the rest removed; shuffle and deal nine
+    dwtk = [c for c in CARD_IDS if CARD_TYPE_OF[c] == "dwtk"]
+    for i, pl in enumerate(state.players):
+        pl.hand.append(dwtk[i])
+    state.removed.extend(dwtk[n:])
+    deck = [c for c in CARD_IDS if CARD_TYPE_OF[c] != "dwtk"]
+    rng.shuffle(deck)
+    state.deck = deck
+    for _ in range(config.get("start_cards", 9)):
+        for pl in state.players:
+            pl.hand.append(state.deck.pop())
+    # §3.10 Monarch's Support
+    state.support = dice_sum(state) * 10
+    # §3.11 counters
+    state.loyalty_pool = [cid for cid in LOYALTY_IDS if not chars[cid].is_pc]
+    state.opportunity_pool = list(OPPORTUNITY_IDS)
+    log(state, f"Setup: {n} players. " + "; ".join(
+        f"player {pl.idx}'s PC is {name(pl.pc)}" for pl in state.players) + ".")
+    log(state, f"The Monarch's Support starts at {state.support}.")
+    for office, cid in zip(NON_MONARCH_OFFICES, holders):
+        log(state, f"{name(cid)} is {office.replace('_', ' ')}.")
+    seq(state, ("new_turn", {}))
+    return state
+
+
+def _place_ambassador(state: GameState, cid: str) -> None:
+    """§20.4: ambassadors (and their wives) are abroad in their country."""
+    from .data.components import OFFICES
+
+    c = state.chars[cid]
+    country = OFFICES[c.office].country if c.office else None
+    if country:
+        c.location = country
+        if c.spouse and not state.chars[c.spouse].is_pc:
+            state.chars[c.spouse].location = country
+
+
+place_ambassador = _place_ambassador
+
+
+# ---------------------------------------------------------------------------
+# §4 Sequence of play, §5 first player
+# ---------------------------------------------------------------------------
+
+PHASES = ("offices_phase", "problems_phase", "crown_phase", "support_bonus")
+
+
+@op("new_turn")
+def new_turn(state: GameState) -> None:
+    limit = state.config.get("max_turns")
+    if limit is not None and state.turn >= limit:
+        state.over = True
+        state.result = "truncated"
+        state.phase = "over"
+        log(state, f"The game is stopped after {state.turn} turns (turn limit).")
+        return
+    state.turn += 1
+    state.tstate = {}
+    state.crown = None
+    state.problems_at_start = bool(state.problems)
+    log(state, f"=== Turn {state.turn} ===")
+    steps: list[tuple[str, dict[str, Any]] | None] = [("first_player", {})]
+    steps += [(ph, {}) if ph in OPS else None for ph in PHASES]
+    steps.append(("player_turns", {}))
+    seq(state, *steps, ("end_of_turn", {}))
+
+
+@op("first_player")
+def first_player(state: GameState) -> None:
+    """§5: every player rolls a dice count; the highest is first (ties reroll, A7)."""
+    state.phase = "first_player"
+    contenders = list(range(state.n))
+    while True:
+        rolls = {p: dice_count(state) for p in contenders}
+        best = max(rolls.values())
+        log(state, "First player rolls: " + ", ".join(f"player {p} {r}" for p, r in rolls.items()) + ".")
+        contenders = [p for p, r in rolls.items() if r == best]
+        if len(contenders) == 1:
+            break
+    fp = contenders[0]
+    state.first_player = fp
+    state.order = [(fp + i) % state.n for i in range(state.n)]
+    log(state, f"Player {fp} is the first player.")
+
+
+@op("player_turns")
+def player_turns(state: GameState) -> None:
+    state.phase = "player_turns"
+    seq(state, *[("player_turn", {"p": p}) for p in state.order])
+
+
+# ---------------------------------------------------------------------------
+# §10 Player Turn
+# ---------------------------------------------------------------------------
+
+
+def restricted(state: GameState, p: int) -> bool:
+    """§13.1, §24.3, §29.2, §30.2: PC banished, imprisoned or in hiding."""
+    c = pc(state, p)
+    return c.banished or c.imprisoned or c.hiding
+
+
+@op("player_turn")
+def player_turn(state: GameState, p: int) -> None:
+    pl = state.players[p]
+    state.active = None
+    if pl.lost_turns > 0:
+        pl.lost_turns -= 1
+        log(state, f"Player {p} loses his Player Turn.")
+        return
+    c = pc(state, p)
+    if c.dead:
+        log(state, f"Player {p}'s PC is face-down: no Player Turn.")
+        return
+    if stuck_at_war(state, c):
+        log(state, f"Player {p}'s PC is stuck in a country at war: he loses his Player Turn (§7.10.3).")
+        return
+    state.active = p
+    state.phase = "player_turn"
+    state.pt = {
+        "player": p,
+        "done": [],
+        "extra": 0,
+        "no_more": False,
+        "restricted": restricted(state, p) or state.tstate.get(f"restricted_{p}", False),
+        "imprisoned": c.imprisoned,
+        "any_activity": 0,
+        "intrigue": 0,
+        "scandal": 0,
+        "favor": False,
+        "waiver": False,
+        "bought_mod": False,
+        "proposals": [],
+        "counselled": False,
+    }
+    if state.pt["restricted"]:
+        # §13.1: one activity until the turn after the PC returns to normal
+        state.tstate[f"restricted_{p}"] = True
+    log(state, f"--- Player {p}'s turn ---")
+    seq(state, ("turn_start_hooks", {"p": p}), ("turn_draws", {"p": p}), ("turn_main", {"p": p}),
+        ("counsel_step", {"p": p}) if "counsel_step" in OPS else None, ("end_player_turn", {"p": p}))
+
+
+START_HOOKS: list[str] = []  # operations run at the start of a Player Turn (e.g. prison deaths §30.10)
+
+
+@op("turn_start_hooks")
+def turn_start_hooks(state: GameState, p: int) -> None:
+    seq(state, *[(h, {"p": p}) for h in START_HOOKS])
+
+
+@op("turn_draws")
+def turn_draws(state: GameState, p: int) -> None:
+    """§10: draw one Loyalty counter, one Opportunity counter and one Event card; a PC
+    hiding or banished draws one of the three, an imprisoned PC an Opportunity counter
+    or an Event card (§24.3, §29.2, §30.2, ruling A46)."""
+    c = pc(state, p)
+    if c.imprisoned:
+        opts = [ID["draw_opportunity"], ID["draw_event"]]
+    elif c.hiding or c.banished:
+        opts = [ID["draw_loyalty"], ID["draw_opportunity"], ID["draw_event"]]
+    else:
+        do_draw(state, p, "loyalty")
+        do_draw(state, p, "opportunity")
+        do_draw(state, p, "event")
+        return
+    seq(state, ask(p, "choose_draw", opts, "turn_draw_choice", {"why": "restricted draw"}, p=p))
+
+
+@op("turn_draw_choice")
+def turn_draw_choice(state: GameState, choice: int, p: int) -> None:
+    do_draw(state, p, NAME[choice][len("draw_"):])
+
+
+def do_draw(state: GameState, p: int, what: str) -> None:
+    """Draw a counter or card (§11, §12, §14) and apply an Opportunity counter's effect."""
+    pl = state.players[p]
+    if what == "loyalty":
+        if not state.loyalty_pool:
+            log(state, f"No Loyalty counters are left: player {p} gains One IP instead (§11.4).")
+            gain_ip(state, p, 1, "no Loyalty counters left")
+            return
+        i = state.rng.below(len(state.loyalty_pool))
+        lc = state.loyalty_pool.pop(i)
+        pl.loyalty_drawn.append(lc)
+        log(state, f"Player {p} draws a Loyalty counter.")
+        log(state, f"You drew the Loyalty counter {lc} ({name(lc)}).", to=p)
+    elif what == "opportunity":
+        if not state.opportunity_pool:
+            log(state, f"No Opportunity counters are left for player {p}.")
+            return
+        i = state.rng.below(len(state.opportunity_pool))
+        oc = state.opportunity_pool.pop(i)
+        pl.opportunity_drawn.append(oc)
+        kind = OPPORTUNITY_TYPE_OF[oc]
+        log(state, f"Player {p} draws an Opportunity counter.")
+        log(state, f"You drew the Opportunity counter '{OPPORTUNITY_TYPES[kind][0]}'.", to=p)
+        _opportunity_effect(state, p, kind)
+    elif what == "event":
+        card = draw_event(state)
+        if card is None:
+            log(state, f"No Event cards are left for player {p} to draw.")
+            return
+        pl.hand.append(card)
+        log(state, f"Player {p} draws an Event card.")
+        log(state, f"You drew '{CARD_TYPES[CARD_TYPE_OF[card]].name}'.", to=p)
+    else:
+        raise ValueError(what)
+
+
+def _opportunity_effect(state: GameState, p: int, kind: str) -> None:
+    """§12.3."""
+    pt = state.pt
+    if kind == "gain_ip":
+        log(state, f"Player {p} reveals 'Gain One IP'.")
+        gain_ip(state, p, 1, "Opportunity counter")
+    elif kind == "favor":
+        gain_ip(state, p, 1, "Opportunity counter")
+        pt["favor"] = True
+    elif kind == "gout":
+        log(state, f"Player {p} has the Gout: he loses One IP and may perform no more activities (§12.3.7).")
+        lose_ip(state, p, 1, "Gout")
+        pt["no_more"] = True
+    elif kind == "duel":
+        log(state, f"Player {p} must fight a duel and may perform no more activities (§12.3.6).")
+        pt["no_more"] = True
+        if "duel" in OPS:
+            seq(state, ("duel", {"player": p, "cid": None, "source": "counter"}))
+    elif kind == "any_activity":
+        pt["any_activity"] += 1
+    elif kind == "extra_activity":
+        pt["extra"] += 1
+    elif kind == "intrigue":
+        pt["intrigue"] += 1
+    elif kind == "scandal":
+        pt["scandal"] += 1
+
+
+def activities_left(state: GameState) -> int:
+    pt = state.pt
+    if pt["no_more"]:
+        return 0
+    base = state.config.get("activities_per_turn", 2)
+    if pt["restricted"]:
+        total = 1  # never more (§24.3, §29.2)
+    else:
+        total = base + pt["extra"]
+    return max(0, total - len(pt["done"]))
+
+
+def _activity_options(state: GameState, p: int) -> list[int]:
+    pt = state.pt
+    opts: list[int] = []
+    if activities_left(state) > 0:
+        for key, a in registry.ACTIVITIES.items():
+            if key in pt["done"]:
+                continue  # §13.1: not the same activity twice in a turn
+            if pt["imprisoned"] and key not in registry.IMPRISONED_SET:
+                continue
+            if a.legal(state, p):
+                opts.append(ID[f"act_{key}"])
+            elif pt["any_activity"] > 0 and key in registry.ANY_ACTIVITY_SET:
+                pt["waiver"] = True
+                try:
+                    ok = a.legal(state, p)
+                finally:
+                    pt["waiver"] = False
+                if ok:
+                    opts.append(ID[f"act_{key}"])
+    for key, a in registry.FREE_ACTIONS.items():
+        if a.legal(state, p):
+            opts.append(ID[f"free_{key}"])
+    return opts
+
+
+@op("turn_main")
+def turn_main(state: GameState, p: int) -> None:
+    """§13: the player picks activities and free actions until he passes."""
+    if state.active != p or pc(state, p).dead:
+        return  # the turn was cut short (PC died during it)
+    opts = _activity_options(state, p)
+    if not opts:
+        return
+    seq(state, ask(p, "turn_main", opts + [PASS], "turn_main_choice",
+                   {"activities_left": activities_left(state), "done": list(state.pt["done"])}, p=p))
+
+
+@op("turn_main_choice")
+def turn_main_choice(state: GameState, choice: int, p: int) -> None:
+    if choice == PASS:
+        return
+    nm = NAME[choice]
+    if nm.startswith("act_"):
+        key = nm[4:]
+        a = registry.ACTIVITIES[key]
+        pt = state.pt
+        normal_ok = a.legal(state, p)
+        waiver_ok = False
+        if pt["any_activity"] > 0 and key in registry.ANY_ACTIVITY_SET:
+            pt["waiver"] = True
+            waiver_ok = a.legal(state, p)
+            pt["waiver"] = False
+        if normal_ok and waiver_ok:
+            seq(state, ask(p, "use_any_activity", [YES, NO], "turn_use_any",
+                           {"activity": key}, p=p, key=key))
+            return
+        _start_activity(state, p, key, waiver=not normal_ok)
+        return
+    key = nm[5:]
+    seq(state, (registry.FREE_ACTIONS[key].start, {"p": p}), ("turn_main", {"p": p}))
+
+
+@op("turn_use_any")
+def turn_use_any(state: GameState, choice: int, p: int, key: str) -> None:
+    _start_activity(state, p, key, waiver=(choice == YES))
+
+
+def _start_activity(state: GameState, p: int, key: str, waiver: bool) -> None:
+    pt = state.pt
+    pt["done"].append(key)
+    pt["waiver"] = waiver
+    if waiver:
+        pt["any_activity"] -= 1
+        log(state, f"Player {p} uses an 'Any Activity' counter.")
+    log(state, f"Player {p} performs the activity: {act_label(key)}.")
+    seq(state, (registry.ACTIVITIES[key].start, {"p": p}), ("activity_done", {}), ("turn_main", {"p": p}))
+
+
+@op("activity_done")
+def activity_done(state: GameState) -> None:
+    """After each activity: the waiver ends, and the PP limit is enforced (§35.5)."""
+    if state.pt:
+        state.pt["waiver"] = False
+    if "pp_check_all" in OPS:
+        seq(state, ("pp_check_all", {}))
+
+
+def act_label(key: str) -> str:
+    from .actions import ACTIVITIES as A
+
+    return dict(A)[key].split(" (")[0]
+
+
+def uses_intrigue(state: GameState, p: int) -> bool:
+    """The player may perform an Intrigue-counter activity (§12.3.3): he drew the
+    counter, or got a free intrigue, or performs it under an Any Activity waiver."""
+    pt = state.pt
+    return bool(pt.get("waiver")) or pt.get("intrigue", 0) > 0
+
+
+def waived(state: GameState) -> bool:
+    return bool(state.pt.get("waiver"))
+
+
+# ---------------------------------------------------------------------------
+# End of the Player Turn: hand limit (§14.2.1), counters returned (§11.2, §12.2)
+# ---------------------------------------------------------------------------
+
+
+def discard_options(state: GameState, p: int) -> list[int]:
+    types = {CARD_TYPE_OF[c] for c in state.players[p].hand}
+    types.discard("dwtk")  # §14.2.8 never discarded
+    return sorted(ID[f"discard_{t}"] for t in types)
+
+
+@op("end_player_turn")
+def end_player_turn(state: GameState, p: int) -> None:
+    pl = state.players[p]
+    over = len(pl.hand) - HAND_LIMIT
+    if over > 0:
+        opts = discard_options(state, p)
+        if opts:
+            seq(state, ask(p, "hand_limit_discard", opts, "hand_limit_choice", {"over": over}, p=p),
+                ("end_player_turn", {"p": p}))
+            return
+    # §11.2, §12.2: counters drawn this turn go back
+    state.loyalty_pool.extend(pl.loyalty_drawn)
+    pl.loyalty_drawn = []
+    state.opportunity_pool.extend(pl.opportunity_drawn)
+    pl.opportunity_drawn = []
+    pl.free_counsel = False
+    state.active = None
+    state.pt = {}
+
+
+@op("hand_limit_choice")
+def hand_limit_choice(state: GameState, choice: int, p: int) -> None:
+    from .queries import discard, take_card
+
+    ctype = NAME[choice][len("discard_"):]
+    card = take_card(state, p, ctype)
+    discard(state, card)
+    log(state, f"Player {p} discards '{CARD_TYPES[ctype].name}' (hand limit).")
+
+
+# ---------------------------------------------------------------------------
+# End of the game turn
+# ---------------------------------------------------------------------------
+
+
+@op("end_of_turn")
+def end_of_turn(state: GameState) -> None:
+    state.phase = "end_of_turn"
+    state.active = None
+    for pl in state.players:  # safety: nothing drawn survives the turn
+        state.loyalty_pool.extend(pl.loyalty_drawn)
+        pl.loyalty_drawn = []
+        state.opportunity_pool.extend(pl.opportunity_drawn)
+        pl.opportunity_drawn = []
+        pl.free_counsel = False
+    seq(state, *[(name_, {}) for _, name_ in registry.END_OF_TURN], ("new_turn", {}))
+
+
+@op("builder_halt")
+def builder_halt(state: GameState) -> None:
+    seq(state, ask(state.first_player, "halt", [PASS, YES], "builder_halted"))
+
+
+@op("builder_halted")
+def builder_halted(state: GameState, choice: int) -> None:
+    seq(state, ("builder_halt", {}))
+
+
+
+# -- a few utilities chapter modules share -----------------------------------
+
+
+def noble_ids() -> tuple[str, ...]:
+    return tuple(NOBLES)
+
+
+def yes_no(state: GameState, p: int, kind: str, then: str, ctx: dict[str, Any] | None = None, **kw: Any):
+    """A yes/no decision step."""
+    return ask(p, kind, [YES, NO], then, ctx, **kw)
+
+
+__all__ = [
+    "setup", "do_draw", "activities_left", "uses_intrigue", "waived", "restricted",
+    "yes_no", "act", "HAND_LIMIT", "START_HOOKS", "can_spend", "spend_ip", "d6",
+]

@@ -1,0 +1,55 @@
+"""Hidden information (§14.4, §11, §12; ruling R10): a player's view and legal choices
+do not change when other players' hands and drawn counters are resampled."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fandonia_env.engine import Game
+from fandonia_env.engine.game import player_view
+from fandonia_env.engine.hidden import resample
+from fandonia_env.engine.invariants import check
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_14_4_views_unchanged_when_others_hidden_cards_and_counters_resampled(n):
+    g = Game(players=n, seed=100 + n, max_turns=6)
+    rng = random.Random(n)
+    steps = 0
+    while not g.over and steps < 400:
+        st = g.state
+        for i in range(n):
+            r = resample(st, i, rng)
+            check(r)
+            assert player_view(r, i) == player_view(st, i)
+            if g.current_player() == i:
+                assert Game.from_state(r, advance=False).legal_actions() == g.legal_actions()
+        g.apply(rng.choice(g.legal_actions()))
+        steps += 1
+
+
+def test_r10_other_players_decisions_are_not_in_a_view():
+    g = Game(players=4, seed=7, max_turns=3)
+    rng = random.Random(7)
+    for _ in range(60):
+        if g.over:
+            break
+        p = g.current_player()
+        for i in range(4):
+            v = g.view(i)
+            if i == p:
+                assert v["decision"] is not None and v["decision"]["options"] == g.legal_actions()
+            else:
+                assert v["decision"] is None
+                assert v["hand"] == sorted(v["hand"])  # own hand only, as types
+        g.apply(rng.choice(g.legal_actions()))
+
+
+def test_views_never_contain_other_hands():
+    g = Game(players=3, seed=2)
+    v = g.view(0)
+    assert "hand" in v and len(v["hand"]) == len(g.state.players[0].hand)
+    for pl in v["players"]:
+        assert "hand" not in pl and "loyalty_drawn" not in pl and "opportunity_drawn" not in pl

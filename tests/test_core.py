@@ -65,7 +65,7 @@ def test_3_setup_deals_pcs_offices_points_cards_support(n):
 
 def test_3_8_ambassadors_start_abroad_in_their_country():
     st = Position(players=3, seed=2).state
-    for cid, c in st.chars.items():
+    for _cid, c in st.chars.items():
         if c.office and c.office.startswith("amb_"):
             assert c.location == c.office[4:]
 

@@ -14,6 +14,7 @@ the table being part of the decision's context.
 from __future__ import annotations
 
 from .data.components import (
+    ALL_CHARACTER_IDS,
     CARD_TYPE_KEYS,
     CARD_TYPES,
     COUNTRIES,
@@ -21,7 +22,6 @@ from .data.components import (
     INTRIGUE_SUBSTITUTES,
     OFFICE_KEYS,
     OFFICES,
-    ALL_CHARACTER_IDS,
     character_name,
 )
 

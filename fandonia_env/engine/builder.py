@@ -23,8 +23,8 @@ from typing import Any
 
 from .data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
 from .game import Game, make_config
-from .machine import run as _run, seq
-from .state import GameState
+from .machine import run as _run
+from .machine import seq
 from .turn import setup
 
 

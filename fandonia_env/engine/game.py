@@ -21,7 +21,9 @@ from typing import Any
 from . import rules  # noqa: F401  (registers every chapter's operations)
 from .actions import NAME, NUM_ACTIONS
 from .data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
-from .machine import IllegalActionError, apply as _apply, pending, run
+from .machine import IllegalActionError, pending, run
+from .machine import apply as _apply
+from .queries import status
 from .state import GameState, StateError
 from .turn import setup
 
@@ -165,8 +167,9 @@ class Game:
         return self.state.winner
 
     # -- views ----------------------------------------------------------------
-    def view(self, player: int) -> dict[str, Any]:
-        return player_view(self.state, player)
+    def view(self, player: int, log: bool = True) -> dict[str, Any]:
+        """What ``player`` may know; ``log=False`` leaves out the (long) log."""
+        return player_view(self.state, player, log)
 
     def omniscient_view(self) -> dict[str, Any]:
         """Everything, hidden information included: for debugging and replays."""
@@ -177,7 +180,7 @@ class Game:
         return [f"[{e['turn']}] {e['t']}" for e in self.state.log if e["to"] is None or e["to"] == player]
 
 
-def player_view(state: GameState, p: int) -> dict[str, Any]:
+def player_view(state: GameState, p: int, log: bool = True) -> dict[str, Any]:
     """What player p may know (§14.4 hidden hands, §11/§12 drawn counters; ruling R10).
 
     Never another player's hand or drawn counters, nor the decision of another
@@ -223,6 +226,7 @@ def player_view(state: GameState, p: int) -> dict[str, Any]:
         "monarch": state.monarch,
         "reign": dict(state.reign),
         "chars": chars,
+        "status": {cid: status(state, cid) for cid in state.chars},
         "players": players,
         "deck_size": len(state.deck),
         "discard": [CARD_TYPE_OF[c] for c in state.discard],
@@ -236,5 +240,5 @@ def player_view(state: GameState, p: int) -> dict[str, Any]:
         "over": state.over,
         "result": state.result,
         "winner": state.winner,
-        "log": [e["t"] for e in state.log if e["to"] is None or e["to"] == p],
+        "log": [e["t"] for e in state.log if e["to"] is None or e["to"] == p] if log else None,
     }

@@ -65,7 +65,7 @@ def status(state: GameState, cid: str) -> int:
             s = max(s, personal_status(state, c.spouse))
     if c.office is not None:
         s += OFFICES[c.office].bonus
-    if state.support == 0 and (c.office is not None or (cid in ROYALS and c.owner is None)):
+    if state.support == 0 and (c.office is not None or c.consort or (cid in ROYALS and c.owner is None)):
         s //= 2  # §33.2.3 government in crisis
     return s
 

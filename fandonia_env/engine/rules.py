@@ -26,7 +26,7 @@ from . import rolls, turn  # noqa: F401
 
 CHAPTERS = (
     "offices", "problems", "crown", "activities", "prestige", "cards", "counsel",
-    "romance", "justice", "usurpation",
+    "romance", "justice", "death", "usurpation",
 )
 
 for _m in CHAPTERS:

@@ -12,13 +12,27 @@ character (a character with ``owner == p`` that is not p's PC), *NC* neutral
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .rng import RNG
 
 SCHEMA_VERSION = 1
+
+
+def pcopy(x: Any) -> Any:
+    """Deep copy of plain JSON-like data (dict/list of scalars), much faster than deepcopy."""
+    t = type(x)
+    if t is dict:
+        return {k: (v if type(v) in _SCALARS else pcopy(v)) for k, v in x.items()}
+    if t is list:
+        return [v if type(v) in _SCALARS else pcopy(v) for v in x]
+    if t is tuple:
+        return tuple(pcopy(v) for v in x)
+    return x
+
+
+_SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
 class StateError(ValueError):
@@ -119,7 +133,7 @@ class Frame:
     args: dict[str, Any]
 
     def copy(self) -> Frame:
-        return Frame(self.op, copy.deepcopy(self.args))
+        return Frame(self.op, pcopy(self.args))
 
 
 @dataclass(slots=True)
@@ -177,15 +191,15 @@ class GameState:
         g.loyalty_pool = list(self.loyalty_pool)
         g.opportunity_pool = list(self.opportunity_pool)
         g.support = self.support
-        g.problems = copy.deepcopy(self.problems)
+        g.problems = pcopy(self.problems)
         g.wars = list(self.wars)
         g.crown = self.crown
         g.forced_crown = list(self.forced_crown)
         g.problems_at_start = self.problems_at_start
         g.monarch = self.monarch
-        g.reign = copy.deepcopy(self.reign)
-        g.pt = copy.deepcopy(self.pt)
-        g.tstate = copy.deepcopy(self.tstate)
+        g.reign = pcopy(self.reign)
+        g.pt = pcopy(self.pt)
+        g.tstate = pcopy(self.tstate)
         g.stack = [f.copy() for f in self.stack]
         g.log = list(self.log)  # entries are never mutated once written
         g.over = self.over
@@ -207,7 +221,7 @@ class GameState:
                 v = v.to_json()
             elif f.name == "stack":
                 v = [{"op": fr.op, "args": fr.args} for fr in v]
-            out[f.name] = copy.deepcopy(v)
+            out[f.name] = pcopy(v)
         return out
 
     @classmethod
@@ -228,7 +242,7 @@ class GameState:
             raise StateError(f"unknown field(s) {sorted(extra)!r} in saved game")
         kw: dict[str, Any] = {}
         for f in fields(GameState):
-            v = copy.deepcopy(doc[f.name])
+            v = pcopy(doc[f.name])
             try:
                 if f.name == "players":
                     v = [_dc_from(Player, p, f"players[{i}]") for i, p in enumerate(_as(list, v, "players"))]
@@ -260,7 +274,7 @@ def _as(t: type, v: Any, name: str) -> Any:
 
 
 def _dc_dict(obj: Any) -> dict[str, Any]:
-    return {f.name: copy.deepcopy(getattr(obj, f.name)) for f in fields(obj)}
+    return {f.name: pcopy(getattr(obj, f.name)) for f in fields(obj)}
 
 
 def _dc_from(cls: type, d: Any, name: str) -> Any:

@@ -20,18 +20,18 @@ from .data.components import (
     CARD_IDS,
     CARD_TYPE_OF,
     CARD_TYPES,
+    LOYALTY_IDS,
+    NOBLE_IDS,
     NOBLES,
-    OFFICE_ELIGIBLE,
     NON_MONARCH_OFFICES,
+    OFFICE_ELIGIBLE,
     OPPORTUNITY_IDS,
     OPPORTUNITY_TYPE_OF,
     OPPORTUNITY_TYPES,
     PC_DECK,
     ROYAL_IDS,
-    LOYALTY_IDS,
-    NOBLE_IDS,
 )
-from .machine import OPS, ask, log, op, seq
+from .machine import ask, log, op, seq
 from .queries import (
     can_spend,
     d6,
@@ -42,7 +42,6 @@ from .queries import (
     lose_ip,
     name,
     pc,
-    pc_active,
     spend_ip,
     stuck_at_war,
 )
@@ -122,8 +121,11 @@ def _place_ambassador(state: GameState, cid: str) -> None:
     country = OFFICES[c.office].country if c.office else None
     if country:
         c.location = country
-        if c.spouse and not state.chars[c.spouse].is_pc:
-            state.chars[c.spouse].location = country
+        sp = state.chars[c.spouse] if c.spouse else None
+        # the wife follows unless a PC, a royal (never abroad, §20.7) or not free to travel
+        if (sp is not None and not sp.is_pc and sp.cid in NOBLES and not sp.dead
+                and not (sp.banished or sp.imprisoned or sp.hiding or sp.location in state.wars)):
+            sp.location = country
 
 
 place_ambassador = _place_ambassador
@@ -151,7 +153,7 @@ def new_turn(state: GameState) -> None:
     state.problems_at_start = bool(state.problems)
     log(state, f"=== Turn {state.turn} ===")
     steps: list[tuple[str, dict[str, Any]] | None] = [("first_player", {})]
-    steps += [(ph, {}) if ph in OPS else None for ph in PHASES]
+    steps += [(ph, {}) for ph in PHASES]
     steps.append(("player_turns", {}))
     seq(state, *steps, ("end_of_turn", {}))
 
@@ -229,7 +231,7 @@ def player_turn(state: GameState, p: int) -> None:
         state.tstate[f"restricted_{p}"] = True
     log(state, f"--- Player {p}'s turn ---")
     seq(state, ("turn_start_hooks", {"p": p}), ("turn_draws", {"p": p}), ("turn_main", {"p": p}),
-        ("counsel_step", {"p": p}) if "counsel_step" in OPS else None, ("end_player_turn", {"p": p}))
+        ("turn_counsel", {"p": p}), ("end_player_turn", {"p": p}))
 
 
 START_HOOKS: list[str] = []  # operations run at the start of a Player Turn (e.g. prison deaths §30.10)
@@ -240,12 +242,22 @@ def turn_start_hooks(state: GameState, p: int) -> None:
     seq(state, *[(h, {"p": p}) for h in START_HOOKS])
 
 
+@op("turn_counsel")
+def turn_counsel(state: GameState, p: int) -> None:
+    """§10 third step, §15: counsel the Monarch, unless the PC died during the turn (§31.5)."""
+    if state.active == p and not pc(state, p).dead:
+        seq(state, ("counsel_step", {"p": p}))
+
+
 @op("turn_draws")
 def turn_draws(state: GameState, p: int) -> None:
     """§10: draw one Loyalty counter, one Opportunity counter and one Event card; a PC
     hiding or banished draws one of the three, an imprisoned PC an Opportunity counter
-    or an Event card (§24.3, §29.2, §30.2, ruling A46)."""
+    or an Event card (§24.3, §29.2, §30.2, ruling A46).  Nothing if the PC died at the
+    start of the turn (a prison death, §30.10, §31.5)."""
     c = pc(state, p)
+    if c.dead or state.active != p:
+        return
     if c.imprisoned:
         opts = [ID["draw_opportunity"], ID["draw_event"]]
     elif c.hiding or c.banished:
@@ -315,8 +327,7 @@ def _opportunity_effect(state: GameState, p: int, kind: str) -> None:
     elif kind == "duel":
         log(state, f"Player {p} must fight a duel and may perform no more activities (§12.3.6).")
         pt["no_more"] = True
-        if "duel" in OPS:
-            seq(state, ("duel", {"player": p, "cid": None, "source": "counter"}))
+        seq(state, ("duel", {"player": p, "cid": None, "source": "counter"}))
     elif kind == "any_activity":
         pt["any_activity"] += 1
     elif kind == "extra_activity":
@@ -422,8 +433,7 @@ def activity_done(state: GameState) -> None:
     """After each activity: the waiver ends, and the PP limit is enforced (§35.5)."""
     if state.pt:
         state.pt["waiver"] = False
-    if "pp_check_all" in OPS:
-        seq(state, ("pp_check_all", {}))
+    seq(state, ("pp_check_all", {}))
 
 
 def act_label(key: str) -> str:

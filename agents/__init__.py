@@ -1,0 +1,16 @@
+"""Computer nobles.  Every agent sees only its own player's view (``engine.player_view``) and
+the legal action ids, and has its own RNG.
+
+    >>> from agents import make_agent
+    >>> bot = make_agent("random-v1", seed=3)
+    >>> action = bot.act(game.view(p, log=False), game.legal_actions())
+
+Registered ids never change meaning; a changed strategy gets a new version.
+"""
+
+from __future__ import annotations
+
+from .base import AGENTS, Agent, make_agent, register
+from .random_agent import RandomAgent
+
+__all__ = ["AGENTS", "Agent", "RandomAgent", "make_agent", "register"]

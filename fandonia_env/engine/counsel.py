@@ -1,0 +1,618 @@
+"""§15 Counseling the Monarch: the thirteen Counseling Tables (ruling R7) and the
+Counseling Results Table (T1.13), with every counsel effect.
+
+The step ``counsel_step`` {p} runs at the end of each Player Turn, after the
+activities (§10, §15.1).  The player may decline (PASS).  Otherwise he states, in
+this order (§15.7 "Once chosen, a player may not change his mind"):
+
+1. the table (``counsel_table_<key>``) among those open (§15.4),
+2. the counsel (``counsel_<i>``, 1-based within the table) allowed by the
+   repetition rule (§15.9),
+3. its target when the counsel names one ("state specific wrongdoer / PC or EAC /
+   opponent / EARC / PC, EAC or NC / Ambassador": ``char_<id>`` or
+   ``player_rel_k``),
+4. the character who counsels (``char_<id>``): a PC/FAC Office Holder or
+   Monarch's Counselor (§15.2), or a henchman standing in for one (§15.3, §17.2.2).
+
+Then two dice are rolled on the Counseling Results Table through
+``rolls.modified_roll``: every listed modifying character of the chosen counsel
+that is a PC or FAC gives its owner a ±1 sign (§15.7; NCs are ignored), the
+player with a FARC Monarch a further ±1 (§15.11, §36.10.2); the total is clamped
+to 2..12 (A6).  Results (§15.8, T1.13): pleased → PP; pleased and accepted → the
+counsel's effect; displeased → nothing, plus the ill effects (Five PP on a 2; the
+counseling character loses his office, scheduled as ``discharge``, or his
+Monarch's Counselor card, discarded), none of which apply to a free counsel
+(§15.10); a henchman standing in keeps the real counselor's office (§15.8).
+
+Who may counsel (§15.2, §15.3, §7.10.4, §20.4, §36.10.2):
+
+* the player's PC or a FAC (not an RC) holding an office other than Monarch, or a
+  Monarch's Counselor; an Ambassador may counsel from abroad unless his country is
+  at war with Fandonia; other Office Holders and Monarch's Counselors abroad may not;
+* a player with a Court Ball free counsel (§8.4.4) even without such a character;
+* never the player whose FARC is Monarch (§36.10.2), never during a Famine or
+  Plague turn or a government crisis (§15.5, §33.2.4), and only once a turn (§15.6).
+
+Readings (where the rules are silent):
+
+* Reading: a character who is dead, imprisoned, in hiding or banished cannot
+  counsel or stand in as a henchman (counseling is done at court; banished
+  characters are abroad anyway); a face-down PC's player does not counsel at all
+  (A47: the player has no Player Turn).
+* Reading: with a free counsel the whole counsel is free, whichever character
+  speaks (§15.9/§15.10 attach the protection to the player), so the character
+  choice is skipped and the player counsels through his PC, who attended the Court
+  Ball (A43).  Free counsels are recorded on the Record Sheet like the others;
+  the repetition rule simply does not restrict them.
+* Reading: "the respective player" of §15.7 is the owner of the listed PC/FAC,
+  whoever counsels ("the modifying player choosing to add or subtract"); T1.15's
+  gloss "the counseling player's PC or FAC" is read as this, the rules text winning.
+  A dead (face-down) PC cannot modify.
+* Reading: a listed office with no holder, or held by an NC, gives no modifier.
+* Reading: a counsel that needs a stated target may be chosen only while a legal
+  target exists; the target is checked again when the effect is executed and the
+  effect lapses (logged) if it has become impossible.
+  - wrongdoer to extradite: a wrongdoer in hiding, not in a country at war (§25,
+    §7.10.1);
+  - new Ambassador To Besyzan: any player's PC or an EAC (A57) of 11-44 (§16.1) who
+    may hold office (§16.4: not banished, imprisoned, hiding or stuck at war) and
+    is not that Ambassador already; not while Besyzan is at war (§7.10.4);
+  - opponent whose card is intrigued: another player holding four or more Event
+    cards and without a FARC Monarch (§13.4.12, §14.2.7);
+  - EARC: another player's FARC who is not the Monarch (A59);
+  - PC, EAC or NC (scandal, witchcraft): a noble who is any player's PC, another
+    player's FAC or neutral, not dead; for witchcraft not already a wrongdoer,
+    imprisoned or banished (§24.10 "ignore any other accusations");
+  - Ambassador to recall: a current Ambassador (Foreign War: of a country at war).
+* Reading: "Act Against Speculators" halves IP rounding the loss up (A1 viii).
+* Reading: a second accepted "Royal Extravagance" counsel in the same turn changes
+  nothing: next turn's Crown Events result is Court Ball once (one Crown result).
+* Reading: the player's own PC may be stated where a counsel names "a PC" (A57 "any
+  player's PC"); his own FACs never (they are not EACs).
+* Reading: the counsel to discard Support cards discards them from hands only,
+  never the cards kept in front of a player after a usurpation (§14.2.6).
+* Reading: an extradited wrongdoer comes out of hiding and is brought back to
+  Fandonia before the ``to_trial`` step (§25 "immediately returned to trial in
+  Fandonia"); this is not an activity.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import ID, NAME, PASS, action_char, action_player, char_action, player_action
+from .data.components import (
+    AMBASSADOR_OF,
+    CARD_TYPE_OF,
+    CARD_TYPES,
+    FANDONIA,
+    NOBLES,
+    OFFICE_ELIGIBLE,
+    OFFICES,
+    ROYALS,
+)
+from .data.tables import COUNSELING_RESULTS, COUNSELING_TABLES, lookup
+from .machine import ask, log, op, seq
+from .queries import (
+    abroad,
+    discard,
+    gain_ip,
+    gain_pp,
+    henchmen,
+    lose_ip,
+    lose_pp,
+    monarch_owner,
+    name,
+    pc,
+    stuck_at_war,
+)
+from .rolls import modified_roll
+from .state import Character, GameState
+from .turn import place_ambassador
+
+ALL_COUNSELS = frozenset({1, 2, 3, 4})
+_OFFICE_ELIGIBLE = frozenset(OFFICE_ELIGIBLE)
+_NO_COUNSEL_CROWNS = frozenset({"famine", "plague"})
+
+
+# ---------------------------------------------------------------------------
+# Queries
+# ---------------------------------------------------------------------------
+
+
+def counsel_def(table: str, i: int) -> dict[str, Any]:
+    """Counsel number ``i`` (1-based) of a Counseling Table."""
+    return COUNSELING_TABLES[table]["counsels"][i - 1]
+
+
+def counsel_banned(state: GameState) -> str | None:
+    """§15.5, §33.2.4: why nobody may counsel this turn, or None."""
+    if state.crown in _NO_COUNSEL_CROWNS:
+        return f"the Crown Events result is {state.crown.capitalize()} (§15.5)"
+    if state.support == 0:
+        return "the government is in crisis (§15.5, §33.2.4)"
+    return None
+
+
+def open_tables(state: GameState) -> list[str]:
+    """§15.4: the tables of the unresolved problems and of this turn's Crown result."""
+    out: list[str] = []
+    if state.crown in ("court_ball", "intrigue", "scandal"):
+        out.append(state.crown)
+    for k, v in state.problems.items():
+        key = k if k in COUNSELING_TABLES else (v.get("problem") if isinstance(v, dict) else None)
+        if key in COUNSELING_TABLES and key not in out:
+            out.append(key)
+    return out
+
+
+def _at_court(c: Character) -> bool:
+    return not (c.dead or c.imprisoned or c.hiding or c.banished)
+
+
+def counselor_can_speak(state: GameState, c: Character) -> bool:
+    """§15.2, §7.10.4, §20.4: may this Office Holder / Monarch's Counselor counsel now?"""
+    if not _at_court(c):
+        return False
+    if c.office is not None and c.office != "monarch":
+        country = OFFICES[c.office].country
+        if country is not None:  # an Ambassador, abroad by office (§20.4)
+            return country not in state.wars and not stuck_at_war(state, c)
+        return not abroad(c)
+    if c.counselor_card is not None:
+        return not abroad(c)
+    return False
+
+
+def counselors(state: GameState, p: int) -> list[str]:
+    """§15.2: p's PC and FACs (not RCs) able to counsel by office or Monarch's Counselor card."""
+    out = []
+    for cid, c in state.chars.items():
+        if c.owner != p or cid in ROYALS:
+            continue
+        if (c.office is not None and c.office != "monarch") or c.counselor_card is not None:
+            if counselor_can_speak(state, c):
+                out.append(cid)
+    return out
+
+
+def stand_ins(state: GameState, p: int) -> list[str]:
+    """§15.3, §17.2.2: henchmen who may counsel in place of a real counselor (not abroad)."""
+    out = []
+    for cid in henchmen(state, p):
+        c = state.chars[cid]
+        if _at_court(c) and not abroad(c) and not stuck_at_war(state, c):
+            out.append(cid)
+    return out
+
+
+def counsel_targets(state: GameState, p: int, table: str, i: int) -> list[int] | None:
+    """Action ids of the legal stated targets of a counsel, or None if it states none."""
+    kind = counsel_def(table, i)["target"]
+    if kind is None:
+        return None
+    chars = state.chars
+    if kind == "opponent":
+        mo = monarch_owner(state)
+        return [player_action(p, q, state.n) for q in range(state.n)
+                if q != p and len(state.players[q].hand) > 3 and mo != q]
+    if kind == "wrongdoer":
+        return [char_action(cid) for cid in _extraditable(state)]
+    if kind == "pc_or_eac":
+        return [char_action(cid) for cid in _besyzan_candidates(state, p)]
+    if kind == "earc":
+        return [char_action(cid) for cid, c in chars.items()
+                if cid in ROYALS and c.owner is not None and c.owner != p and not c.dead
+                and cid != state.monarch]
+    if kind == "pc_eac_or_nc":
+        witchcraft = counsel_def(table, i)["effect"]["code"] == "wrongdoing"
+        out = []
+        for cid, c in chars.items():
+            if cid in ROYALS or c.dead or (c.owner == p and not c.is_pc):
+                continue
+            if witchcraft and (c.wrongdoer or c.imprisoned or c.banished):
+                continue
+            out.append(char_action(cid))
+        return out
+    if kind in ("ambassador", "ambassador_at_war"):
+        out = []
+        for cid, c in chars.items():
+            if c.office is None or c.dead:
+                continue
+            country = OFFICES[c.office].country
+            if country is None or (kind == "ambassador_at_war" and country not in state.wars):
+                continue
+            out.append(char_action(cid))
+        return out
+    raise ValueError(f"unknown counsel target kind {kind!r}")
+
+
+def _extraditable(state: GameState) -> list[str]:
+    """§25, §7.10.1: wrongdoers in hiding, not in a country at war."""
+    return [cid for cid, c in state.chars.items()
+            if c.wrongdoer and c.hiding and not c.dead and not stuck_at_war(state, c)]
+
+
+def _office_ok(state: GameState, c: Character) -> bool:
+    """§16.1, §16.4: may be made an Office Holder."""
+    return (c.cid in _OFFICE_ELIGIBLE and not (c.dead or c.banished or c.imprisoned or c.hiding)
+            and not stuck_at_war(state, c))
+
+
+def _besyzan_candidates(state: GameState, p: int) -> list[str]:
+    """A57: any player's PC or an EAC who may hold the office (not while Besyzan is at war)."""
+    if "besyzan" in state.wars:
+        return []
+    out = []
+    for cid, c in state.chars.items():
+        if c.owner is None or cid in ROYALS or c.office == "amb_besyzan":
+            continue
+        if not c.is_pc and c.owner == p:
+            continue  # own FACs are not EACs
+        if _office_ok(state, c):
+            out.append(cid)
+    return out
+
+
+def makeable(state: GameState, p: int, table: str, free: bool) -> list[int]:
+    """§15.9: counsel numbers p may make now on ``table`` (with a legal target)."""
+    made = set(state.players[p].counsels.get(table, []))
+    allowed = sorted(ALL_COUNSELS) if free or made >= ALL_COUNSELS else sorted(ALL_COUNSELS - made)
+    out = []
+    for i in allowed:
+        t = counsel_targets(state, p, table, i)
+        if t is None or t:
+            out.append(i)
+    return out
+
+
+def modifier_signs(state: GameState, table: str, i: int, target: str | None) -> list[dict[str, Any]]:
+    """§15.7, §15.11: one ±1 sign per listed PC/FAC (to its owner), one for a FARC Monarch."""
+    cd = counsel_def(table, i)
+    listed: list[tuple[str, str]] = []
+    holders = {c.office: cid for cid, c in state.chars.items() if c.office is not None}
+    for off in cd["modifying_offices"]:
+        if off in holders:
+            listed.append((holders[off], OFFICES[off].name))
+    for n in cd["modifying_characters"]:
+        listed.append((str(n), NOBLES[str(n)].name))
+    if cd["modified_by_stated_ambassador"] and target is not None:
+        listed.append((target, "the stated Ambassador"))
+    signs: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for cid, role in listed:
+        if cid in seen:
+            continue
+        seen.add(cid)
+        c = state.chars[cid]
+        if c.owner is None or cid in ROYALS or c.dead:
+            continue  # NC: the modifier is ignored (§15.7)
+        why = name(cid) if role == name(cid) else f"{name(cid)}, {role}"
+        signs.append({"player": c.owner, "amount": 1, "why": why})
+    mo = monarch_owner(state)
+    if mo is not None:
+        signs.append({"player": mo, "amount": 1, "why": "FARC Monarch (§15.11)"})
+    return signs
+
+
+# ---------------------------------------------------------------------------
+# The counsel step
+# ---------------------------------------------------------------------------
+
+
+def _eligible(state: GameState, p: int) -> tuple[bool, list[str]]:
+    """(free counsel?, real counselors) or (False, []) when p may not counsel at all."""
+    if state.active != p or not state.pt or state.pt.get("counselled"):
+        return False, []  # §15.6 one counsel a turn; or the turn was cut short
+    if pc(state, p).dead or monarch_owner(state) == p:
+        return False, []  # A47; §36.10.2
+    return state.players[p].free_counsel, counselors(state, p)
+
+
+@op("counsel_step")
+def counsel_step(state: GameState, p: int) -> None:
+    """§15.1: at the end of his Player Turn the player may counsel the Monarch."""
+    free, real = _eligible(state, p)
+    if not free and not real:
+        return
+    why = counsel_banned(state)
+    if why is not None:
+        if not state.tstate.get("counsel_ban_logged"):
+            state.tstate["counsel_ban_logged"] = True
+            log(state, f"No counseling is allowed this turn: {why}.")
+        return
+    opts = [ID[f"counsel_table_{t}"] for t in open_tables(state) if makeable(state, p, t, free)]
+    if not opts:
+        return
+    seq(state, ask(p, "counsel_table", opts + [PASS], "counsel_table_chosen",
+                   {"free": free}, p=p, free=free))
+
+
+@op("counsel_table_chosen")
+def counsel_table_chosen(state: GameState, choice: int, p: int, free: bool) -> None:
+    if choice == PASS:
+        log(state, f"Player {p} does not counsel the Monarch.")
+        return
+    table = NAME[choice][len("counsel_table_"):]
+    opts = [ID[f"counsel_{i}"] for i in makeable(state, p, table, free)]
+    seq(state, ask(p, "counsel_choice", opts, "counsel_chosen", {"table": table},
+                   p=p, free=free, table=table))
+
+
+@op("counsel_chosen")
+def counsel_chosen(state: GameState, choice: int, p: int, free: bool, table: str) -> None:
+    i = int(NAME[choice][len("counsel_"):])
+    targets = counsel_targets(state, p, table, i)
+    if targets is None:
+        _choose_counselor(state, p, free, table, i, None)
+        return
+    seq(state, ask(p, "counsel_target", targets, "counsel_target_chosen",
+                   {"table": table, "counsel": i}, p=p, free=free, table=table, i=i))
+
+
+@op("counsel_target_chosen")
+def counsel_target_chosen(state: GameState, choice: int, p: int, free: bool, table: str, i: int) -> None:
+    if NAME[choice].startswith("player_rel_"):
+        target: Any = action_player(p, choice, state.n)
+    else:
+        target = action_char(choice)
+    _choose_counselor(state, p, free, table, i, target)
+
+
+def _choose_counselor(state: GameState, p: int, free: bool, table: str, i: int, target: Any) -> None:
+    if free:
+        _counsel(state, p, table, i, target, None, True, False)
+        return
+    real = counselors(state, p)
+    extra = [h for h in stand_ins(state, p) if h not in real] if real else []
+    opts = [char_action(c) for c in real + extra]
+    seq(state, ask(p, "counsel_counselor", opts, "counsel_counselor_chosen",
+                   {"table": table, "counsel": i, "target": target},
+                   p=p, table=table, i=i, target=target))
+
+
+@op("counsel_counselor_chosen")
+def counsel_counselor_chosen(state: GameState, choice: int, p: int, table: str, i: int, target: Any) -> None:
+    cid = action_char(choice)
+    substitute = cid not in counselors(state, p)
+    _counsel(state, p, table, i, target, cid, False, substitute)
+
+
+def _target_text(state: GameState, p: int, target: Any) -> str:
+    if target is None:
+        return ""
+    if isinstance(target, int):
+        return f" against player {target}"
+    return f" naming {name(target)}"
+
+
+def _counsel(state: GameState, p: int, table: str, i: int, target: Any, counselor: str | None,
+             free: bool, substitute: bool) -> None:
+    """Record the counsel (§15.9 Record Sheet) and roll on the Counseling Results Table."""
+    cd = counsel_def(table, i)
+    tname = COUNSELING_TABLES[table]["name"]
+    state.pt["counselled"] = True
+    state.players[p].counsels.setdefault(table, []).append(i)
+    if counselor is None:
+        who = f"player {p} makes a free counsel (Court Ball) through {name(pc(state, p).cid)}"
+    elif substitute:
+        who = f"player {p}'s henchman {name(counselor)} counsels the Monarch"
+    else:
+        who = f"player {p}'s {name(counselor)} counsels the Monarch"
+    log(state, f"{who[0].upper()}{who[1:]}: {tname} Counseling Table, counsel {i} "
+               f"'{cd['text']}'{_target_text(state, p, target)}.")
+    spec = {
+        "label": "Counseling Results Table",
+        "dice": "2d",
+        "signs": modifier_signs(state, table, i, target if isinstance(target, str) else None),
+        "clamp": [COUNSELING_RESULTS["lo"], COUNSELING_RESULTS["hi"]],
+        "then": "counsel_result",
+        "then_args": {"p": p, "table": table, "i": i, "target": target, "counselor": counselor,
+                      "free": free, "substitute": substitute},
+    }
+    seq(state, modified_roll(spec))
+
+
+@op("counsel_result")
+def counsel_result(state: GameState, roll: dict[str, Any], p: int, table: str, i: int, target: Any,
+                   counselor: str | None, free: bool, substitute: bool) -> None:
+    """§15.8, §15.10, T1.13."""
+    row = lookup(COUNSELING_RESULTS, roll["total"])
+    log(state, f"Counseling Results Table row {roll['total']}: '{row['text']}'")
+    steps: list[Any] = []
+    if free and "lose_office" in row["special"]:
+        log(state, f"Player {p}'s counsel is free: the ill effects are treated as no effect (§15.10).")
+        return
+    if row["pp"] > 0:
+        gain_pp(state, p, row["pp"], "the Monarch is pleased")
+    elif row["pp"] < 0:
+        if lose_pp(state, p, -row["pp"], "the Monarch is displeased"):
+            steps.append(("pp_check_all", {}))
+    if "lose_office" in row["special"] and counselor is not None:
+        if substitute:
+            log(state, f"{name(counselor)} counselled as a henchman: the Office Holder keeps his "
+                       f"position (§15.8, §17.2.2).")
+        else:
+            steps[:0] = _lose_position(state, counselor)
+    if row["accepted"]:
+        steps[:0] = _execute(state, p, table, i, target)
+    seq(state, *steps)
+
+
+def _lose_position(state: GameState, cid: str) -> list[Any]:
+    """§15.8: the counseling PC/FAC loses his office (vacant) or Monarch's Counselor card."""
+    c = state.chars[cid]
+    if c.office is not None:
+        return [("discharge", {"cid": cid, "why": "the Monarch is displeased, §15.8"})]
+    if c.counselor_card is not None:
+        card = c.counselor_card
+        c.counselor_card = None
+        discard(state, card)
+        log(state, f"{name(cid)} loses his 'Monarch's Counselor' card (discarded).")
+    return []
+
+
+# ---------------------------------------------------------------------------
+# Counsel effects (COUNSEL_EFFECT_CODES)
+# ---------------------------------------------------------------------------
+
+
+def _execute(state: GameState, p: int, table: str, i: int, target: Any) -> list[Any]:
+    """The accepted counsel's effect; returns the steps to schedule (other chapters' ops)."""
+    cd = counsel_def(table, i)
+    eff = cd["effect"]
+    code = eff["code"]
+    log(state, f"The Monarch accepts the counsel '{cd['text']}'.")
+    if code == "none":
+        return []
+    if code == "gain_pp":
+        gain_pp(state, p, eff["amount"], f"counsel '{cd['text']}'")
+        return []
+    if code == "force_crown_event":
+        shown = eff["event"].replace("_", " ").title()
+        if eff["event"] in state.forced_crown:
+            log(state, f"Next turn's Crown Events result is already '{shown}'.")
+        else:
+            state.forced_crown.append(eff["event"])
+            log(state, f"Next turn's Crown Events result will automatically be '{shown}'.")
+        return []
+    if code == "extradite":
+        return _extradite(state, target)
+    if code == "appoint_ambassador":
+        return _appoint_besyzan(state, target)
+    if code == "intrigue_card_from":
+        q = int(target)
+        if len(state.players[q].hand) <= 3 or monarch_owner(state) == q:
+            log(state, f"Player {q}'s hand may not be intrigued now (§14.2.7): no effect.")
+            return []
+        log(state, f"Player {p} may intrigue a card from player {q}'s hand.")
+        return [("intrigue_draw", {"p": p, "victim": q})]
+    if code == "amnesty":
+        log(state, "An amnesty is announced: all banished, imprisoned and wrongdoing characters "
+                   "return to a normal situation.")
+        return [("amnesty_all", {})]
+    if code == "discard_cards":
+        _discard_support(state, eff)
+        return []
+    if code == "earc_to_nrc":
+        c = state.chars[target]
+        if c.dead or c.owner is None or target == state.monarch:
+            log(state, f"{name(target)} is no longer an EARC: no effect.")
+            return []
+        log(state, f"{name(target)} is condemned and becomes a NRC; the Royal Alignment card is discarded.")
+        return [("release", {"cid": target})]
+    if code == "scandal":
+        if state.chars[target].dead:
+            log(state, f"{name(target)} is dead: no effect.")
+            return []
+        return [("scandal", {"cid": target, "exposer": None, "why": f"counsel '{cd['text']}'"})]
+    if code == "wrongdoing":
+        if state.chars[target].dead:
+            log(state, f"{name(target)} is dead: no effect.")
+            return []
+        return [("accuse", {"cid": target, "why": f"counsel '{cd['text']}'"})]
+    if code == "discharge_minister":
+        holder = next((cid for cid, c in state.chars.items() if c.office == eff["office"]), None)
+        if holder is None:
+            log(state, f"The office of {OFFICES[eff['office']].name} is vacant: no effect.")
+            return []
+        return [("discharge", {"cid": holder, "why": f"counsel '{cd['text']}'"})]
+    if code == "recall_ambassador":
+        c = state.chars[target]
+        if c.office is None or OFFICES[c.office].country is None:
+            log(state, f"{name(target)} is no longer an Ambassador: no effect.")
+            return []
+        return [("discharge", {"cid": target, "why": f"counsel '{cd['text']}'"})]
+    if code == "players_lose_half_ip":
+        for q in state.order or range(state.n):
+            ip = state.players[q].ip
+            if ip >= eff["min_ip"]:
+                lose_ip(state, q, (ip + 1) // 2, f"counsel '{cd['text']}'")
+        return []
+    if code == "players_gain_ip":
+        for q in state.order or range(state.n):
+            if state.players[q].ip <= eff["max_ip"]:
+                gain_ip(state, q, eff["amount"], f"counsel '{cd['text']}'")
+        return []
+    if code == "players_lose_ip":
+        for q in state.order or range(state.n):
+            if state.players[q].ip >= eff["min_ip"]:
+                lose_ip(state, q, eff["amount"], f"counsel '{cd['text']}'")
+        return []
+    raise ValueError(f"unknown counsel effect {code!r}")
+
+
+def _extradite(state: GameState, cid: str) -> list[Any]:
+    """§25: extradition by counsel (not an activity): back to Fandonia and to trial."""
+    c = state.chars[cid]
+    if c.dead or not c.wrongdoer or not c.hiding or stuck_at_war(state, c):
+        log(state, f"{name(cid)} can no longer be extradited: no effect.")
+        return []
+    log(state, f"{name(cid)} is extradited and returned to trial in Fandonia (§25).")
+    c.hiding = False
+    c.hid_turn = state.turn
+    c.location = FANDONIA
+    return [("to_trial", {"cid": cid, "extradited": True})]
+
+
+def _appoint_besyzan(state: GameState, cid: str) -> list[Any]:
+    """§16.5, A57: the Ambassador To Besyzan is recalled and ``cid`` takes the office."""
+    c = state.chars[cid]
+    if "besyzan" in state.wars or not _office_ok(state, c):
+        log(state, f"{name(cid)} cannot be made Ambassador To Besyzan now: no effect.")
+        return []
+    if c.office == "amb_besyzan":
+        return []
+    current = next((x for x, ch in state.chars.items() if ch.office == "amb_besyzan"), None)
+    steps: list[Any] = []
+    if current is not None:
+        steps.append(("discharge", {"cid": current, "why": "a new Ambassador is recommended by counsel, §16.5"}))
+    if c.office is not None:  # A57, §16.2: one office at a time
+        steps.append(("discharge", {"cid": cid, "why": "appointed Ambassador To Besyzan by counsel, §16.2"}))
+    steps.append(("counsel_place_besyzan", {"cid": cid}))
+    return steps
+
+
+@op("counsel_place_besyzan")
+def counsel_place_besyzan(state: GameState, cid: str) -> None:
+    """A57, §16.2, §20.4: the new Ambassador loses a Monarch's Counselor card and goes to
+    Besyzan with his wife (not an RC wife, §20.7, nor one who is not free)."""
+    c = state.chars[cid]
+    holder = next((x for x, ch in state.chars.items() if ch.office == "amb_besyzan"), None)
+    if holder is not None or c.office is not None or "besyzan" in state.wars or not _office_ok(state, c):
+        log(state, f"{name(cid)} cannot take the office of Ambassador To Besyzan: no effect.")
+        return
+    if c.counselor_card is not None:
+        discard(state, c.counselor_card)
+        c.counselor_card = None
+        log(state, f"{name(cid)}'s 'Monarch's Counselor' card is discarded (§16.2).")
+    c.office = AMBASSADOR_OF["besyzan"]
+    sp = state.chars[c.spouse] if c.spouse else None
+    sp_before = sp.location if sp is not None else None
+    sp_stays = sp is not None and (sp.cid in ROYALS or sp.banished or sp.imprisoned or sp.hiding
+                                   or sp.dead or stuck_at_war(state, sp))
+    place_ambassador(state, cid)
+    if sp is not None and sp_stays:
+        sp.location = sp_before
+    log(state, f"{name(cid)} becomes Ambassador To Besyzan and goes abroad to Besyzan (§16.5, §20.4).")
+
+
+def _discard_support(state: GameState, eff: dict[str, Any]) -> None:
+    """§14.2.6: only Support cards in players' hands are discarded."""
+    types = set(eff["cards"])
+    fs = eff.get("foreign_support")
+    if fs == "all":
+        types |= {t for t in CARD_TYPES if t.startswith("foreign_support_")}
+    elif fs == "at_war":
+        types |= {f"foreign_support_{w}" for w in state.wars if f"foreign_support_{w}" in CARD_TYPES}
+    found = False
+    for q in state.order or range(state.n):
+        hand = state.players[q].hand
+        for card in [x for x in hand if CARD_TYPE_OF[x] in types]:
+            hand.remove(card)
+            discard(state, card)
+            found = True
+            log(state, f"Player {q} discards '{CARD_TYPES[CARD_TYPE_OF[card]].name}' from his hand.")
+    if not found:
+        names = ", ".join(sorted(CARD_TYPES[t].name for t in types))
+        log(state, f"No player holds any of these cards ({names}): nothing is discarded.")

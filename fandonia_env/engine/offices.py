@@ -1,0 +1,344 @@
+"""§6 Offices (the Office Phase), §16 Office Holders, §13.4.2 Fill A Vacant Office.
+
+Operations registered here:
+
+* ``offices_phase`` (§6.1-§6.4): the first player selects a vacant office (decision
+  ``office_<key>``); each player in player order, beginning with the first player, may
+  fill it by paying Two IP and placing his PC or a FAC in it (decision ``char_<cid>`` or
+  ``pass``); once every vacant office has been offered, the offices still vacant are
+  filled at random by dice counts (§6.1.2, ruling A49).
+* ``discharge`` {cid} (§16.4, §16.5): the character leaves his office.
+* activity ``fill_office`` (§13.4.2): Three IP, one vacant office per turn.
+
+Rules applied everywhere an office is filled:
+
+* §16.1: only characters 11-44 (PCs, FACs, NCs) may hold an office; RCs only as Monarch.
+* §6.3, §16.4, §7.10.1: a character who is banished, imprisoned, in hiding or stuck in a
+  country at war may not fill an office; neither may a dead PC whose card is face-down
+  (§31.5, A47).
+* §16.2, §6.2: one office at a time; a PC/FAC who already holds an office may move to a
+  vacant one (still paying), which leaves his old office vacant; a Monarch's Counselor
+  who takes an office loses his 'Monarch's Counselor' card (discarded).
+* §7.10.4 (A49): no new Ambassador to a country at war with Fandonia: that post stays
+  vacant until the war ends.
+* §20.4: an Ambassador (and his wife) is abroad in the country of his post
+  (``turn.place_ambassador``).
+
+Readings:
+
+* Reading: an Ambassador who leaves his post (discharged/recalled, §16.5, or moved to
+  another office, §6.2) returns to Fandonia, with his wife if she went abroad with him,
+  unless the country is at war with Fandonia (then he stays stuck there, §7.10.4) or he
+  is banished or in hiding there.  The rules only say Ambassadors "are always assumed to
+  be abroad"; the post is what keeps them there.
+* Reading: the wife who goes abroad with a new Ambassador (§20.4) is only a non-PC wife
+  in a normal situation; an RC wife never goes abroad (§20.7), nor one who is stuck in
+  a country at war.
+* Reading: the offices still vacant after the offers are filled at random in Office
+  Deck order (High Minister first, Ambassador To Besyzan last); the rules give no order.
+* Reading: when no player could pay for any office (or has no eligible character), the
+  first player's selection of offices is meaningless and is skipped: the offices go
+  straight to the random fill.
+* Reading (A3, A32): if no character at all could fill an office, it stays vacant (the
+  termination guard); likewise an office whose dice counts keep naming ineligible
+  characters is only ever rerolled while some eligible character exists.
+* Reading: an office that was vacated during the phase by a move (§6.2) is offered like
+  any other vacant office ("must be filled in the Office Phase of this turn"), even if it
+  had been offered and filled earlier in the same phase.
+* Reading: a player whose PC is face-down (§31.5) may still fill an office with a FAC.
+* Reading: §13.4.2 moves (PC/FAC already in office) follow §6.2: the old office becomes
+  vacant and is filled in the next Office Phase.
+"""
+
+from __future__ import annotations
+
+from . import registry
+from .actions import ID, PASS, action_char, char_action, suffix
+from .data.components import (
+    COUNTRY_NAMES,
+    FANDONIA,
+    NON_MONARCH_OFFICES,
+    OFFICE_ELIGIBLE,
+    OFFICES,
+    ROYALS,
+)
+from .machine import ask, log, op, seq
+from .queries import can_spend, dice_count, discard, free, name, spend_ip, stuck_at_war
+from .state import GameState
+from .turn import place_ambassador
+
+OFFICE_ELIGIBLE_SET = frozenset(OFFICE_ELIGIBLE)
+PHASE_COST = 2  # §6.1.1
+ACTIVITY_COST = 3  # §13.4.2
+
+
+def office_name(office: str) -> str:
+    return OFFICES[office].name
+
+
+# ---------------------------------------------------------------------------
+# Queries
+# ---------------------------------------------------------------------------
+
+
+def holder(state: GameState, office: str) -> str | None:
+    """The character holding ``office``, or None when it is vacant."""
+    for cid, c in state.chars.items():
+        if c.office == office:
+            return cid
+    return None
+
+
+def holders(state: GameState) -> dict[str, str]:
+    """office -> holder for every held office."""
+    return {c.office: cid for cid, c in state.chars.items() if c.office is not None}
+
+
+def may_be_filled(state: GameState, office: str) -> bool:
+    """§7.10.4: no Ambassador may be appointed to a country at war with Fandonia."""
+    country = OFFICES[office].country
+    return country is None or country not in state.wars
+
+
+def fillable_offices(state: GameState) -> list[str]:
+    """Vacant offices (never the Monarch's) that may be filled now, in Office Deck order."""
+    held = holders(state)
+    return [o for o in NON_MONARCH_OFFICES if o not in held and may_be_filled(state, o)]
+
+
+def eligible(state: GameState, cid: str) -> bool:
+    """May ``cid`` be placed in an office now? (§16.1, §6.3, §16.4, §7.10.1, §31.5)."""
+    if cid not in OFFICE_ELIGIBLE_SET:
+        return False
+    return free(state, state.chars[cid])
+
+
+def candidates(state: GameState, p: int) -> list[str]:
+    """Player p's PC and FACs who may fill a vacant office (office holders may move, §6.2)."""
+    return [cid for cid, c in state.chars.items()
+            if c.owner == p and cid in OFFICE_ELIGIBLE_SET and free(state, c)]
+
+
+# ---------------------------------------------------------------------------
+# Mutations
+# ---------------------------------------------------------------------------
+
+
+def _bring_home(state: GameState, cid: str, country: str) -> None:
+    """Reading: a former Ambassador (and his wife who went with him) returns to Fandonia,
+    unless the country is at war (§7.10.1, §7.10.4) or he is banished/hiding there."""
+    c = state.chars[cid]
+    if country in state.wars:
+        if c.location == country:
+            log(state, f"{name(cid)} stays stuck in {COUNTRY_NAMES[country]}, which is at war with "
+                       "Fandonia (§7.10.4).")
+        return
+    if c.location == country and not (c.banished or c.hiding):
+        c.location = FANDONIA
+        log(state, f"{name(cid)} returns to Fandonia from {COUNTRY_NAMES[country]}.")
+        sp = state.chars[c.spouse] if c.spouse else None
+        if sp is not None and not sp.is_pc and sp.location == country and not (sp.banished or sp.hiding):
+            sp.location = FANDONIA
+            log(state, f"{name(c.spouse)} returns to Fandonia with her husband.")
+
+
+def vacate(state: GameState, cid: str, why: str = "", moving: bool = False) -> None:
+    """The character leaves his office (discharged, recalled, or moving, §16.4, §16.5).
+
+    An NC simply goes back to the Office Holder pile (§7.8); a PC/FAC stays in front of
+    his player (§7.8, §16.1).  Never the Monarch (succession is §9)."""
+    c = state.chars[cid]
+    office = c.office
+    if office is None or office == "monarch":
+        return
+    c.office = None
+    c.failed_problem = False  # §20.3 no longer a Minister
+    if moving:
+        verb = "leaves the office of"
+    else:
+        verb = "is recalled as" if OFFICES[office].country else "is discharged as"
+    log(state, f"{name(cid)} {verb} {office_name(office)}{' (' + why + ')' if why else ''}; "
+               "the office is vacant.")
+    country = OFFICES[office].country
+    if country:
+        _bring_home(state, cid, country)
+
+
+def appoint(state: GameState, cid: str, office: str, how: str) -> None:
+    """Place ``cid`` in the vacant ``office`` (§6.1, §6.2, §13.4.2, §16.2, §20.4)."""
+    c = state.chars[cid]
+    if c.office is not None:
+        vacate(state, cid, "to take another office, §6.2", moving=True)
+    if c.counselor_card is not None:  # §6.2, §16.2
+        discard(state, c.counselor_card)
+        c.counselor_card = None
+        log(state, f"{name(cid)} is no longer a Monarch's Counselor: the 'Monarch's Counselor' card is "
+                   "discarded (§16.2).")
+    c.office = office
+    log(state, f"{name(cid)} becomes {office_name(office)} ({how}).")
+    country = OFFICES[office].country
+    if country:
+        sp = state.chars[c.spouse] if c.spouse else None
+        sp_before = sp.location if sp is not None else None
+        sp_stays = sp is not None and (c.spouse in ROYALS or sp.banished or sp.imprisoned or sp.hiding
+                                       or sp.dead or stuck_at_war(state, sp))
+        place_ambassador(state, cid)  # §20.4
+        if sp is not None and sp_stays:
+            sp.location = sp_before  # §20.7 (RCs never abroad), §7.10.1
+        log(state, f"{name(cid)} goes abroad to {COUNTRY_NAMES[country]} (§20.4).")
+
+
+# ---------------------------------------------------------------------------
+# §6 Office Phase
+# ---------------------------------------------------------------------------
+
+
+def _anyone_can_fill(state: GameState) -> bool:
+    return any(can_spend(state, p, PHASE_COST) and candidates(state, p) for p in range(state.n))
+
+
+@op("offices_phase")
+def offices_phase(state: GameState) -> None:
+    """§6.1: every vacant office must be filled; §6.4: skipped when none is vacant."""
+    state.phase = "offices"
+    state.tstate["offices_passed"] = []
+    if not fillable_offices(state):
+        log(state, "Office Phase: no vacant office to fill (§6.4).")
+        return
+    log(state, "Office Phase: vacant offices: " + ", ".join(office_name(o) for o in fillable_offices(state))
+        + ".")
+    seq(state, ("offices_next", {}))
+
+
+@op("offices_next")
+def offices_next(state: GameState) -> None:
+    """§6.1.1: the first player selects the next vacant office to offer."""
+    passed = state.tstate.setdefault("offices_passed", [])
+    left = [o for o in fillable_offices(state) if o not in passed]
+    if not left or not _anyone_can_fill(state):
+        seq(state, ("offices_random", {}))
+        return
+    seq(state, ask(state.first_player, "office_select", [ID[f"office_{o}"] for o in left],
+                   "offices_selected", {"phase": "offices"}))
+
+
+@op("offices_selected")
+def offices_selected(state: GameState, choice: int) -> None:
+    office = suffix(choice, "office_")
+    log(state, f"Player {state.first_player} offers the office of {office_name(office)}.")
+    seq(state, ("office_offer", {"office": office, "i": 0}))
+
+
+@op("office_offer")
+def office_offer(state: GameState, office: str, i: int) -> None:
+    """§6.1.1: each player in player order may pay Two IP and place his PC or a FAC."""
+    order = state.order or list(range(state.n))
+    while i < len(order):
+        p = order[i]
+        if can_spend(state, p, PHASE_COST):
+            cands = candidates(state, p)
+            if cands:
+                seq(state, ask(p, "office_fill", [char_action(c) for c in cands] + [PASS],
+                               "office_offer_choice", {"office": office, "cost": PHASE_COST},
+                               office=office, i=i))
+                return
+        i += 1
+    log(state, f"No player fills the office of {office_name(office)}.")
+    state.tstate.setdefault("offices_passed", []).append(office)
+    seq(state, ("offices_next", {}))
+
+
+@op("office_offer_choice")
+def office_offer_choice(state: GameState, choice: int, office: str, i: int) -> None:
+    if choice == PASS:
+        seq(state, ("office_offer", {"office": office, "i": i + 1}))
+        return
+    order = state.order or list(range(state.n))
+    p = order[i]
+    cid = action_char(choice)
+    spend_ip(state, p, PHASE_COST, f"the office of {office_name(office)} (§6.1.1)")
+    appoint(state, cid, office, f"placed by player {p}, §6.1.1")
+    seq(state, ("offices_next", {}))
+
+
+@op("offices_random")
+def offices_random(state: GameState) -> None:
+    """§6.1.2 (A49, A3): the offices still vacant are filled by dice counts, at no IP cost."""
+    for office in fillable_offices(state):
+        if not any(eligible(state, cid) and state.chars[cid].office is None for cid in OFFICE_ELIGIBLE):
+            log(state, f"No character can fill the office of {office_name(office)}: it stays vacant "
+                       "(ruling A3).")
+            continue
+        while True:
+            count = dice_count(state)
+            cid = str(count)
+            if cid not in OFFICE_ELIGIBLE_SET:
+                log(state, f"Random office fill for {office_name(office)}: dice count {count} names "
+                           f"{name(cid)}, who may never hold an office; roll again (§6.1.2).")
+                continue
+            c = state.chars[cid]
+            if c.office is not None:
+                log(state, f"Random office fill for {office_name(office)}: dice count {count} names "
+                           f"{name(cid)}, already {office_name(c.office)}; roll again (§6.1.2).")
+                continue
+            if not eligible(state, cid):
+                log(state, f"Random office fill for {office_name(office)}: dice count {count} names "
+                           f"{name(cid)}, who cannot fill an office now (§6.3); roll again.")
+                continue
+            log(state, f"Random office fill for {office_name(office)}: dice count {count} names {name(cid)}.")
+            appoint(state, cid, office, "selected at random, no IP cost, §6.1.2")
+            break
+
+
+# ---------------------------------------------------------------------------
+# §16.4, §16.5 discharge
+# ---------------------------------------------------------------------------
+
+
+@op("discharge")
+def discharge(state: GameState, cid: str, why: str = "") -> None:
+    """§16.4, §16.5: the character leaves his office (an Ambassador is recalled)."""
+    vacate(state, cid, why)
+
+
+# ---------------------------------------------------------------------------
+# §13.4.2 Fill A Vacant Office (activity)
+# ---------------------------------------------------------------------------
+
+
+def fill_office_legal(state: GameState, p: int) -> bool:
+    if not can_spend(state, p, ACTIVITY_COST):
+        return False
+    if not fillable_offices(state):
+        return False
+    return bool(candidates(state, p))
+
+
+@op("fill_office_start")
+def fill_office_start(state: GameState, p: int) -> None:
+    seq(state, ask(p, "fill_office_office", [ID[f"office_{o}"] for o in fillable_offices(state)],
+                   "fill_office_office_chosen", {"activity": "fill_office"}, p=p))
+
+
+@op("fill_office_office_chosen")
+def fill_office_office_chosen(state: GameState, choice: int, p: int) -> None:
+    office = suffix(choice, "office_")
+    seq(state, ask(p, "fill_office_char", [char_action(c) for c in candidates(state, p)],
+                   "fill_office_char_chosen", {"activity": "fill_office", "office": office},
+                   p=p, office=office))
+
+
+@op("fill_office_char_chosen")
+def fill_office_char_chosen(state: GameState, choice: int, p: int, office: str) -> None:
+    cid = action_char(choice)
+    spend_ip(state, p, ACTIVITY_COST, f"filling the office of {office_name(office)} (§13.4.2)")
+    appoint(state, cid, office, f"placed by player {p}, §13.4.2")
+
+
+registry.activity("fill_office", fill_office_legal, "fill_office_start")
+
+
+__all__ = [
+    "holder", "holders", "fillable_offices", "may_be_filled", "eligible", "candidates",
+    "vacate", "appoint", "office_name",
+]

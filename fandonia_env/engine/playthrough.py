@@ -1,0 +1,65 @@
+"""Golden playthroughs: a recorded game, one JSON line per decision.
+
+Each line holds the decision (player, kind, legal ids), the action taken, a digest of every
+player's view at that point, and the log lines written since the previous decision.  Replaying
+the actions must reproduce every line exactly; ``scripts/make_golden.py`` regenerates the files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+from .game import Game, player_view
+
+
+def _digest(obj: Any) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def record(players: int, seed: int, max_turns: int) -> list[dict[str, Any]]:
+    """Play a game with random legal choices (``random.Random(seed)``) and record it."""
+    g = Game(players=players, seed=seed, max_turns=max_turns)
+    rng = random.Random(seed)
+    lines: list[dict[str, Any]] = [{"config": dict(g.state.config)}]
+    seen = 0
+    while True:
+        log = g.state.log
+        new = [e["t"] if e["to"] is None else f"(to player {e['to']}) {e['t']}" for e in log[seen:]]
+        seen = len(log)
+        views = [_digest(player_view(g.state, i)) for i in range(players)]
+        if g.over:
+            lines.append({"end": g.result, "winner": g.winner, "views": views, "log": new})
+            return lines
+        d = g.decision()
+        a = rng.choice(d["options"])
+        lines.append({"player": d["player"], "kind": d["kind"], "options": d["options"],
+                      "action": a, "views": views, "log": new})
+        g.apply(a)
+
+
+def replay(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Replay a recorded game's actions and re-record every line."""
+    cfg = lines[0]["config"]
+    g = Game(**cfg)
+    n = cfg["players"]
+    out: list[dict[str, Any]] = [{"config": dict(g.state.config)}]
+    seen = 0
+    for rec in lines[1:]:
+        log = g.state.log
+        new = [e["t"] if e["to"] is None else f"(to player {e['to']}) {e['t']}" for e in log[seen:]]
+        seen = len(log)
+        views = [_digest(player_view(g.state, i)) for i in range(n)]
+        if g.over:
+            out.append({"end": g.result, "winner": g.winner, "views": views, "log": new})
+            break
+        d = g.decision()
+        a = rec.get("action")
+        out.append({"player": d["player"], "kind": d["kind"], "options": d["options"],
+                    "action": a, "views": views, "log": new})
+        if a is None:
+            break
+        g.apply(a)
+    return out

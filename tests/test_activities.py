@@ -1,0 +1,690 @@
+"""Activities of §13.4 (titles, counselors, royal favor, henchmen, recruiting, treachery,
+seduction, travel, drawing), §11, §17, §20, and the free actions §35.8, §14.2.1,
+§14.5.19, §14.5.20 (fandonia_env/engine/activities.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fandonia_env.engine import registry
+from fandonia_env.engine.actions import ID, PASS, YES, char_action
+from fandonia_env.engine.activities import _destinations, _seduce_targets, release_character, title_cost
+from fandonia_env.engine.builder import Position
+from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES, OPPORTUNITY_TYPE_OF
+from fandonia_env.engine.invariants import check
+from fandonia_env.engine.queries import henchmen, status
+
+
+def setup(players: int = 3, seed: int = 5, **pt):
+    pos = Position(players=players, seed=seed)
+    for p in range(players):
+        pos.empty_hand(p)
+    pos.turn_state(0, **pt)
+    return pos
+
+
+def nc(st, pred=lambda cid: True, exclude=()):
+    """A neutral noble without office, not a PC, matching pred."""
+    for cid in NOBLES:
+        c = st.chars[cid]
+        if c.owner is None and c.office is None and not c.is_pc and cid not in exclude and pred(cid):
+            return cid
+    for cid in NOBLES:  # else take an Office Holder out of office
+        c = st.chars[cid]
+        if c.owner is None and not c.is_pc and cid not in exclude and pred(cid):
+            c.office, c.location = None, "fandonia"
+            return cid
+    raise LookupError("no such NC")
+
+
+def legal(st, key, p=0):
+    return registry.ACTIVITIES[key].legal(st, p)
+
+
+def free_legal(st, key, p=0):
+    return registry.FREE_ACTIONS[key].legal(st, p)
+
+
+def halted(g):
+    d = g.decision()
+    assert d["kind"] == "halt", d
+    check(g.state)
+
+
+def titled(title):
+    return lambda cid: NOBLES[cid].title == title
+
+
+# ---------------------------------------------------------------------------
+# §13.4.1 Acquire A Title
+# ---------------------------------------------------------------------------
+
+
+def test_13_4_1_title_costs_title_table_ip_and_adds_one_status():
+    pos = setup()
+    st = pos.state
+    earl = nc(st, titled("earl"))
+    pos.char(earl, owner=0)
+    pos.player(0, ip=10, pp=20)
+    g = pos.run("act_title", p=0)
+    d = g.decision()
+    assert d["kind"] == "title_character" and char_action(earl) in d["options"]
+    before = status(st, earl)
+    g.apply(char_action(earl))
+    assert st.chars[earl].titles == 1 and status(st, earl) == before + 1
+    assert st.players[0].ip == 6  # Earl -> Lord costs 4
+    d = g.decision()
+    assert PASS in d["options"] and char_action(earl) not in d["options"]  # one title per turn
+    g.apply(PASS)
+    halted(g)
+
+
+def test_13_4_1_any_number_of_characters_in_one_activity():
+    pos = setup()
+    st = pos.state
+    a = nc(st, titled("sir"))
+    b = nc(st, titled("knight"))
+    pos.char(a, owner=0).char(b, owner=0)
+    pos.player(0, ip=5, pp=30)
+    g = pos.run("act_title", p=0)
+    g.apply(char_action(a))  # 2 IP
+    g.apply(char_action(b))  # 3 IP
+    assert st.chars[a].titles == 1 and st.chars[b].titles == 1 and st.players[0].ip == 0
+    halted(g)  # nobody left: the loop ends by itself
+    assert st.tstate["titled"] == [a, b]
+
+
+def test_13_4_1_female_ladder_lady_to_duchess_then_no_more():
+    pos = setup()
+    st = pos.state
+    lady = nc(st, titled("lady"))
+    pos.char(lady, owner=0)
+    pos.player(0, ip=10, pp=30)
+    g = pos.run("act_title", p=0)
+    g.apply(char_action(lady))
+    assert st.players[0].ip == 7  # Lady -> Duchess costs 3
+    st.tstate = {}  # next turn
+    assert title_cost(st, lady) is None
+
+
+def test_13_4_1_dukes_functionaries_rcs_and_blocked_characters_cannot():
+    pos = setup()
+    st = pos.state
+    pc = st.players[0].pc
+    st.chars[pc].banished = True  # the PC is banished: no title
+    duke = nc(st, titled("duke"))
+    judge = "46"
+    earl = nc(st, titled("earl"))
+    pos.char(duke, owner=0).char(judge, owner=0).char(earl, owner=0, hiding=True)
+    pos.player(0, ip=20, pp=60)
+    assert not legal(st, "acquire_title")
+    st.chars[earl].hiding = False
+    assert legal(st, "acquire_title")
+
+
+def test_13_4_1_not_offered_without_enough_ip_or_pp():
+    pos = setup()
+    st = pos.state
+    st.chars[st.players[0].pc].imprisoned = True
+    lord = nc(st, titled("lord"))
+    pos.char(lord, owner=0)
+    pos.player(0, ip=4, pp=20)  # Lord -> Duke costs 5
+    assert not legal(st, "acquire_title")
+    pos.player(0, ip=5, pp=status(st, lord))  # PP covers the Lord but not the Duke (Reading)
+    assert not legal(st, "acquire_title")
+    pos.player(0, pp=status(st, lord) + 1)
+    assert legal(st, "acquire_title")
+
+
+# ---------------------------------------------------------------------------
+# §13.4.3 / §14.5.3 Become A Monarch's Counselor
+# ---------------------------------------------------------------------------
+
+
+def test_13_4_3_counselor_card_goes_under_pc_or_fac_not_office_holder_or_henchman():
+    pos = setup()
+    st = pos.state
+    pc = st.players[0].pc
+    holder = next(cid for cid, c in st.chars.items() if c.office == "high_minister")
+    hm = nc(st, titled("sir"))
+    pos.char(holder, owner=0).char(hm, owner=0).player(0, pp=40)
+    assert not legal(st, "become_counselor")  # no card
+    pos.give(0, "henchman", "monarchs_counselor")
+    card_h = next(c for c in st.players[0].hand if CARD_TYPE_OF[c] == "henchman")
+    st.players[0].hand.remove(card_h)
+    st.chars[hm].henchman_card = card_h
+    g = pos.run("act_counselor", p=0)
+    halted(g)  # only the PC was eligible: chosen automatically
+    assert CARD_TYPE_OF[st.chars[pc].counselor_card] == "monarchs_counselor"
+    assert st.chars[holder].counselor_card is None and st.chars[hm].counselor_card is None
+    assert not any(CARD_TYPE_OF[c] == "monarchs_counselor" for c in st.players[0].hand)
+
+
+# ---------------------------------------------------------------------------
+# §13.4.4 Court The Favor Of A FARC (Royal Favor Table), §17.2.4
+# ---------------------------------------------------------------------------
+
+
+def _farc(pos, r="john", p=0):
+    pos.give(p, f"ra_{r}")
+    st = pos.state
+    card = next(c for c in st.players[p].hand if CARD_TYPE_OF[c] == f"ra_{r}")
+    st.players[p].hand.remove(card)
+    st.chars[r].owner = p
+    st.chars[r].alignment_card = card
+    return card
+
+
+@pytest.mark.parametrize("dice,ip", [((2, 2), 0), ((3, 2), 1), ((4, 3), 2), ((6, 5), 3)])
+def test_13_4_4_royal_favor_rows_give_ip(dice, ip):
+    pos = setup()
+    st = pos.state
+    _farc(pos)
+    pos.player(0, ip=0, pp=40).dice(*dice)
+    g = pos.run("act_favor", p=0)
+    halted(g)
+    assert st.players[0].ip == ip and st.chars["john"].owner == 0
+
+
+def test_13_4_4_displeased_farc_becomes_nrc_and_card_discarded():
+    pos = setup()
+    st = pos.state
+    card = _farc(pos)
+    pos.player(0, pp=40).dice(1, 2)
+    g = pos.run("act_favor", p=0)
+    halted(g)
+    assert st.chars["john"].owner is None and st.chars["john"].alignment_card is None
+    assert card in st.discard
+
+
+def test_13_4_4_favor_counter_adds_five_and_treachery_subtracts_two():
+    pos = setup(favor=True)
+    st = pos.state
+    _farc(pos)
+    pos.give(1, "treachery", "treachery").give(2, "treachery")
+    pos.player(0, ip=0, pp=40).dice(1, 1)  # 2 + 5 - 2 = 5: One IP
+    g = pos.run("act_favor", p=0)
+    d = g.decision()
+    assert d["player"] == 1 and d["kind"] == "card_window"
+    g.apply(ID["play_treachery"])
+    halted(g)  # max one Treachery: player 2 is not offered a window
+    assert st.players[0].ip == 1 and st.chars["john"].owner == 0
+
+
+def test_17_2_4_henchman_courting_farc_never_becomes_nrc():
+    pos = setup()
+    st = pos.state
+    _farc(pos)
+    hm = nc(st, titled("sir"))
+    pos.char(hm, owner=0).player(0, pp=40)
+    pos.give(0, "henchman")
+    st.chars[hm].henchman_card = st.players[0].hand.pop()
+    pos.dice(1, 1)
+    g = pos.run("act_favor", p=0)
+    d = g.decision()
+    assert d["kind"] == "favor_through_henchman"
+    g.apply(YES)
+    halted(g)  # one henchman: chosen automatically
+    assert st.chars["john"].owner == 0
+
+
+def test_13_4_4_a59_usurping_farc_monarch_stays_when_displeased():
+    pos = setup()
+    st = pos.state
+    _farc(pos)
+    st.chars["george"].office = None
+    st.chars["john"].office = "monarch"
+    st.monarch = "john"
+    pos.player(0, pp=40).dice(1, 1)
+    g = pos.run("act_favor", p=0)
+    halted(g)
+    assert st.chars["john"].owner == 0
+
+
+def test_13_4_4_needs_a_farc_and_asks_which():
+    pos = setup()
+    st = pos.state
+    assert not legal(st, "court_favor")
+    _farc(pos, "john")
+    _farc(pos, "edward")
+    pos.player(0, pp=40).dice(3, 3)
+    g = pos.run("act_favor", p=0)
+    d = g.decision()
+    assert d["kind"] == "favor_farc" and set(d["options"]) == {char_action("john"), char_action("edward")}
+    g.apply(char_action("edward"))
+    halted(g)
+
+
+# ---------------------------------------------------------------------------
+# §13.4.7 / §14.5.6 / §17 Create A Henchman
+# ---------------------------------------------------------------------------
+
+
+def test_13_4_7_henchman_card_under_a_fac_not_pc_or_counselor():
+    pos = setup()
+    st = pos.state
+    a = nc(st, titled("sir"))
+    b = nc(st, titled("knight"))
+    pos.char(a, owner=0).char(b, owner=0).player(0, pp=40)
+    assert not legal(st, "create_henchman")
+    pos.give(0, "monarchs_counselor", "henchman")
+    st.chars[b].counselor_card = next(c for c in st.players[0].hand if CARD_TYPE_OF[c] == "monarchs_counselor")
+    st.players[0].hand.remove(st.chars[b].counselor_card)
+    g = pos.run("act_henchman", p=0)
+    halted(g)  # only a: chosen automatically
+    assert CARD_TYPE_OF[st.chars[a].henchman_card] == "henchman"
+    assert st.chars[b].henchman_card is None and st.chars[st.players[0].pc].henchman_card is None
+    assert a in henchmen(st, 0)
+
+
+# ---------------------------------------------------------------------------
+# §13.4.13 / §11 Recruit Characters
+# ---------------------------------------------------------------------------
+
+
+def test_13_4_13_recruit_both_drawn_counters_in_one_activity():
+    pos = setup()
+    st = pos.state
+    a = nc(st, titled("sir"))
+    b = nc(st, titled("knight"), exclude=(a,))
+    pos.loyalty(0, a).loyalty(0, b).player(0, pp=10)
+    g = pos.run("act_recruit", p=0)
+    g.apply(char_action(a))
+    assert st.chars[a].owner == 0 and st.chars[a].loyalty_counter and a not in st.players[0].loyalty_drawn
+    d = g.decision()
+    assert set(d["options"]) == {char_action(b), PASS}
+    g.apply(char_action(b))
+    halted(g)
+    assert st.chars[b].owner == 0 and st.players[0].loyalty_drawn == []
+    check(st, decision=False)
+
+
+def test_13_4_13_recruit_needs_pp_and_a_free_nc():
+    pos = setup()
+    st = pos.state
+    a = nc(st, titled("duke"))
+    pos.loyalty(0, a).player(0, pp=4)
+    assert not legal(st, "recruit")  # Status 5 > 4 PP
+    pos.player(0, pp=5)
+    assert legal(st, "recruit")
+    st.chars[a].hiding = True
+    assert not legal(st, "recruit")
+    st.chars[a].hiding = False
+    st.chars[a].location = "epalin"
+    st.wars = ["epalin"]
+    assert not legal(st, "recruit")  # stuck at war
+    st.wars = []
+    assert legal(st, "recruit")  # Reading: abroad is no bar to ordinary recruiting
+
+
+def test_13_4_13_second_recruit_only_if_pp_cover_both():
+    pos = setup()
+    st = pos.state
+    a = nc(st, titled("sir"))
+    b = nc(st, titled("knight"), exclude=(a,))
+    pos.loyalty(0, a).loyalty(0, b).player(0, pp=2)
+    g = pos.run("act_recruit", p=0)
+    g.apply(char_action(a))
+    halted(g)  # 1 + 2 > 2 PP: b is not offered
+    assert st.chars[b].owner is None
+
+
+# ---------------------------------------------------------------------------
+# §13.4.14 Recruit A Character By Treachery
+# ---------------------------------------------------------------------------
+
+
+def test_13_4_14_treachery_enemy_fac_changes_side_keeps_counter_loses_henchman_card():
+    pos = setup(intrigue=1)
+    st = pos.state
+    t = nc(st, titled("knight"))
+    pos.char(t, owner=1).player(0, pp=10)
+    pos.give(1, "henchman")
+    st.chars[t].henchman_card = st.players[1].hand.pop()
+    hcard = st.chars[t].henchman_card
+    assert not legal(st, "recruit_treachery")  # no Treachery card
+    pos.give(0, "treachery")
+    assert legal(st, "recruit_treachery")
+    g = pos.run("act_treachery", p=0)
+    halted(g)
+    assert st.chars[t].owner == 0 and st.chars[t].loyalty_counter
+    assert st.chars[t].henchman_card is None and hcard in st.discard
+    assert st.pt["intrigue"] == 0 and not any(CARD_TYPE_OF[c] == "treachery" for c in st.players[0].hand)
+    check(st, decision=False)
+
+
+def test_13_4_14_exclusions_married_george_thomas_pc_and_pp():
+    pos = setup(intrigue=1)
+    st = pos.state
+    pos.give(0, "treachery").player(0, pp=40)
+    for r in ("george", "thomas"):
+        st.chars[r].owner = 1
+    assert not legal(st, "recruit_treachery")  # enemy PCs and George/Thomas never
+    w = nc(st, titled("lady"))
+    h = nc(st, titled("sir"))
+    pos.char(w, owner=1).char(h, owner=1)
+    st.chars[w].spouse, st.chars[h].spouse = h, w
+    assert not legal(st, "recruit_treachery")  # married
+    st.chars[w].spouse = st.chars[h].spouse = None
+    pos.player(0, pp=0)
+    assert not legal(st, "recruit_treachery")  # PP
+
+
+def test_13_4_14_a36_abroad_only_with_pc_or_henchman_in_same_country():
+    pos = setup(intrigue=1)
+    st = pos.state
+    t = nc(st, titled("knight"))
+    pos.char(t, owner=1, location="cronos").player(0, pp=10).give(0, "treachery")
+    assert not legal(st, "recruit_treachery")
+    st.chars[st.players[0].pc].location = "epalin"
+    assert not legal(st, "recruit_treachery")
+    st.chars[st.players[0].pc].location = "cronos"
+    assert legal(st, "recruit_treachery")
+
+
+def test_13_4_14_earc_moves_with_its_alignment_card_intrigue_cards_as_grant_and_treachery():
+    pos = setup()
+    st = pos.state
+    card = _farc(pos, "alfred", p=1)
+    pos.player(0, pp=10).give(0, "intrigue")
+    assert not legal(st, "recruit_treachery")  # one Intrigue card cannot be both
+    pos.give(0, "intrigue")
+    g = pos.run("act_treachery", p=0)
+    halted(g)
+    assert st.chars["alfred"].owner == 0 and st.chars["alfred"].alignment_card == card
+    assert not any(CARD_TYPE_OF[c] == "intrigue" for c in st.players[0].hand)
+
+
+def test_13_4_14_any_activity_waiver_needs_no_cards():
+    pos = setup(waiver=True)
+    st = pos.state
+    t = nc(st, titled("sir"))
+    pos.char(t, owner=2).player(0, pp=10)
+    assert legal(st, "recruit_treachery")
+    g = pos.run("act_treachery", p=0)
+    halted(g)
+    assert st.chars[t].owner == 0
+
+
+# ---------------------------------------------------------------------------
+# §13.4.15 Seduce A Character
+# ---------------------------------------------------------------------------
+
+
+def _seduction(pos, rating=5, target_owner=None):
+    st = pos.state
+    lady = nc(st, lambda c: NOBLES[c].female and NOBLES[c].seduction == rating)
+    male = nc(st, titled("knight"))
+    pos.char(lady, owner=0)
+    if target_owner is not None:
+        pos.char(male, owner=target_owner)
+    pos.player(0, pp=20)
+    return lady, male
+
+
+def _only_target(g, st, lady, male):
+    d = g.decision()
+    while d["kind"] in ("seducer", "seduce_target"):
+        opt = char_action(lady) if d["kind"] == "seducer" else char_action(male)
+        g.apply(opt)
+        d = g.decision()
+
+
+def test_13_4_15_seduction_success_nc_becomes_fac_with_its_counter():
+    pos = setup(intrigue=1)
+    st = pos.state
+    lady, male = _seduction(pos, rating=5)
+    pos.dice(4)
+    g = pos.run("act_seduce", p=0)
+    _only_target(g, st, lady, male)
+    halted(g)
+    assert st.chars[male].owner == 0 and st.chars[male].loyalty_counter and male not in st.loyalty_pool
+    assert st.pt["intrigue"] == 0
+    check(st, decision=False)
+
+
+def test_13_4_15_seduction_fails_when_die_not_less_than_rating():
+    pos = setup(intrigue=1)
+    st = pos.state
+    lady, male = _seduction(pos, rating=5, target_owner=1)
+    pos.dice(5)
+    g = pos.run("act_seduce", p=0)
+    _only_target(g, st, lady, male)
+    halted(g)
+    assert st.chars[male].owner == 1
+
+
+def test_13_4_15_informer_negates_before_the_roll():
+    pos = setup(intrigue=1)
+    st = pos.state
+    lady, male = _seduction(pos, rating=5, target_owner=1)
+    pos.give(1, "informer").dice(1)
+    g = pos.run("act_seduce", p=0)
+    _only_target(g, st, lady, male)
+    d = g.decision()
+    assert d["player"] == 1 and ID["play_informer"] in d["options"]
+    g.apply(ID["play_informer"])
+    halted(g)
+    assert st.chars[male].owner == 1 and st.rng.scripted == [1]  # no die was rolled
+
+
+def test_13_4_15_needs_intrigue_unmarried_female_and_same_country():
+    pos = setup()
+    st = pos.state
+    lady, male = _seduction(pos, rating=5)
+    assert not legal(st, "seduce")  # no Intrigue grant
+    st.pt["intrigue"] = 1
+    assert legal(st, "seduce")
+    st.chars[male].location = "cronos"
+    assert male not in _seduce_targets(st, 0, lady)
+    st.chars[lady].location = "cronos"
+    assert male in _seduce_targets(st, 0, lady)
+    assert "55" not in _seduce_targets(st, 0, lady)  # never the Archbishop
+
+
+# ---------------------------------------------------------------------------
+# §13.4.18 / §20 Travel
+# ---------------------------------------------------------------------------
+
+
+def test_13_4_18_travel_abroad_and_back_any_number():
+    pos = setup()
+    st = pos.state
+    pc = st.players[0].pc
+    a = nc(st, titled("sir"))
+    pos.char(a, owner=0, location="epalin").player(0, pp=20)
+    g = pos.run("act_travel", p=0)
+    g.apply(char_action(pc))
+    d = g.decision()
+    assert d["kind"] == "travel_destination" and ID["country_fandonia"] not in d["options"]
+    g.apply(ID["country_cronos"])
+    g.apply(char_action(a))
+    assert ID["country_fandonia"] in g.decision()["options"]
+    g.apply(ID["country_fandonia"])
+    halted(g)
+    assert st.chars[pc].location == "cronos" and st.chars[a].location == "fandonia"
+    assert st.chars[pc].travel_turn == st.turn == st.chars[a].travel_turn
+
+
+def test_20_1_no_travel_to_or_from_war_nor_when_blocked_or_never_abroad():
+    pos = setup()
+    st = pos.state
+    pc = st.players[0].pc
+    st.chars[pc].hiding = True
+    judge = "46"
+    pos.char(judge, owner=0).player(0, pp=20)
+    amb = next(cid for cid, c in st.chars.items() if c.office == "amb_cronos")
+    pos.char(amb, owner=0)
+    failed = nc(st, titled("sir"))
+    pos.char(failed, owner=0, failed_problem=True)
+    assert not legal(st, "travel")
+    st.chars[pc].hiding = False
+    st.chars[pc].location = "epalin"
+    st.wars = ["epalin"]
+    assert not legal(st, "travel")  # may not return from a country at war
+    st.wars = ["cronos"]
+    assert "cronos" not in _destinations(st, st.chars[pc])
+    st.chars[pc].travel_turn = st.turn  # already travelled this turn
+    assert not legal(st, "travel")
+
+
+# ---------------------------------------------------------------------------
+# §13.4.19 Draw A Counter Or Card
+# ---------------------------------------------------------------------------
+
+
+def test_13_4_19_draw_costs_one_ip():
+    pos = setup()
+    st = pos.state
+    pos.player(0, ip=3)
+    n = len(st.players[0].hand)
+    g = pos.run("act_draw", p=0)
+    g.apply(ID["draw_event"])
+    halted(g)
+    assert st.players[0].ip == 2 and len(st.players[0].hand) == n + 1
+
+
+def test_13_4_19_no_loyalty_draw_when_none_left_and_no_draw_without_ip():
+    pos = setup()
+    st = pos.state
+    pos.player(0, ip=0)
+    assert not legal(st, "draw")
+    pos.player(0, ip=1)
+    st.players[1].loyalty_drawn = st.loyalty_pool
+    st.loyalty_pool = []
+    g = pos.run("act_draw", p=0)
+    assert ID["draw_loyalty"] not in g.decision()["options"]
+
+
+def test_13_4_19_gout_counter_ends_the_activities():
+    pos = setup()
+    st = pos.state
+    pos.player(0, ip=3)
+    gout = next(o for o in st.opportunity_pool if OPPORTUNITY_TYPE_OF[o] == "gout")
+    st.players[2].opportunity_drawn = [o for o in st.opportunity_pool if o != gout]
+    st.opportunity_pool = [gout]
+    g = pos.run("act_draw", p=0)
+    g.apply(ID["draw_opportunity"])
+    halted(g)
+    assert st.pt["no_more"] and st.players[0].ip == 1  # One IP paid, One IP lost to Gout
+
+
+# ---------------------------------------------------------------------------
+# Free actions: §35.8, §14.2.1, §14.5.20, §14.5.19
+# ---------------------------------------------------------------------------
+
+
+def test_35_8_buy_one_pp_for_five_ip():
+    pos = setup()
+    st = pos.state
+    pos.player(0, ip=9, pp=3)
+    assert free_legal(st, "buy_pp")
+    g = pos.run("free_buy_pp", p=0)
+    halted(g)
+    assert (st.players[0].ip, st.players[0].pp) == (4, 4)
+    assert not free_legal(st, "buy_pp")
+
+
+def test_14_2_1_voluntary_discard_never_dwtk():
+    pos = setup()
+    st = pos.state
+    assert not free_legal(st, "discard")  # only DWTK in hand
+    pos.give(0, "alibi", "evidence")
+    g = pos.run("free_discard", p=0)
+    d = g.decision()
+    assert set(d["options"]) == {ID["discard_alibi"], ID["discard_evidence"]}
+    g.apply(ID["discard_alibi"])
+    halted(g)
+    assert [CARD_TYPE_OF[c] for c in st.players[0].hand] == ["dwtk", "evidence"]
+
+
+def test_14_5_20_extra_activity_card_adds_one_activity_not_when_restricted():
+    pos = setup()
+    st = pos.state
+    assert not free_legal(st, "play_extra_activity")
+    pos.give(0, "extra_activity")
+    g = pos.run("free_extra_activity", p=0)
+    halted(g)
+    assert st.pt["extra"] == 1 and not free_legal(st, "play_extra_activity")
+    pos.give(0, "extra_activity")
+    st.pt["restricted"] = True
+    assert not free_legal(st, "play_extra_activity")
+
+
+def test_14_5_19_royal_alignment_makes_nrc_a_farc_with_pp():
+    pos = setup()
+    st = pos.state
+    pos.give(0, "ra_edward", "ra_catherine").player(0, pp=7)
+    assert not free_legal(st, "royal_alignment")  # Edward Status 8 > 7; Catherine barred
+    pos.player(0, pp=8)
+    g = pos.run("free_alignment", p=0)
+    halted(g)  # Catherine is barred while George reigns: Edward chosen automatically
+    assert st.chars["edward"].owner == 0 and CARD_TYPE_OF[st.chars["edward"].alignment_card] == "ra_edward"
+    assert not free_legal(st, "royal_alignment")
+    check(st, decision=False)
+
+
+# ---------------------------------------------------------------------------
+# §17.4 / §35.5 release
+# ---------------------------------------------------------------------------
+
+
+def test_35_5_1_release_returns_counter_discards_cards_keeps_office():
+    pos = setup()
+    st = pos.state
+    holder = next(cid for cid, c in st.chars.items() if c.office == "minister_of_trade")
+    pos.char(holder, owner=0).give(0, "henchman")
+    card = st.players[0].hand.pop()
+    st.chars[holder].henchman_card = card
+    g = pos.run("release", cid=holder)
+    halted(g)
+    c = st.chars[holder]
+    assert c.owner is None and not c.loyalty_counter and holder in st.loyalty_pool
+    assert c.henchman_card is None and card in st.discard and c.office == "minister_of_trade"
+    check(st, decision=False)
+
+
+def test_35_5_2_release_farc_discards_alignment_card_pc_never_released():
+    pos = setup()
+    st = pos.state
+    card = _farc(pos, "anne")
+    release_character(st, "anne")
+    assert st.chars["anne"].owner is None and card in st.discard
+    pc = st.players[0].pc
+    release_character(st, pc)
+    assert st.chars[pc].owner == 0
+
+
+def test_13_turn_main_offers_registered_activities():
+    pos = setup()
+    st = pos.state
+    a = nc(st, titled("sir"))
+    pos.loyalty(0, a).player(0, ip=5, pp=10)
+    g = pos.run("turn_main", p=0)
+    opts = g.decision()["options"]
+    for key in ("recruit", "travel", "draw", "acquire_title"):
+        assert ID[f"act_{key}"] in opts
+    assert ID["free_buy_pp"] in opts and ID["act_seduce"] not in opts
+    g.apply(ID["act_recruit"])
+    assert st.chars[a].owner == 0
+
+
+def test_31_2_release_of_dead_farc_removes_alignment_card_from_game():
+    pos = setup()
+    st = pos.state
+    card = _farc(pos, "alan")
+    st.chars["alan"].dead = True
+    release_character(st, "alan")
+    assert st.chars["alan"].owner is None and card in st.removed and card not in st.discard
+
+
+def test_36_10_5_farc_monarch_cannot_be_recruited_by_treachery():
+    pos = setup(intrigue=1)
+    st = pos.state
+    _farc(pos, "john", p=1)
+    pos.give(0, "treachery").player(0, pp=40)
+    assert legal(st, "recruit_treachery")
+    st.chars["george"].office = None
+    st.chars["john"].office = "monarch"
+    st.monarch = "john"
+    assert not legal(st, "recruit_treachery")

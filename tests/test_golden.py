@@ -1,0 +1,27 @@
+"""Golden playthroughs for 2, 4 and 6 players, replayed and compared line by line
+(decisions, legal choices, actions, digests of every player's view, log)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import pytest
+
+from fandonia_env.engine.playthrough import replay
+
+FILES = sorted((pathlib.Path(__file__).parent / "golden").glob("playthrough_*.jsonl"))
+
+
+def test_golden_files_exist_for_2_4_6_players():
+    names = {f.name.split("_")[1] for f in FILES}
+    assert {"2p", "4p", "6p"} <= names
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_golden_playthrough_replays_identically(path):
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    again = replay(lines)
+    for i, (want, got) in enumerate(zip(lines, again)):
+        assert got == want, f"{path.name} line {i + 1} differs"
+    assert len(again) == len(lines)

@@ -342,3 +342,37 @@ def test_pass_is_action_zero_and_catalogue_is_stable():
     assert PASS == 0 and NAME[0] == "pass"
     assert ID["act_acquire_title"] == 3  # append-only: ids never move
     assert SIGN_PLUS != SIGN_MINUS
+
+
+def test_13_1_pc_restricted_during_his_own_turn_has_no_more_than_one_activity():
+    from fandonia_env.engine.turn import activities_left
+
+    pos = Position(players=3, seed=4)
+    pos.turn_state(0, done=["travel"], extra=1)
+    assert activities_left(pos.state) == 2
+    pos.state.chars[pos.state.players[0].pc].imprisoned = True  # sentenced during his turn
+    assert activities_left(pos.state) == 0
+    assert pos.state.pt["imprisoned"] and pos.state.tstate["restricted_0"]
+
+
+def test_13_1_one_activity_until_the_turn_after_the_pc_returns_to_normal():
+    from fandonia_env.engine.turn import end_of_turn, restricted
+
+    pos = Position(players=3, seed=4)
+    st = pos.state
+    pc0 = st.chars[st.players[0].pc]
+    pc0.hiding = True
+    end_of_turn(st)  # turn 1 ends with the PC in hiding
+    st.stack.clear()
+    assert st.players[0].restricted_turn == 1
+    pc0.hiding = False  # back to normal (e.g. a pardon) before his turn 2
+    st.turn = 2
+    assert not restricted(st, 0)
+    g = pos.run("player_turn", p=0)
+    assert g.state.pt["restricted"] is True  # still one activity in turn 2
+    st2 = Position(players=3, seed=4).state
+    st2.players[0].restricted_turn = 1
+    st2.turn = 3
+    g2 = Position.__new__(Position)
+    g2.state = st2
+    assert g2.run("player_turn", p=0).state.pt["restricted"] is False  # free again in turn 3

@@ -161,8 +161,8 @@ def _check_table(table, calls):
             assert calls == [("auto_proposal", {"p": 0})], (table, s)
         else:
             assert calls == [], (table, s, calls)
-        assert pt["intrigue"] == (1 if eff == "ic" else 0)
-        assert pt["extra"] == {"ic": 1, "x2": 2, "x3": 3}.get(eff, 0), (table, s)
+        assert pt["free"] == (["intrigue_card"] if eff == "ic" else [])
+        assert pt["extra"] == {"x2": 2, "x3": 3}.get(eff, 0), (table, s)
         assert pt["any_activity"] == (1 if eff == "aa" else 0)
         assert any(f"row {s}:" in e["t"] for e in st.log), (table, s)
         check(st)
@@ -370,16 +370,20 @@ def test_t1_14_11_note_2_no_effect_ends_activities(calls):
 def test_t1_14_11_note_3_free_intrigue_lost_if_already_intrigued_this_turn(calls):
     pos = position(done=["intrigue_card"])
     consult(pos, "romance", 8)
-    assert pos.state.pt["intrigue"] == 0 and pos.state.pt["extra"] == 0
+    assert pos.state.pt["free"] == [] and pos.state.pt["extra"] == 0
 
 
 def test_t1_14_11_note_3_free_intrigue_does_not_use_a_normal_activity(calls):
-    from fandonia_env.engine.turn import activities_left
+    from fandonia_env.engine.actions import ID
+    from fandonia_env.engine.turn import _activity_options, activities_left
 
     pos = position(done=["prestige"])
     consult(pos, "socializing", 7)
-    assert activities_left(pos.state) == 2  # one normal left + the free one
-    assert pos.state.pt["intrigue"] == 1
+    assert activities_left(pos.state) == 1  # the normal one left; the free one is extra
+    assert pos.state.pt["free"] == ["intrigue_card"] and pos.state.pt["intrigue"] == 0
+    pos.state.pt["done"].append("travel")  # budget spent: the free intrigue is still offered
+    opts = _activity_options(pos.state, 0)
+    assert ID["act_intrigue_card"] in opts and ID["act_recruit"] not in opts
 
 
 def test_t1_14_11_notes_6_to_9_designate_pc_or_henchman(calls):
@@ -487,12 +491,12 @@ def test_13_4_16_guest_free_intrigue_kept_for_his_own_player_turn(calls):
     pos.player(1, prestige_mods={"socializing": 1})
     pos.dice(3, 3)  # 6 + 1 = 7: Useful Contacts
     pos.run("socializing_roll", p=1, guest=True)
-    assert pos.state.pt["intrigue"] == 0  # not the host's
+    assert pos.state.pt["free"] == []  # not the host's
     assert pos.state.tstate["prestige_grants"] == {"1": {"intrigue": 1}}
     assert pos.state.players[1].prestige_mods["socializing"] == 1
     pos.turn_state(1)
     pos.run("prestige_turn_start", p=1)
-    assert pos.state.pt["intrigue"] == 1 and pos.state.pt["extra"] == 1
+    assert pos.state.pt["free"] == ["intrigue_card"] and pos.state.pt["extra"] == 0
     assert "1" not in pos.state.tstate["prestige_grants"]
 
 

@@ -344,8 +344,10 @@ def test_18_10_fac_marrying_a_farc_gets_status_8(rec):
     while g.decision()["kind"] == "wedding_attend":
         g.apply(NO)
     c = g.state.chars["42"]
-    assert c.spouse == "anne" and c.fixed_status == 8
-    assert status(g.state, "42") == 10  # A18: then the higher of the two personal Statuses
+    assert c.spouse == "anne" and c.fixed_status is None
+    assert status(g.state, "42") == 8  # §18.10, A19: 8 while married to a FARC
+    g.state.chars["anne"].owner = None  # Anne becomes an NRC: §18.9, the higher Status (A19)
+    assert status(g.state, "42") == 10
 
 
 def test_13_4_16_wedding_guests_roll_socializing(rec):

@@ -12,6 +12,7 @@ import pytest
 
 from fandonia_env.engine import Game
 from fandonia_env.engine.invariants import check
+from fandonia_env.spaces.observation import DECISION_KINDS
 
 GAMES = 100
 MAX_TURNS = 40
@@ -24,6 +25,8 @@ def _play(n: int, seed: int) -> Game:
     step = 0
     while not g.over:
         assert g.legal_actions(), "no legal choice in a running game"
+        kind = g.decision()["kind"]
+        assert kind in DECISION_KINDS, f"decision kind {kind!r} unknown to the observation encoder"
         g.apply(rng.choice(g.legal_actions()))
         check(g.state)
         step += 1

@@ -114,7 +114,8 @@ class Position:
         self.state.phase = "player_turn"
         base = {"player": p, "done": [], "extra": 0, "no_more": False, "restricted": False,
                 "imprisoned": False, "any_activity": 0, "intrigue": 0, "scandal": 0, "favor": False,
-                "waiver": False, "bought_mod": False, "proposals": [], "counselled": False}
+                "waiver": False, "bought_mod": False, "proposals": [], "counselled": False,
+                "free": [], "free_used": 0}
         base.update(pt)
         self.state.pt = base
         return self

@@ -55,7 +55,7 @@ from . import registry, turn
 from .actions import ID, NAME
 from .data.components import CARD_TYPE_OF, CARD_TYPES, FANDONIA, ROYAL_ALIGNMENT_CARD, ROYALS
 from .machine import ask, log, op, seq
-from .queries import dice_sum, discard, lose_ip, lose_pp, name, stuck_at_war, take_card
+from .queries import ROYAL_SPOUSE_STATUS, dice_sum, discard, lose_ip, lose_pp, name, stuck_at_war, take_card
 from .state import GameState
 
 ESCAPED = -1
@@ -104,7 +104,7 @@ def _widow(state: GameState, cid: str) -> None:
     s.spouse = None
     if cid in ROYALS and sp not in ROYALS:
         # §31.7, §18.10: the widow(er) of a RC is a Duke/Duchess with Status 8
-        s.fixed_status = 8
+        s.fixed_status = ROYAL_SPOUSE_STATUS
         log(state, f"{name(sp)}, widow(er) of a RC, becomes a Duke/Duchess with Status 8 (§31.7).")
         if s.consort:
             # §18.10: the King/Queen becomes a NC; the Loyalty counter goes back

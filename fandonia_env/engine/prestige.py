@@ -61,13 +61,13 @@ turn).
 Readings (rules and rulings silent):
 
 * Reading (free intrigue, T1.14.11 note 3): "perform activity §13.4.12 as a free,
-  additional activity this turn" is granted as one Intrigue grant plus one extra
-  activity (``pt["intrigue"] += 1`` and ``pt["extra"] += 1``), so the Intrigue An
-  Opponent's Card activity does not use up one of the player's normal activities.
-  Because §13.1 forbids the same activity twice in a turn, the result is lost if the
-  player has already performed Intrigue An Opponent's Card this turn.  A player whose
-  PC is banished or in hiding may never perform more than one activity (§24.3, §29.2,
-  §13.1), so the extra activity cannot be used by him.  A free intrigue won as a
+  additional activity this turn" is granted as a free activity
+  (``pt["free"].append("intrigue_card")``, see ``turn._free_ok``): Intrigue An
+  Opponent's Card without its counter or card, outside the activity budget, and only
+  that activity.  Because §13.1 forbids the same activity twice in a turn, the result is
+  lost if the player has already performed Intrigue An Opponent's Card this turn.  A
+  player whose PC is banished or in hiding may never perform more than one activity
+  (§24.3, §29.2, §13.1), so he can use it only as his single activity.  A free intrigue won as a
   wedding guest outside his own Player Turn is kept (``tstate["prestige_grants"]``) for
   his own Player Turn later in the same game turn, if it is still to come (the same
   reading the romance chapter takes for 'Proposal Automatically Accepted'); other
@@ -345,8 +345,7 @@ def _apply_grant(state: GameState, p: int, what: str, n: int) -> None:
                 log(state, f"Player {p} has already intrigued an opponent's card this turn: the free "
                            "intrigue is lost (§13.1).")
                 continue
-            pt["intrigue"] += 1
-            pt["extra"] += 1
+            pt.setdefault("free", []).append("intrigue_card")
             log(state, f"Player {p} may intrigue an opponent's card as a free, additional activity this "
                        "turn (T1.14.11 note 3).")
 

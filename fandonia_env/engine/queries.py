@@ -45,6 +45,10 @@ def is_female(cid: str) -> bool:
     return NOBLES[cid].female if cid in NOBLES else ROYALS[cid].female
 
 
+#: §18.10, §31.7: the Status of a character married to a FARC, or widowed by an RC.
+ROYAL_SPOUSE_STATUS = 8
+
+
 def personal_status(state: GameState, cid: str) -> int:
     """Card Status plus titles, or a fixed Status (§13.4.1, §18.10, §31.7), A18."""
     c = state.chars[cid]
@@ -61,7 +65,9 @@ def status(state: GameState, cid: str) -> int:
     s = personal_status(state, cid)
     if c.spouse is not None:
         sp = state.chars[c.spouse]
-        if not (sp.banished or sp.imprisoned or sp.wrongdoer):
+        if c.spouse in ROYALS and cid not in ROYALS and sp.owner is not None and not sp.dead:
+            s = ROYAL_SPOUSE_STATUS  # §18.10, A19: 8 while married to a FARC
+        elif not (sp.banished or sp.imprisoned or sp.wrongdoer):
             s = max(s, personal_status(state, c.spouse))
     if c.office is not None:
         s += OFFICES[c.office].bonus

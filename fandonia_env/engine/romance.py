@@ -38,7 +38,8 @@ way, the player chooses whether to use the grant.
 Weddings (§13.4.16): an engaged pair of the player's, both in Fandonia, neither
 imprisoned nor in hiding (§18.3); if the marriage raises the PP his faction needs
 (a Status Rating rises, §18.9/§18.10, A18) he must have that many PP.  Marrying a
-FARC gives the FAC a Status of 8 (``fixed_status``, §18.10, A19).  The PC's spouse
+FARC gives the FAC a Status of 8 while the RC is a FARC (``queries.status``, §18.10,
+A19); when the RC stops being a FARC, §18.9 applies (the higher of the two).  The PC's spouse
 is automatically a henchman (§18.8; ``queries.henchmen``).
 
 Reading (guests, §13.4.16, by analogy with A43): a player may attend if his PC is
@@ -111,7 +112,6 @@ NEVER_MARRY = frozenset({"55", "thomas", "jane", "george"})
 FARC_PROPOSAL_IP = 5  # §18.4.4
 FARC_PROPOSER_STATUS = 4  # §18.4.4
 AVOID_DUEL_IP = 3  # §19.4
-ROYAL_SPOUSE_STATUS = 8  # §18.10
 #: §19.7.1: counts that are always rolled again.
 NO_DUEL_COUNTS = frozenset({"45", "46", "51", "55"})
 
@@ -349,9 +349,6 @@ def _marry(state: GameState, a: str, b: str) -> None:
     ca, cb = state.chars[a], state.chars[b]
     ca.spouse, cb.spouse = b, a
     ca.engaged_to = cb.engaged_to = None
-    rc, other = _royal_partner(a, b)
-    if other is not None:
-        state.chars[other].fixed_status = ROYAL_SPOUSE_STATUS
 
 
 def wedding_pp_ok(state: GameState, p: int, a: str, b: str) -> bool:

@@ -99,6 +99,7 @@ class Player:
     free_counsel: bool = False  # §8.4.4 Court Ball free counsel, this turn
     lost_turns: int = 0  # Player Turns still to lose (§31.5, §36.11)
     pc_dead_turn: int = -1  # turn the PC died (§31.5)
+    restricted_turn: int = -1  # last turn that ended with the PC banished/imprisoned/hiding (§13.1)
 
     def copy(self) -> Player:
         p = Player.__new__(Player)
@@ -116,6 +117,7 @@ class Player:
         p.free_counsel = self.free_counsel
         p.lost_turns = self.lost_turns
         p.pc_dead_turn = self.pc_dead_turn
+        p.restricted_turn = self.restricted_turn
         return p
 
 

@@ -215,7 +215,9 @@ def player_turn(state: GameState, p: int) -> None:
         "done": [],
         "extra": 0,
         "no_more": False,
-        "restricted": restricted(state, p) or state.tstate.get(f"restricted_{p}", False),
+        # §13.1: one activity until the turn after the PC is back in a normal situation
+        "restricted": (restricted(state, p) or state.tstate.get(f"restricted_{p}", False)
+                       or pl.restricted_turn >= state.turn - 1),
         "imprisoned": c.imprisoned,
         "any_activity": 0,
         "intrigue": 0,
@@ -225,6 +227,8 @@ def player_turn(state: GameState, p: int) -> None:
         "bought_mod": False,
         "proposals": [],
         "counselled": False,
+        "free": [],
+        "free_used": 0,
     }
     if state.pt["restricted"]:
         # §13.1: one activity until the turn after the PC returns to normal
@@ -342,20 +346,45 @@ def activities_left(state: GameState) -> int:
     pt = state.pt
     if pt["no_more"]:
         return 0
+    if not pt["restricted"] and restricted(state, pt["player"]):
+        # §13.1: the PC was banished, imprisoned or sent into hiding during this turn
+        pt["restricted"] = True
+        state.tstate[f"restricted_{pt['player']}"] = True
+    if pc(state, pt["player"]).imprisoned:
+        pt["imprisoned"] = True  # §30.3
     base = state.config.get("activities_per_turn", 2)
     if pt["restricted"]:
         total = 1  # never more (§24.3, §29.2)
     else:
         total = base + pt["extra"]
-    return max(0, total - len(pt["done"]))
+    return max(0, total - (len(pt["done"]) - pt.get("free_used", 0)))
+
+
+def _free_ok(state: GameState, p: int, key: str) -> bool:
+    """A free additional activity granted this turn (T1.14.11 note 3: a Prestige Table's
+    free intrigue): performed without its counter or card (the waiver), outside the activity
+    budget, but not twice in a turn (§13.1), not after 'no more activities', and never as a
+    second activity of a restricted PC (§24.3, §29.2)."""
+    pt = state.pt
+    if key not in pt.get("free", ()) or key in pt["done"] or pt["no_more"]:
+        return False
+    if pt["restricted"] and len(pt["done"]) >= 1:
+        return False
+    if pt["imprisoned"] and key not in registry.IMPRISONED_SET:
+        return False
+    pt["waiver"] = True
+    try:
+        return registry.ACTIVITIES[key].legal(state, p)
+    finally:
+        pt["waiver"] = False
 
 
 def _activity_options(state: GameState, p: int) -> list[int]:
     pt = state.pt
-    opts: list[int] = []
+    opts: list[int] = [ID[f"act_{k}"] for k in dict.fromkeys(pt.get("free", ())) if _free_ok(state, p, k)]
     if activities_left(state) > 0:
         for key, a in registry.ACTIVITIES.items():
-            if key in pt["done"]:
+            if key in pt["done"] or ID[f"act_{key}"] in opts:
                 continue  # §13.1: not the same activity twice in a turn
             if pt["imprisoned"] and key not in registry.IMPRISONED_SET:
                 continue
@@ -396,6 +425,12 @@ def turn_main_choice(state: GameState, choice: int, p: int) -> None:
         key = nm[4:]
         a = registry.ACTIVITIES[key]
         pt = state.pt
+        if _free_ok(state, p, key):  # a free grant is used first: it costs nothing
+            pt["free"].remove(key)
+            pt["free_used"] = pt.get("free_used", 0) + 1
+            log(state, f"Player {p} uses his free '{act_label(key)}' activity (T1.14.11 note 3).")
+            _start_activity(state, p, key, waiver=True, counter=False)
+            return
         normal_ok = a.legal(state, p)
         waiver_ok = False
         if pt["any_activity"] > 0 and key in registry.ANY_ACTIVITY_SET:
@@ -417,11 +452,11 @@ def turn_use_any(state: GameState, choice: int, p: int, key: str) -> None:
     _start_activity(state, p, key, waiver=(choice == YES))
 
 
-def _start_activity(state: GameState, p: int, key: str, waiver: bool) -> None:
+def _start_activity(state: GameState, p: int, key: str, waiver: bool, counter: bool = True) -> None:
     pt = state.pt
     pt["done"].append(key)
     pt["waiver"] = waiver
-    if waiver:
+    if waiver and counter:
         pt["any_activity"] -= 1
         log(state, f"Player {p} uses an 'Any Activity' counter.")
     log(state, f"Player {p} performs the activity: {act_label(key)}.")
@@ -503,6 +538,9 @@ def hand_limit_choice(state: GameState, choice: int, p: int) -> None:
 def end_of_turn(state: GameState) -> None:
     state.phase = "end_of_turn"
     state.active = None
+    for pl in state.players:
+        if restricted(state, pl.idx) or state.tstate.get(f"restricted_{pl.idx}"):
+            pl.restricted_turn = state.turn  # §13.1
     for pl in state.players:  # safety: nothing drawn survives the turn
         state.loyalty_pool.extend(pl.loyalty_drawn)
         pl.loyalty_drawn = []

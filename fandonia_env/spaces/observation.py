@@ -39,9 +39,21 @@ OPP_KINDS = tuple(OPPORTUNITY_TYPES)
 ACTIVITY_KEYS = tuple(k for k, _ in ACTIVITIES)
 #: Decision kinds known to the encoder (append-only); anything else is encoded as "other".
 DECISION_KINDS: tuple[str, ...] = (
-    "other", "turn_main", "use_any_activity", "choose_draw", "hand_limit_discard",
-    "declare_modifier", "card_window", "card_sign", "office_select", "office_fill",
-    "fill_office_office", "fill_office_char",
+    "other", "assassin", "assassination_card", "assassination_target", "banish_country",
+    "card_sign", "card_window", "choose_draw", "choose_judge", "counsel_choice",
+    "counsel_counselor", "counsel_table", "counsel_target", "counselor_character", "court_ball_ban",
+    "court_ball_designate", "crown_intrigue", "crown_order", "death_discard", "declare_modifier",
+    "draw_choice", "duel_card_target", "duel_fighter", "escape_card", "escape_country",
+    "escape_target", "extradite_target", "farc_pardon", "favor_farc", "favor_henchman",
+    "favor_through_henchman", "fill_office_char", "fill_office_office", "hand_limit_discard",
+    "hearing_hiding", "henchman_character", "hide_char", "hide_from_hearing", "intrigue_grant",
+    "intrigue_victim", "mourning_discard", "office_fill", "office_select", "pardon_target",
+    "pp_limit_lose", "prestige_designate", "prestige_roll_again", "prestige_table",
+    "problem_leave_unresolved", "problem_order", "propose_proposee", "propose_proposer",
+    "propose_use_auto", "recruit_character", "royal_alignment", "scandal_target", "seduce_target",
+    "seducer", "suicide_char", "title_character", "travel_character", "travel_destination",
+    "treachery_card", "treachery_target", "turn_main", "unhide_char", "use_any_activity",
+    "usurp_farc", "usurp_support", "voluntary_discard", "wedding_attend", "wedding_pair",
 )
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 

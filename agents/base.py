@@ -7,10 +7,12 @@ from typing import Any
 
 
 class Agent:
-    """A computer noble: ``act(view, legal) -> action id``.
+    """A computer noble: ``act(view, legal, infoset=None) -> action id``.
 
     ``view`` is the engine's ``player_view`` of the agent's own player (never the full state);
-    ``legal`` the legal action ids of the pending decision.  ``reset(seed)`` starts a new game.
+    ``legal`` the legal action ids of the pending decision; ``infoset`` an
+    ``engine.hidden.InfoSet`` that search agents use to sample determinisations consistent
+    with the view (it never exposes the true hidden state).  ``reset(seed)`` starts a game.
     """
 
     id: str = "agent"
@@ -18,7 +20,7 @@ class Agent:
     def reset(self, seed: int | None = None) -> None:  # pragma: no cover - default
         pass
 
-    def act(self, view: dict[str, Any], legal: list[int]) -> int:  # pragma: no cover - abstract
+    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:  # pragma: no cover
         raise NotImplementedError
 
 

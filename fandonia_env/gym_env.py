@@ -30,6 +30,7 @@ from gymnasium import spaces
 from .engine import Game, IllegalActionError
 from .engine.actions import NUM_ACTIONS
 from .engine.game import player_view
+from .engine.hidden import InfoSet
 from .spaces.observation import OBS_SIZE, encode
 
 Opponent = Any  # an agents.Agent, a callable fn(obs, mask) -> int, or a registered agent id
@@ -107,7 +108,7 @@ class FandoniaGymEnv(gym.Env):
             opp = self.opponents[(p - self.seat - 1) % g.n_players]
             legal = g.legal_actions()
             if hasattr(opp, "act"):
-                a = opp.act(player_view(g.state, p, log=False), legal)
+                a = opp.act(player_view(g.state, p, log=False), legal, InfoSet(g.state, p))
             else:
                 mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
                 mask[legal] = 1

@@ -3,7 +3,8 @@
 Used by leak tests (a view must not change when the information it hides changes) and by
 search agents (determinisation, PIMC/ISMCTS).  ``resample(state, observer, rng)`` returns a
 copy in which the other players' hands, their drawn Loyalty and Opportunity counters, the
-order of the Event pile and of the counter pools are redrawn at random, keeping every count
+order of the Event pile and of the counter pools, and the future dice are redrawn at random,
+keeping every count
 the observer can see (hand sizes, counters drawn, pile size) and every card whose place is
 public (discards, played cards, DOWN WITH THE KING cards, which each player holds exactly one of).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import random
 
 from .data.components import CARD_TYPE_OF
+from .rng import RNG
 from .state import GameState
 
 
@@ -49,4 +51,24 @@ def resample(state: GameState, observer: int, rng: random.Random) -> GameState:
         k = len(pl.opportunity_drawn)
         pl.opportunity_drawn = [opool.pop() for _ in range(k)]
     s.opportunity_pool = opool
+    # Future dice and shuffles are unknown too: a fresh generator (nothing scripted).
+    s.rng = RNG(rng.getrandbits(63))
     return s
+
+
+class InfoSet:
+    """What a search agent may use besides its view: determinisations of the game.
+
+    ``sample(rng)`` returns a ``GameState`` equal to the true one in everything ``player``
+    may know, with everything hidden from him (other hands, drawn counters, pile order,
+    future dice) redrawn at random.  Agents receive an ``InfoSet``, never the state itself.
+    """
+
+    __slots__ = ("_state", "player")
+
+    def __init__(self, state: GameState, player: int) -> None:
+        self._state = state
+        self.player = player
+
+    def sample(self, rng: random.Random) -> GameState:
+        return resample(self._state, self.player, rng)

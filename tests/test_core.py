@@ -376,3 +376,20 @@ def test_13_1_one_activity_until_the_turn_after_the_pc_returns_to_normal():
     g2 = Position.__new__(Position)
     g2.state = st2
     assert g2.run("player_turn", p=0).state.pt["restricted"] is False  # free again in turn 3
+
+
+def test_14_3_discards_reshuffled_into_a_new_event_pile_when_it_runs_out():
+    from fandonia_env.engine.queries import draw_event
+
+    pos = Position(players=2, seed=8)
+    st = pos.state
+    st.discard.extend(st.deck[:-1])
+    del st.deck[:-1]
+    last = st.deck[0]
+    assert draw_event(st) == last and st.deck == []
+    n = len(st.discard)
+    card = draw_event(st)
+    assert card is not None and st.discard == [] and len(st.deck) == n - 1
+    assert any("reshuffled" in e["t"] for e in st.log)
+    st.players[0].hand.extend([last, card])
+    check(st, decision=False)

@@ -25,6 +25,7 @@ from .data.components import (
     NOBLES,
     NON_MONARCH_OFFICES,
     OFFICE_ELIGIBLE,
+    OFFICES,
     OPPORTUNITY_IDS,
     OPPORTUNITY_TYPE_OF,
     OPPORTUNITY_TYPES,
@@ -108,15 +109,13 @@ def setup(config: dict[str, Any]) -> GameState:
         f"player {pl.idx}'s PC is {name(pl.pc)}" for pl in state.players) + ".")
     log(state, f"The Monarch's Support starts at {state.support}.")
     for office, cid in zip(NON_MONARCH_OFFICES, holders):
-        log(state, f"{name(cid)} is {office.replace('_', ' ')}.")
+        log(state, f"{name(cid)} is {OFFICES[office].name}.")
     seq(state, ("new_turn", {}))
     return state
 
 
 def _place_ambassador(state: GameState, cid: str) -> None:
     """§20.4: ambassadors (and their wives) are abroad in their country."""
-    from .data.components import OFFICES
-
     c = state.chars[cid]
     country = OFFICES[c.office].country if c.office else None
     if country:

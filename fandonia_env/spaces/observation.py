@@ -26,7 +26,6 @@ from ..engine.data.components import (
     OFFICE_KEYS,
     OPPORTUNITY_TYPES,
 )
-from ..engine.game import player_view
 from ..engine.state import GameState
 
 MAX_PLAYERS = 6
@@ -141,160 +140,199 @@ def label(i: int) -> str:
     return LABELS[i]
 
 
+_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+_CROWN_INDEX = {c: i for i, c in enumerate(CROWN_KEYS)}
+_LOC_INDEX = {x: i for i, x in enumerate(LOCATIONS)}
+_OFFICE_INDEX = {o: i for i, o in enumerate(OFFICE_KEYS)}
+_CARD_INDEX = {t: i for i, t in enumerate(CARD_TYPE_KEYS)}
+_LOYALTY_INDEX = {c: i for i, c in enumerate(LOYALTY_IDS)}
+_OPP_INDEX = {k: i for i, k in enumerate(OPP_KINDS)}
+_SEAT_N = len(SEAT_FEATURES)
+_CHAR_N = len(CHAR_FEATURES)
+_N_PRESTIGE = len(PRESTIGE_TABLES)
+# offsets of the per-character features (see CHAR_FEATURES)
+_C_PC, _C_STATUS, _C_TITLES, _C_FIXED = 7, 8, 9, 10
+_C_LOC = 11
+_C_SIT = _C_LOC + len(LOCATIONS)
+_C_OFFICE = _C_SIT + 6
+_C_FLAGS = _C_OFFICE + 1 + len(OFFICE_KEYS)
+
+
 def _clip(x: float) -> float:
     return 0.0 if x < 0 else 1.0 if x > 1 else x
 
 
 def encode(state: GameState, observer: int) -> np.ndarray:
-    """The observation vector of ``observer`` (float32, length ``OBS_SIZE``)."""
-    return encode_view(player_view(state, observer, log=False))
+    """The observation vector of ``observer`` (float32, length ``OBS_SIZE``).
 
+    Reads only what ``engine.player_view(state, observer)`` shows (the public board and the
+    observer's own hand, counters, turn bookkeeping and decision); the env-level leak test
+    checks that resampling everything hidden from him leaves it byte-identical."""
+    from ..engine.data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
+    from ..engine.machine import pending
+    from ..engine.queries import status
 
-def encode_view(v: dict[str, Any]) -> np.ndarray:
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    me = v["me"]
-    n = v["n_players"]
-
-    def seat(p: int | None) -> int | None:
-        return None if p is None else (p - me) % n
+    buf = [0.0] * OBS_SIZE
+    me = observer
+    n = state.n
+    support = state.support
 
     o = _OFFSET["global"]
-    obs[o + 0] = _clip(v["turn"] / 100)
-    obs[o + 1] = v["support"] / 120
-    obs[o + 2] = 1.0 if v["support"] == 0 else 0.0
-    obs[o + 3] = v["deck_size"] / 120
-    obs[o + 4] = v["loyalty_pool_size"] / 36
-    obs[o + 5] = len(v["discard"]) / 120
-    obs[o + 6 + (n - 2)] = 1
+    buf[o] = _clip(state.turn / 100)
+    buf[o + 1] = support / 120
+    buf[o + 2] = 1.0 if support == 0 else 0.0
+    buf[o + 3] = len(state.deck) / 120
+    buf[o + 4] = len(state.loyalty_pool) / 36
+    buf[o + 5] = len(state.discard) / 120
+    buf[o + 6 + (n - 2)] = 1.0
     o2 = o + 11
-    ph = v["phase"]
-    if ph in PHASES:
-        obs[o2 + PHASES.index(ph)] = 1
+    i = _PHASE_INDEX.get(state.phase)
+    if i is not None:
+        buf[o2 + i] = 1.0
     o2 += len(PHASES)
-    if v["crown"] in CROWN_KEYS:
-        obs[o2 + CROWN_KEYS.index(v["crown"])] = 1
-    else:
-        obs[o2 + len(CROWN_KEYS)] = 1
+    buf[o2 + _CROWN_INDEX.get(state.crown, len(CROWN_KEYS))] = 1.0
     o2 += len(CROWN_KEYS) + 1
-    obs[o2] = 1.0 if "court_ball" in v["forced_crown"] else 0.0
+    buf[o2] = 1.0 if "court_ball" in state.forced_crown else 0.0
     o2 += 1
-    reign = v.get("reign") or {}
+    reign = state.reign
     if reign:
-        obs[o2] = 1.0
-        turns = max(0, min(3, v["turn"] - int(reign.get("since", v["turn"]))))
-        obs[o2 + 1 + turns] = 1.0
+        buf[o2] = 1.0
+        turns = max(0, min(3, state.turn - int(reign.get("since", state.turn))))
+        buf[o2 + 1 + turns] = 1.0
 
     o = _OFFSET["problems"]
     for i, pk in enumerate(PROBLEMS):
-        pr = v["problems"].get(pk)
+        pr = state.problems.get(pk)
         if pr is not None:
-            obs[o + 3 * i] = 1
-            obs[o + 3 * i + 1] = _clip(pr.get("fails", 0) / 3)
-            obs[o + 3 * i + 2] = _clip(pr.get("turns", 0) / 10)
+            buf[o + 3 * i] = 1.0
+            buf[o + 3 * i + 1] = _clip(pr.get("fails", 0) / 3)
+            buf[o + 3 * i + 2] = _clip(pr.get("turns", 0) / 10)
     o = _OFFSET["wars"]
     for i, c in enumerate(COUNTRIES):
-        if c in v["wars"]:
-            obs[o + i] = 1
+        if c in state.wars:
+            buf[o + i] = 1.0
 
     o = _OFFSET["seats"]
-    nf = len(SEAT_FEATURES)
-    order = v["order"]
-    for pl in v["players"]:
-        s = seat(pl["idx"])
-        b = o + s * nf
-        obs[b + 0] = 1
-        obs[b + 1] = _clip(pl["ip"] / 50)
-        obs[b + 2] = _clip(pl["pp"] / 100)
-        obs[b + 3] = _clip(pl["hand_size"] / 15)
-        obs[b + 4] = pl["ball_mod"] / 2
-        obs[b + 5] = _clip(pl["lost_turns"] / 2)
-        obs[b + 6] = _clip(len(pl["in_front"]) / 6)
-        if pl["idx"] in order:
-            obs[b + 7] = order.index(pl["idx"]) / (MAX_PLAYERS - 1)
-        obs[b + 8] = 1.0 if pl["idx"] == v["first_player"] else 0.0
-        obs[b + 9] = 1.0 if pl["idx"] == v["active"] else 0.0
-        obs[b + 10] = 1.0 if v["chars"][pl["pc"]]["dead"] else 0.0
-        for j, t in enumerate(PRESTIGE_TABLES):
-            obs[b + 11 + j] = pl["prestige_mods"].get(t, 0) / 2
-        for j, t in enumerate(COUNSEL_TABLES):
-            obs[b + 11 + len(PRESTIGE_TABLES) + j] = _clip(len(pl["counsels"].get(t, [])) / 4)
+    order = state.order
+    chars = state.chars
+    for pl in state.players:
+        b = o + ((pl.idx - me) % n) * _SEAT_N
+        buf[b] = 1.0
+        buf[b + 1] = _clip(pl.ip / 50)
+        buf[b + 2] = _clip(pl.pp / 100)
+        buf[b + 3] = _clip(len(pl.hand) / 15)
+        buf[b + 4] = pl.ball_mod / 2
+        buf[b + 5] = _clip(pl.lost_turns / 2)
+        buf[b + 6] = _clip(len(pl.in_front) / 6)
+        if pl.idx in order:
+            buf[b + 7] = order.index(pl.idx) / (MAX_PLAYERS - 1)
+        buf[b + 8] = 1.0 if pl.idx == state.first_player else 0.0
+        buf[b + 9] = 1.0 if pl.idx == state.active else 0.0
+        buf[b + 10] = 1.0 if chars[pl.pc].dead else 0.0
+        pm = pl.prestige_mods
+        for j, tk in enumerate(PRESTIGE_TABLES):
+            v = pm.get(tk)
+            if v:
+                buf[b + 11 + j] = v / 2
+        cs = pl.counsels
+        for j, tk in enumerate(COUNSEL_TABLES):
+            v = cs.get(tk)
+            if v:
+                buf[b + 11 + _N_PRESTIGE + j] = _clip(len(v) / 4)
 
     o = _OFFSET["characters"]
-    cf = len(CHAR_FEATURES)
-    statuses = v["status"]
+    monarch = state.monarch
     for ci, cid in enumerate(ALL_CHARACTER_IDS):
-        c = v["chars"][cid]
-        b = o + ci * cf
-        s = seat(c["owner"])
-        obs[b + (0 if s is None else 1 + s)] = 1
-        k = 7
-        obs[b + k] = c["is_pc"]
-        obs[b + k + 1] = _clip(statuses.get(cid, 0) / 12)
-        obs[b + k + 2] = c["titles"] / 4
-        obs[b + k + 3] = 1.0 if c["fixed_status"] is not None else 0.0
-        k += 4
-        loc = c["location"]
-        if loc in LOCATIONS:
-            obs[b + k + LOCATIONS.index(loc)] = 1
-        k += len(LOCATIONS)
-        for j, f in enumerate(("hiding", "banished", "imprisoned", "awaiting_execution", "wrongdoer", "dead")):
-            obs[b + k + j] = c[f]
-        k += 6
-        off = c["office"]
-        obs[b + k + (0 if off is None else 1 + OFFICE_KEYS.index(off))] = 1
-        k += 1 + len(OFFICE_KEYS)
-        obs[b + k + 0] = c["henchman"]
-        obs[b + k + 1] = c["counselor"]
-        obs[b + k + 2] = c["aligned"]
-        obs[b + k + 3] = c["spouse"] is not None
-        obs[b + k + 4] = c["consort"]
-        obs[b + k + 5] = c["banned"]
-        obs[b + k + 6] = c["engaged_to"] is not None
-        obs[b + k + 7] = _clip(c["situation_turns"] / 5)
-        obs[b + k + 8] = cid == v["monarch"]
+        c = chars[cid]
+        b = o + ci * _CHAR_N
+        buf[b + (0 if c.owner is None else 1 + (c.owner - me) % n)] = 1.0
+        if c.is_pc:
+            buf[b + _C_PC] = 1.0
+        s = status(state, cid) / 12
+        buf[b + _C_STATUS] = 1.0 if s > 1 else s
+        buf[b + _C_TITLES] = c.titles / 4
+        if c.fixed_status is not None:
+            buf[b + _C_FIXED] = 1.0
+        li = _LOC_INDEX.get(c.location)
+        if li is not None:
+            buf[b + _C_LOC + li] = 1.0
+        if c.hiding:
+            buf[b + _C_SIT] = 1.0
+        if c.banished:
+            buf[b + _C_SIT + 1] = 1.0
+        if c.imprisoned:
+            buf[b + _C_SIT + 2] = 1.0
+        if c.awaiting_execution:
+            buf[b + _C_SIT + 3] = 1.0
+        if c.wrongdoer:
+            buf[b + _C_SIT + 4] = 1.0
+        if c.dead:
+            buf[b + _C_SIT + 5] = 1.0
+        buf[b + _C_OFFICE + (0 if c.office is None else 1 + _OFFICE_INDEX[c.office])] = 1.0
+        f = b + _C_FLAGS
+        if c.henchman_card is not None:
+            buf[f] = 1.0
+        if c.counselor_card is not None:
+            buf[f + 1] = 1.0
+        if c.alignment_card is not None:
+            buf[f + 2] = 1.0
+        if c.spouse is not None:
+            buf[f + 3] = 1.0
+        if c.consort:
+            buf[f + 4] = 1.0
+        if c.banned:
+            buf[f + 5] = 1.0
+        if c.engaged_to is not None:
+            buf[f + 6] = 1.0
+        if c.situation_turns > 0:
+            buf[f + 7] = _clip(c.situation_turns / 5)
+        if cid == monarch:
+            buf[f + 8] = 1.0
 
+    mine = state.players[me]
     o = _OFFSET["hand"]
-    for t in v["hand"]:
-        obs[o + CARD_TYPE_KEYS.index(t)] += 0.25
+    for card in mine.hand:
+        buf[o + _CARD_INDEX[CARD_TYPE_OF[card]]] += 0.25
     o = _OFFSET["loyalty_drawn"]
-    for c in v["loyalty_drawn"]:
-        obs[o + LOYALTY_IDS.index(c)] = 1
+    for lc in mine.loyalty_drawn:
+        buf[o + _LOYALTY_INDEX[lc]] = 1.0
     o = _OFFSET["opportunity_drawn"]
-    for k_ in v["opportunity_drawn"]:
-        obs[o + OPP_KINDS.index(k_)] += 0.5
-    ts = v.get("turn_state")
-    if ts:
+    for oc in mine.opportunity_drawn:
+        buf[o + _OPP_INDEX[OPPORTUNITY_TYPE_OF[oc]]] += 0.5
+    ts = state.pt
+    if ts and ts.get("player") == me:
         o = _OFFSET["turn_state"]
-        obs[o + 0] = len(ts.get("done", [])) / 4
-        obs[o + 1] = _clip(ts.get("extra", 0) / 4)
-        obs[o + 2] = _clip(ts.get("any_activity", 0) / 2)
-        obs[o + 3] = _clip(ts.get("intrigue", 0) / 2)
-        obs[o + 4] = _clip(ts.get("scandal", 0) / 2)
-        obs[o + 5] = bool(ts.get("favor"))
-        obs[o + 6] = bool(ts.get("no_more"))
-        obs[o + 7] = bool(ts.get("restricted"))
+        buf[o] = len(ts.get("done", [])) / 4
+        buf[o + 1] = _clip(ts.get("extra", 0) / 4)
+        buf[o + 2] = _clip(ts.get("any_activity", 0) / 2)
+        buf[o + 3] = _clip(ts.get("intrigue", 0) / 2)
+        buf[o + 4] = _clip(ts.get("scandal", 0) / 2)
+        buf[o + 5] = 1.0 if ts.get("favor") else 0.0
+        buf[o + 6] = 1.0 if ts.get("no_more") else 0.0
+        buf[o + 7] = 1.0 if ts.get("restricted") else 0.0
     o = _OFFSET["discard"]
-    for t in v["discard"]:
-        obs[o + CARD_TYPE_KEYS.index(t)] += 1 / 14
+    for card in state.discard:
+        buf[o + _CARD_INDEX[CARD_TYPE_OF[card]]] += 1 / 14
 
-    d = v["decision"]
-    if d is not None:
-        obs[_OFFSET["decision_kind"] + _KIND_INDEX.get(d["kind"], 0)] = 1
+    d = pending(state)
+    if d is not None and d.args["player"] == me:
+        buf[_OFFSET["decision_kind"] + _KIND_INDEX.get(d.args["kind"], 0)] = 1.0
         nums = 0
-        for key, val in _flatten(d["ctx"]):
+        for key, val in _flatten(d.args["ctx"]):
             if isinstance(val, bool):
                 continue
             if isinstance(val, str):
                 if val in _CHAR_INDEX:
-                    obs[_OFFSET["decision_ctx_chars"] + _CHAR_INDEX[val]] = 1
+                    buf[_OFFSET["decision_ctx_chars"] + _CHAR_INDEX[val]] = 1.0
                 elif val in _CTX_INDEX:
-                    obs[_OFFSET["decision_ctx_words"] + _CTX_INDEX[val]] = 1
+                    buf[_OFFSET["decision_ctx_words"] + _CTX_INDEX[val]] = 1.0
             elif isinstance(val, int):
                 if key in ("player", "victim", "target_player", "exposer") and 0 <= val < n:
-                    obs[_OFFSET["decision_ctx_seats"] + seat(val)] = 1
+                    buf[_OFFSET["decision_ctx_seats"] + (val - me) % n] = 1.0
                 elif nums < CTX_NUM_SLOTS:
-                    obs[_OFFSET["decision_ctx_numbers"] + nums] = max(-1.0, min(1.0, val / 12))
+                    buf[_OFFSET["decision_ctx_numbers"] + nums] = max(-1.0, min(1.0, val / 12))
                     nums += 1
+    obs = np.array(buf, dtype=np.float32)
     np.clip(obs, -1.0, 1.0, out=obs)
     return obs
 

@@ -11,6 +11,8 @@ Registered ids never change meaning; a changed strategy gets a new version.
 from __future__ import annotations
 
 from .base import AGENTS, Agent, make_agent, register
+from .ismcts import NobleISMCTSV1
+from .noble_rule import NobleRuleV1, NobleRuleV2
 from .random_agent import RandomAgent
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "make_agent", "register"]
+__all__ = ["AGENTS", "Agent", "NobleISMCTSV1", "NobleRuleV1", "NobleRuleV2", "RandomAgent", "make_agent", "register"]

@@ -50,7 +50,8 @@ BLOCK_DOC = {
                   "location one-hot (Fandonia + 5 countries), hiding, banished, imprisoned, awaiting "
                   "execution, wrongdoer, dead/face-down, office one-hot (none + 13), henchman, "
                   "Monarch's Counselor, aligned by a Royal Alignment card, married, consort, banned from "
-                  "Court Balls, engaged, turns banished or imprisoned/5, is the Monarch.",
+                  "Court Balls, engaged, turns banished or imprisoned/5, is the Monarch, escaped prisoner, "
+                  "proceedings suspended by a war.",
     "hand": "the observer's own hand: count/4 per Event card type.",
     "loyalty_drawn": "the observer's own drawn Loyalty counters (one flag per character).",
     "opportunity_drawn": "the observer's own drawn Opportunity counters: count/2 per kind.",

@@ -393,3 +393,30 @@ def test_14_3_discards_reshuffled_into_a_new_event_pile_when_it_runs_out():
     assert any("reshuffled" in e["t"] for e in st.log)
     st.players[0].hand.extend([last, card])
     check(st, decision=False)
+
+
+def test_33_2_1_crisis_cap_is_half_the_ip_held_at_the_start_of_the_turn():
+    from fandonia_env.engine.queries import gain_ip, ip_spendable, spend_ip
+
+    pos = Position(players=2, seed=3)
+    st = pos.state
+    st.players[0].ip = 9
+    st.tstate = {"ip_start": {"0": 9, "1": 1}}
+    st.support = 0
+    assert ip_spendable(st, 0) == 4
+    spend_ip(st, 0, 3, "test")
+    gain_ip(st, 0, 10)  # gains during the turn do not raise the cap
+    assert ip_spendable(st, 0) == 1
+    st.players[1].ip = 1
+    assert ip_spendable(st, 1) == 1  # a player with only One IP may use it (§33.2.1)
+
+
+def test_18_10_a18_farc_married_to_a_fac_has_at_least_the_spouses_status_8():
+    from fandonia_env.engine.queries import status
+
+    pos = Position(players=2, seed=3)
+    pos.char("alfred", owner=0, spouse="56").char("56", owner=0, spouse="alfred")
+    st = pos.state
+    assert status(st, "56") == 8 and status(st, "alfred") == 8
+    st.chars["alfred"].owner = None  # no longer a FARC: §18.9, the higher of the two
+    assert status(st, "56") == 5 and status(st, "alfred") == 5

@@ -346,6 +346,22 @@ def test_15_8_results_rows_pp_and_loss_of_counselor_card(calls, dice, pp, keeps)
     check(pos.state, decision=False)
 
 
+def test_15_8_henchman_stand_in_on_a_2_keeps_the_office_but_the_five_pp_are_lost(calls):
+    """T1.13 footnote: with a henchman counseling, the loss of office/card is ignored; the
+    Five PP of row 2 are a loss of the player's (§35.2), not of the character, and stand."""
+    pos = pos_with()
+    _henchman(pos, 0, "41")
+    pp0 = pos.state.players[0].pp
+    pos.dice(1, 1)
+    g = pos.run("counsel_step", p=0)
+    take(g, "counsel_table", T("court_ball"))
+    take(g, "counsel_choice", C(3))
+    take(g, "counsel_counselor", char_action("41"))
+    assert kind(g) == "halt"
+    assert pos.state.chars[MC].counselor_card is not None
+    assert pos.state.players[0].pp == pp0 - 5
+    assert ("discharge", {"cid": "41"}) not in calls
+
 def test_15_8_displeased_office_holder_is_discharged(calls):
     pos = pos_with(mc=False)
     pos.office("minister_of_navy", pc0(pos))

@@ -17,6 +17,7 @@ from fandonia_env.engine.invariants import card_places
 from fandonia_env.engine.machine import OPS, run, seq
 
 FOREIGN = ("kill", "accuse", "scandal", "duel", "new_problem", "discharge", "check_draw")
+REAL = dict(OPS)  # the real operations, for the tests that follow a chain through other chapters
 
 
 def _recorder(name):
@@ -598,3 +599,67 @@ def test_9_4_mourning_discards_only_what_he_has_a39():
     d = g.decision()
     assert d["kind"] == "halt"  # single choices are automatic (R10)
     assert [len(pl.hand) for pl in st.players] == [1, 1, 2]
+
+
+# ---------------------------------------------------------------------------
+# Audit additions: §8.2, §9.1, §9.2 consort, §9.4 chain
+# ---------------------------------------------------------------------------
+
+
+def test_8_2_crown_events_table_consulted_once_a_turn():
+    pos = pos3()
+    pos.dice(2, 2, 3, 3)  # Famine; the 3+3 must stay unrolled
+    g = pos.run("crown_phase")
+    assert g.decision()["kind"] == "halt"
+    assert g.state.tstate["crown_events"] == ["famine"] and g.state.crown == "famine"
+    assert g.state.rng.scripted == [3, 3]
+
+
+def test_9_1_royal_death_kills_the_rc_for_good_and_removes_his_ra_card(monkeypatch):
+    monkeypatch.setitem(OPS, "kill", REAL["kill"])
+    pos = pos3()
+    st = pos.state
+    ra = next(c for c, t in CARD_TYPE_OF.items() if t == "ra_john")
+    pos.dice(1, 1, 4, 3)  # Royal Death; dice count 43 = John
+    g = pos.run("crown_phase")
+    assert g.decision()["kind"] == "halt"
+    assert st.chars["john"].dead and ra in st.removed
+    assert card_places(st)[ra] == 1
+    assert st.monarch == "george" and not st.tstate.get("aborted")
+
+
+def test_9_4_royal_death_of_the_monarch_succession_ends_the_turn(monkeypatch):
+    monkeypatch.setitem(OPS, "kill", REAL["kill"])
+    monkeypatch.setitem(OPS, "discharge", REAL["discharge"])
+    pos = pos3()
+    st = pos.state
+    for p in range(3):
+        hand_of(pos, p)  # only the DWTK: nothing to discard (A39)
+    st.support = 0  # in crisis: a new Monarch ends it (§33.3)
+    pos.dice(1, 1, 6, 6, 4, 5)  # Royal Death; 66 King George; Support 9 x 10
+    seq(st, ("crown_phase", {}), ("support_bonus", {}), ("player_turns", {}), ("end_of_turn", {}))
+    run(st)
+    g = Game.from_state(st, advance=False)
+    assert g.decision()["kind"] == "halt"
+    assert st.chars["george"].dead and st.monarch == "alan" and st.chars["alan"].office == "monarch"
+    assert st.support == 90 and st.forced_crown == ["court_ball"]
+    assert not any(c.office for cid, c in st.chars.items() if cid != "alan")
+    assert st.tstate.get("aborted") and not any(fr.op == "player_turns" for fr in st.stack)
+
+
+def test_9_2_fac_consort_loses_henchman_and_counselor_cards_14_2_4():
+    pos = pos3()
+    st = pos.state
+    _kill_george(st)
+    wife = "62" if st.chars["62"].owner is None else "64"
+    mc = next(c for c in st.deck if CARD_TYPE_OF[c] == "monarchs_counselor")
+    st.deck.remove(mc)
+    pos.char("alan", owner=1, spouse=wife)
+    pos.char(wife, owner=1, spouse="alan", counselor_card=mc)
+    for p in range(3):
+        hand_of(pos, p)
+    g = pos.run("succession")
+    assert g.decision()["kind"] == "halt"
+    w = st.chars[wife]
+    assert w.consort and w.owner is None and w.counselor_card is None and mc in st.discard
+    assert sum(card_places(st).values()) == 120

@@ -10,7 +10,6 @@ from fandonia_env.engine import registry
 from fandonia_env.engine.actions import ID, NO, SIGN_MINUS, SIGN_PLUS, YES, char_action
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import CARD_TYPE_OF
-from fandonia_env.engine.death import ESCAPED, PEND_HEARING
 from fandonia_env.engine.invariants import check
 
 ROLAND, MORTIMER, DALE, J1, J2, ARCHBISHOP, SHERIFF = "42", "35", "25", "46", "51", "55", "52"
@@ -119,7 +118,7 @@ def test_7_10_1_accusation_of_character_stuck_at_war_waits_until_the_war_ends():
     pos.char(ROLAND, location="epalin")
     g = pos.run("accuse", cid=ROLAND)
     done(g)
-    assert g.state.chars[ROLAND].situation_turns == -10
+    assert g.state.chars[ROLAND].pending_justice == "accuse"
     g.state.wars.remove("epalin")
     pos.dice(1)
     g = pos.run("justice_end_of_turn")
@@ -740,7 +739,7 @@ def test_13_4_10_escape_from_prison_abroad_in_hiding_and_wrongdoer():
     g.apply(ID["country_cronos"])
     done(g)
     c = g.state.chars[ROLAND]
-    assert c.hiding and c.location == "cronos" and not c.imprisoned and c.situation_turns == ESCAPED
+    assert c.hiding and c.location == "cronos" and not c.imprisoned and c.escaped
 
 
 def test_13_4_10_prison_guards_negate_an_escape_from_prison():
@@ -788,7 +787,7 @@ def test_13_4_11_extradition_returns_hiding_wrongdoer_to_trial():
 
 def test_30_6_extradited_escaped_prisoner_is_imprisoned_again_31_6_awaiting_executed():
     pos = fresh()
-    pos.char(ROLAND, hiding=True, wrongdoer=True, location="cronos", situation_turns=ESCAPED)
+    pos.char(ROLAND, hiding=True, wrongdoer=True, location="cronos", escaped=True)
     g = pos.run("to_trial", cid=ROLAND, extradited=True)
     done(g)
     assert g.state.chars[ROLAND].imprisoned and "Trial" not in logs(g)
@@ -861,7 +860,7 @@ def test_7_10_1_hearing_of_character_stuck_at_war_is_suspended():
     pos.char(ROLAND, location="epalin")
     g = pos.run("hearing", cid=ROLAND)
     done(g)
-    assert g.state.chars[ROLAND].situation_turns == PEND_HEARING and g.state.chars[ROLAND].wrongdoer
+    assert g.state.chars[ROLAND].pending_justice == "hearing" and g.state.chars[ROLAND].wrongdoer
 
 
 # ---------------------------------------------------------------------------
@@ -960,3 +959,127 @@ def test_31_3_nc_office_holder_death_vacates_office():
     done(g)
     assert g.state.chars[MORTIMER].office is None
     assert not any(c.office == "minister_of_navy" for c in g.state.chars.values())
+
+
+# ---------------------------------------------------------------------------
+# Audit additions
+# ---------------------------------------------------------------------------
+
+
+def test_7_10_1_resumed_hearing_lets_a_hidden_character_stay_hidden_24_10():
+    pos = fresh()
+    pos.state.wars.append("epalin")
+    pos.char(ROLAND, location="epalin", hiding=True, hid_turn=0)
+    g = pos.run("hearing", cid=ROLAND)
+    done(g)
+    assert g.state.chars[ROLAND].pending_justice == "hearing"
+    g.state.wars.remove("epalin")
+    g = pos.run("justice_end_of_turn")
+    assert kind(g) == "hearing_hiding"  # he does not have to go (§24.10)
+    g.apply(YES)
+    done(g)
+    c = g.state.chars[ROLAND]
+    assert c.hiding and c.wrongdoer and c.situation_turns == 0 and "Hearing of" not in logs(g)
+
+
+def test_7_10_1_resumed_hearing_offers_hiding_as_when_sent_24_2():
+    pos = fresh()
+    pos.state.wars.append("epalin")
+    pos.char(ROLAND, location="epalin")
+    g = pos.run("hearing", cid=ROLAND)
+    done(g)
+    g.state.wars.remove("epalin")
+    pos.dice(1, 1)
+    g = pos.run("justice_end_of_turn")
+    assert kind(g) == "hide_from_hearing"
+    g.apply(NO)
+    done(g)
+    assert not g.state.chars[ROLAND].wrongdoer and "Hearing of Duke Roland" in logs(g)
+
+
+def test_7_10_1_resumed_trial_is_not_attended_by_a_character_in_hiding():
+    pos = fresh()
+    pos.char(ROLAND, location="epalin", hiding=True, wrongdoer=True, pending_justice="trial")
+    pos.dice(6, 6, 6, 6, 6)
+    g = pos.run("justice_end_of_turn")
+    done(g)
+    c = g.state.chars[ROLAND]
+    assert c.hiding and c.wrongdoer and not c.imprisoned and "Trial" not in logs(g)
+    assert c.situation_turns == 0
+
+
+def test_24_1_hiding_from_a_hearing_abroad_hides_in_that_country():
+    pos = fresh()
+    pos.char(ROLAND, location="cronos")
+    g = pos.run("hearing", cid=ROLAND)
+    g.apply(YES)
+    done(g)
+    c = g.state.chars[ROLAND]
+    assert c.hiding and c.location == "cronos" and "goes into hiding in Cronos" in logs(g)
+
+
+def test_24_5_rcs_never_hide_30_6_prisoners_never_hide():
+    pos = fresh()
+    pos.turn_state(1)
+    pos.char("john", owner=1)
+    pos.char(ROLAND, owner=1, imprisoned=True, wrongdoer=True)
+    g = pos.run("justice_hide", p=1)
+    done(g)  # the PC was the only choice
+    ch = g.state.chars
+    assert ch[pc(pos, 1)].hiding and not ch["john"].hiding and not ch[ROLAND].hiding
+
+
+def test_29_5_banished_character_may_hide_29_6_and_is_assassinated_only_there():
+    pos = fresh()
+    pos.turn_state(1)
+    pos.char(ROLAND, owner=1, banished=True, wrongdoer=True, location="epalin")
+    g = pos.run("justice_hide", p=1)
+    assert char_action(ROLAND) in g.decision()["options"]
+    pos = _assassination(fresh(), p=2)
+    pos.char(ROLAND, banished=True, wrongdoer=True, location="epalin")
+    g = pos.run("justice_assassinate", p=2)
+    assert char_action(ROLAND) not in g.decision()["options"]
+    pos = _assassination(fresh(), p=2)
+    pos.char(ROLAND, banished=True, wrongdoer=True, location="epalin")
+    pos.char(pc(pos, 2), location="epalin")
+    g = pos.run("justice_assassinate", p=2)
+    assert char_action(ROLAND) in g.decision()["options"]
+
+
+@pytest.mark.parametrize("die,judge", [(3, "1st Judge"), (4, "2nd Judge")])
+def test_28_2_the_first_players_die_picks_the_judge_by_trial_number(die, judge):
+    pos = fresh()
+    g = _pc_trial(pos, 1, die, 1, 1)
+    done(g)
+    assert f"{judge} hears the case" in logs(g) and f"rolls {die} for the Judge" in logs(g)
+
+
+def test_30_6_escaped_prisoner_coming_out_of_hiding_is_imprisoned_again():
+    pos = fresh()
+    pos.turn_state(1)
+    pos.char(ROLAND, owner=1, hiding=True, wrongdoer=True, location="cronos", escaped=True,
+             hid_turn=0)
+    g = pos.run("justice_unhide", p=1)
+    done(g)
+    c = g.state.chars[ROLAND]
+    assert c.imprisoned and c.location == "fandonia" and not c.hiding and "Hearing" not in logs(g)
+
+
+def test_31_6_escaped_awaiting_execution_coming_back_is_executed():
+    pos = fresh()
+    pos.turn_state(1)
+    pos.char(ROLAND, owner=1, imprisoned=True, awaiting_execution=True, wrongdoer=True)
+    pos.give(1, "escape")
+    g = pos.run("justice_escape", p=1)
+    g.apply(ID["country_cronos"])
+    done(g)
+    c = g.state.chars[ROLAND]
+    assert c.hiding and c.awaiting_execution and not c.imprisoned
+    g = pos.run("justice_end_of_turn")  # escaped: not executed
+    done(g)
+    assert g.state.chars[ROLAND].awaiting_execution and g.state.chars[ROLAND].owner == 1
+    g.state.turn += 1
+    g = pos.run("justice_unhide", p=1)
+    done(g)
+    c = g.state.chars[ROLAND]
+    assert "executed at once" in logs(g) and c.owner is None and not c.awaiting_execution

@@ -9,10 +9,11 @@ from fandonia_env.engine.data.components import (
     CARD_TYPE_OF,
     NON_MONARCH_OFFICES,
     OFFICE_ELIGIBLE,
+    OFFICES,
     ROYALS,
 )
 from fandonia_env.engine.invariants import check
-from fandonia_env.engine.offices import fill_office_legal
+from fandonia_env.engine.offices import candidates, fill_office_legal, fillable_offices
 from fandonia_env.engine.turn import place_ambassador
 
 # Characters the tests place themselves (never PCs: PCs come from 11-24 and 56-66).
@@ -279,10 +280,28 @@ def test_16_5_recalled_ambassador_returns_to_fandonia_with_his_wife():
     assert st.chars[amb].location == "fandonia" and st.chars["64"].location == "fandonia"
 
 
-def test_7_10_4_recalled_ambassador_to_a_country_at_war_stays_stuck():
+def test_7_10_4_recalled_ambassador_to_a_country_at_war_is_no_longer_stuck():
+    """§7.10.4: the Ambassador is stuck "unless he dies or is recalled": recalled, he and his
+    wife come home (Foreign War counsel 2), and no new Ambassador may be appointed."""
     pos = make()
     st = pos.state
     amb = holder(st, "amb_sandarkan")
+    st.chars[amb].spouse = "64"
+    st.chars["64"].spouse = amb
+    st.chars["64"].location = "sandarkan"
+    st.wars = ["sandarkan"]
+    g = pos.run("discharge", cid=amb)
+    assert_halt(g)
+    assert st.chars[amb].office is None and st.chars[amb].location == "fandonia"
+    assert st.chars["64"].location == "fandonia"
+    assert "amb_sandarkan" not in fillable_offices(st)
+
+
+def test_7_10_4_recalled_ambassador_hiding_there_stays_abroad():
+    pos = make()
+    st = pos.state
+    amb = holder(st, "amb_sandarkan")
+    st.chars[amb].hiding = True
     st.wars = ["sandarkan"]
     g = pos.run("discharge", cid=amb)
     assert_halt(g)
@@ -360,3 +379,69 @@ def test_13_4_2_fill_office_may_move_an_office_holder():
     assert holder(st, "amb_cronos") is None
     assert st.players[2].ip == 0
     assert_halt(g)
+
+
+# ---------------------------------------------------------------------------
+# §16 Office Holders
+# ---------------------------------------------------------------------------
+
+
+def test_16_1_only_pcs_facs_and_ncs_11_to_44_may_hold_offices():
+    pos = make(vacant=("minister_of_army",), ip=0)
+    st = pos.state
+    pos.char("45", owner=0)  # the Magistrate (45-66 never)
+    pos.char("62", owner=0)  # a lady FAC
+    pos.char("alan", owner=0)  # a FARC (RCs never, except the Monarch)
+    pos.char("42", owner=0)
+    assert candidates(st, 0) == ["42"]
+
+
+def test_16_1_the_monarchs_consort_is_a_nrc_and_is_rerolled_by_the_random_fill():
+    pos = make(vacant=("high_minister",), ip=0)
+    st = pos.state
+    pos.char("42", consort=True)
+    pos.dice(4, 2, 4, 4)  # 42 is the consort: roll again; 44
+    g = pos.run("offices_phase")
+    assert_halt(g)
+    assert st.chars["42"].office is None and st.chars["44"].office == "high_minister"
+    assert logged(st, "the Monarch's consort, a NRC (§16.1)")
+
+
+def test_16_2_one_office_at_a_time_the_old_one_is_vacated():
+    pos = make(vacant=("high_minister",), ip=0)
+    st = pos.state
+    old = holder(st, "minister_of_navy")
+    st.chars[old].office = None
+    pos.office("minister_of_navy", "42")
+    pos.char("42", owner=1)
+    pos.player(1, ip=2)
+    pos.dice(4, 4)
+    g = pos.run("offices_phase")
+    assert g.decision()["kind"] == "office_fill"
+    g.apply(char_action("42"))
+    while g.decision()["kind"] != "halt":
+        g.apply(PASS)
+    assert st.chars["42"].office == "high_minister"
+    assert sum(1 for c in st.chars.values() if c.office == "high_minister") == 1
+    assert holder(st, "minister_of_navy") == "44"  # refilled at random this phase (§6.2)
+
+
+def test_16_3_office_status_is_added_to_the_status_rating():
+    from fandonia_env.engine.queries import status
+
+    pos = make(vacant=("high_minister",), ip=0)
+    st = pos.state
+    before = status(st, "42")
+    pos.office("high_minister", "42")
+    assert OFFICES["high_minister"].bonus > 0
+    assert status(st, "42") == before + OFFICES["high_minister"].bonus
+
+
+def test_16_6_office_holder_who_changes_allegiance_remains_in_office():
+    pos = make(vacant=("minister_of_trade",), ip=0)
+    st = pos.state
+    pos.char("42", owner=0)
+    pos.office("minister_of_trade", "42")
+    g = pos.run("release", cid="42")  # FAC -> NC (§35.5.1)
+    assert_halt(g)
+    assert st.chars["42"].owner is None and st.chars["42"].office == "minister_of_trade"

@@ -455,3 +455,60 @@ def test_7_11_pirates_and_7_10_5_war_flags_follow_the_problems():
     g.apply(ID["problem_pirates"])
     assert_halt(g)
     assert not pirates_active(st) and not at_war(st)
+
+
+def test_32_2_no_support_bonus_when_any_result_of_the_turn_was_a_problem_a10():
+    pos = make(support=60)
+    st = pos.state
+    st.problems_at_start = False
+    st.tstate["crown_events"] = ["one_problem", "court_ball"]  # several forced results (A10 i)
+    st.crown = "court_ball"
+    g = pos.run("support_bonus")
+    assert_halt(g)
+    assert st.support == 60
+
+
+def test_7_7_times_unresolved_are_recorded_across_ministers():
+    pos = make(minister_of_treasury="43")
+    st = pos.state
+    st.problems = {"economic_crisis": rec(fails=2, turns=4, minister="44")}
+    pos.dice(5)
+    g = pos.run("problems_phase")
+    assert_halt(g)
+    assert st.problems["economic_crisis"] == rec(fails=1, turns=5, minister="43")
+
+
+def test_7_10_3_pc_stuck_in_a_country_at_war_loses_his_player_turn():
+    pos = make()
+    st = pos.state
+    pc = st.players[1].pc
+    st.chars[pc].location = "cronos"
+    st.wars = ["cronos"]
+    g = pos.run("player_turn", p=1)
+    assert_halt(g)
+    assert logged(st, "stuck in a country at war: he loses his Player Turn (§7.10.3)")
+    assert st.active is None
+
+
+def test_7_10_6_stuck_minister_failures_count_toward_discharge_7_8():
+    pos = make(minister_of_army="44")
+    st = pos.state
+    st.chars["44"].location = "cronos"
+    st.problems = {"foreign_war": rec(fails=2, turns=2, countries=("cronos",), minister="44")}
+    st.wars = ["cronos"]
+    g = pos.run("problems_phase")
+    assert_halt(g)
+    assert st.chars["44"].office is None and st.support == 50
+    assert st.chars["44"].location == "cronos"  # a Minister (not an Ambassador) stays stuck
+
+
+def test_7_10_6_minister_in_the_country_a_new_war_is_with_is_stuck_not_returned_20_3():
+    pos = make(minister_of_army="44", support=60)
+    st = pos.state
+    st.chars["44"].location = "cronos"
+    pos.dice(3, 3, 3, 3, 1)  # Foreign War; Foreign War Table 6 = Cronos; the 1 stays unrolled
+    g = pos.run("new_problem")
+    assert_halt(g)
+    assert st.wars == ["cronos"] and st.chars["44"].location == "cronos"
+    assert st.problems["foreign_war"]["fails"] == 1 and st.support == 50
+    assert st.rng.scripted == [1]

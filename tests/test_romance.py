@@ -591,3 +591,26 @@ def test_a3_no_possible_opponent_no_duel():
     g = pos.run("duel", player=0, cid=None, source="court_ball", attendees=["11"])
     assert "no character can be his opponent" in logs(g)
     assert g.state.rng.scripted == [4, 2]
+
+
+def test_18_10_widow_of_a_farc_keeps_8_and_a_consort_follows_the_farc_to_the_throne():
+    """§18.10/§31.7 with the real death and succession operations: the FAC married to a FARC
+    has Status 8 (computed, not stored); when the FARC succeeds the FAC becomes the NRC consort
+    (Loyalty counter stays on the card, §18.10); when that Monarch dies the consort becomes a
+    NC Duke/Duchess with a stored Status 8 and the counter goes back to the container."""
+    pos = fresh()
+    st = pos.state
+    pos.char("42", owner=0, spouse="anne").char("anne", owner=0, spouse="42")
+    assert status(st, "42") == 8 and st.chars["42"].fixed_status is None
+    st.chars["george"].dead = True
+    st.chars["alan"].dead = True
+    pos.run("succession")
+    c = st.chars["42"]
+    assert st.monarch == "anne" and st.chars["anne"].owner is None
+    assert c.consort and c.owner is None and c.loyalty_counter
+    assert status(st, "42") == 10  # §18.9: the higher Status of the two, no longer a FARC's spouse
+    check(st, decision=False)
+    pos.run("kill", cid="anne", cause="test")
+    assert not c.consort and c.owner is None and not c.loyalty_counter and "42" in st.loyalty_pool
+    assert c.spouse is None and c.fixed_status == 8 and status(st, "42") == 8
+    check(st, decision=False)

@@ -486,12 +486,36 @@ def test_36_10_4_farc_monarch_pardons_and_lifts_a_ban():
     assert set(g.decision()["options"]) == {char_action("35"), char_action("36"), char_action("25")}
     g.apply(char_action("35"))
     c = st.chars["35"]
-    assert not c.banished and not c.wrongdoer and c.location == "epalin"  # reading: stays abroad
+    assert not c.banished and not c.wrongdoer and c.location == "fandonia"  # as by a Pardon card
     g = pos.run("farc_pardon_start", p=0)
     g.apply(char_action("36"))
     g = pos.run("farc_pardon_start", p=0)  # one target left: taken automatically (R10)
     assert halted(g)
     assert not st.chars["36"].banned and not st.chars["25"].hiding and not st.chars["25"].wrongdoer
+    assert not registry.FREE_ACTIONS["farc_pardon"].legal(st, 0)
+
+
+def test_36_10_4_farc_pardon_is_a_pardon_suicide_called_off_escaped_prisoner_freed():
+    """§36.10.4 "by pardoning them" = §13.4.5: the same return to a normal situation as the
+    Pardon card (justice.restore): a pending suicide (§29.9) is called off, an escaped
+    prisoner hiding abroad is no longer one, a banished FAC in a country now at war stays there."""
+    pos = pos3()
+    _farc_monarch(pos, 0, "john")
+    st = pos.state
+    st.wars = ["cronos"]
+    pos.char("35", owner=0, banished=True, wrongdoer=True, location="epalin", situation_turns=3,
+             suicide=True)
+    pos.char("36", owner=0, hiding=True, wrongdoer=True, location="sandarkan", escaped=True)
+    pos.char("25", owner=0, banished=True, wrongdoer=True, location="cronos")
+    pos.turn_state(0)
+    for cid in ("35", "36", "25"):
+        g = pos.run("farc_pardon_start", p=0)
+        if g.decision()["kind"] == "farc_pardon":
+            g.apply(char_action(cid))
+    a, b, c = st.chars["35"], st.chars["36"], st.chars["25"]
+    assert not a.suicide and not a.banished and a.location == "fandonia" and a.situation_turns == 0
+    assert not b.hiding and not b.wrongdoer and not b.escaped
+    assert not c.banished and not c.wrongdoer and c.location == "cronos"  # stuck at war (§7.10.1)
     assert not registry.FREE_ACTIONS["farc_pardon"].legal(st, 0)
 
 
@@ -580,3 +604,19 @@ def test_36_6_with_the_real_kill_no_succession_and_the_turn_goes_on():
     assert halted(g)
     assert st.chars["george"].dead and st.monarch == "john" and st.chars["john"].owner == 0
     assert not any("must be succeeded" in e["t"] for e in st.log) and not st.tstate.get("aborted")
+
+
+def test_37_draw_when_the_last_rc_who_can_succeed_dies_under_a_farc_monarch(calls):
+    """§37 reading: the reigning Monarch cannot succeed to his own throne, so the death of the
+    last other RC of the order of succession (§9.2) ends the game as a draw even while a
+    usurping FARC reigns; Thomas and Jane alive do not keep the game going (§9.3)."""
+    pos = pos3()
+    _farc_monarch(pos, 0, "john")
+    st = pos.state
+    for r in ("alan", "anne", "edward", "phillip", "almery", "catherine"):
+        st.chars[r].dead = True
+    pos.run("victory_check")
+    assert not st.over  # Alfred can still succeed John
+    pos.run("kill", cid="alfred", cause="assassination")
+    pos.run("check_draw")
+    assert st.over and st.result == "draw" and st.winner is None

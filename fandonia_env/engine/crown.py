@@ -64,7 +64,8 @@ Readings (where rules and rulings are silent):
   ending (end-of-turn executions), there is nothing left to cut short.
 * Reading (§18.10, A56): any noble spouse of the new Monarch becomes the NRC
   consort (``consort=True``, neutral); a FAC consort keeps the Loyalty counter on
-  his card and loses a Henchman card (§17.4, it is discarded).
+  his card and loses a Henchman card (§17.4) and a Monarch's Counselor card (§14.2.4:
+  he is no longer a FAC), both discarded.
 """
 
 from __future__ import annotations
@@ -584,6 +585,10 @@ def succession(state: GameState) -> None:
             if sp.henchman_card is not None:
                 discard(state, sp.henchman_card)  # §17.4
                 sp.henchman_card = None
+            if sp.counselor_card is not None:
+                discard(state, sp.counselor_card)  # §14.2.4: no longer a FAC
+                sp.counselor_card = None
+                log(state, f"{name(h.spouse)}'s 'Monarch's Counselor' card is discarded (§14.2.4).")
         else:
             log(state, f"{name(h.spouse)} becomes the consort (§9.2).")
         sp.consort = True
@@ -591,8 +596,11 @@ def succession(state: GameState) -> None:
     state.monarch = heir
     # §32.4 the Monarch's Support is re-established
     a, b = state.rng.d6(), state.rng.d6()
+    was_crisis = state.support == 0
     state.support = (a + b) * 10
     log(state, f"The Monarch's Support is re-established: {a + b} ({a}+{b}) x10 = {state.support} (§32.4).")
+    if was_crisis:
+        log(state, "A new Monarch is crowned: the government crisis ends (§33.3).")
     # §9.4 next turn's Crown Events result is automatically 'Court Ball'
     state.forced_crown.append("court_ball")
     log(state, "All players are in mourning: the turn ends; next turn's Crown Events result is "

@@ -26,13 +26,12 @@ Bookkeeping kept on the character (``Character.situation_turns``):
   next turn" (§31.6) is "at an end of turn with situation_turns >= 1", "from the
   second turn imprisoned" (§30.10) is "situation_turns >= 1", and "three turns or
   more" (§29.9, §30.10) is "situation_turns >= 3" (the sentence turn counts).
-* ``ESCAPED`` (-1): an escaped prisoner in hiding (§24.10, §30.6); he is
+* ``Character.escaped``: an escaped prisoner in hiding (§24.10, §30.6); he is
   imprisoned again when he returns to Fandonia or is extradited.  (An escaped
   prisoner awaiting execution keeps ``awaiting_execution`` instead, §31.6.)
-* ``PEND_ACCUSE``/``PEND_ACCUSE_DWTK``/``PEND_HEARING``/``PEND_TRIAL`` (-10, -11,
-  -20, -30): a proceeding suspended because the character is stuck in a
-  country at war (§7.10.1, A61), resumed at the end of the turn in which that
-  war has ended.
+* ``Character.pending_justice`` ("accuse", "accuse_dwtk", "hearing", "trial"): a
+  proceeding suspended because the character is stuck in a country at war
+  (§7.10.1, A61), resumed at the end of the turn in which that war has ended.
 
 Readings:
 
@@ -57,12 +56,6 @@ from .data.components import CARD_TYPE_OF, CARD_TYPES, FANDONIA, ROYAL_ALIGNMENT
 from .machine import ask, log, op, seq
 from .queries import ROYAL_SPOUSE_STATUS, dice_sum, discard, lose_ip, lose_pp, name, stuck_at_war, take_card
 from .state import GameState
-
-ESCAPED = -1
-PEND_ACCUSE = -10
-PEND_ACCUSE_DWTK = -11
-PEND_HEARING = -20
-PEND_TRIAL = -30
 
 #: §31.5: cards a player whose PC dies must discard.
 PC_DEATH_DISCARDS = 5
@@ -125,6 +118,8 @@ def _clear_situation(c) -> None:
     c.awaiting_execution = False
     c.wrongdoer = False
     c.situation_turns = 0
+    c.escaped = False
+    c.pending_justice = None
     c.suicide = False
     c.failed_problem = False
     c.location = FANDONIA
@@ -348,16 +343,16 @@ def justice_end_of_turn_tail(state: GameState) -> None:
             continue
         if c.banished or c.imprisoned:
             c.situation_turns += 1
-        elif c.situation_turns <= PEND_ACCUSE and not stuck_at_war(state, c):
-            code = c.situation_turns
-            c.situation_turns = 0
+        elif c.pending_justice is not None and not stuck_at_war(state, c):
+            code = c.pending_justice
+            c.pending_justice = None
             log(state, f"The war is over: the proceedings against {name(cid)} resume (§7.10.1, A61).")
-            if code in (PEND_ACCUSE, PEND_ACCUSE_DWTK):
-                steps.append(("accuse", {"cid": cid, "dwtk": code == PEND_ACCUSE_DWTK, "why": "resumed"}))
-            elif code == PEND_HEARING:
-                steps.append(("hearing", {"cid": cid, "cont": True}))
+            if code in ("accuse", "accuse_dwtk"):
+                steps.append(("accuse", {"cid": cid, "dwtk": code == "accuse_dwtk", "why": "resumed"}))
+            elif code == "hearing":
+                steps.append(("hearing", {"cid": cid, "resumed": True}))
             else:
-                steps.append(("to_trial", {"cid": cid, "cont": True}))
+                steps.append(("to_trial", {"cid": cid, "resumed": True}))
     seq(state, *steps)
 
 

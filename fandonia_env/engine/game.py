@@ -196,6 +196,7 @@ def player_view(state: GameState, p: int, log: bool = True) -> dict[str, Any]:
             "office": c.office, "henchman": c.henchman_card is not None, "counselor": c.counselor_card is not None,
             "aligned": c.alignment_card is not None, "spouse": c.spouse, "consort": c.consort,
             "banned": c.banned, "engaged_to": c.engaged_to, "situation_turns": c.situation_turns,
+            "escaped": c.escaped, "pending_justice": c.pending_justice,
         }
     players = []
     for pl in state.players:

@@ -10,8 +10,11 @@ Cross-chapter operations (docs/engine.md): ``accuse`` {cid, dwtk, why}, ``hearin
 {cid}, ``to_trial`` {cid, extradited}, ``scandal`` {cid, exposer, why},
 ``amnesty_all`` {}; ``kill`` is in ``death.py``.  ``hearing`` and ``to_trial`` also
 take ``cont=True`` when they continue proceedings already under way (a hearing
-after coming out of hiding, a trial after a hearing, proceedings resumed after a
-war), which must not be ignored as "another accusation" of a wrongdoer.
+after coming out of hiding, a trial after a hearing), and ``resumed=True`` for
+proceedings suspended by a war that has ended (§7.10.1, A61); neither is ignored as
+"another accusation" of a wrongdoer.  A resumed hearing or trial still respects
+hiding (§24.2, §24.10): the character may hide from the hearing (or stay hidden),
+and one in hiding does not attend the trial.
 
 Who is a wrongdoer (§23.5, §24.10, §29.7, §30.8): ``Character.wrongdoer`` is set
 when a character is sent to a hearing, an interrogation or a trial, and stays set
@@ -58,6 +61,16 @@ Readings (where rules and rulings are silent):
   Office Holders (§24.4), not imprisoned (§30.6) and not wrongdoers, except that a
   banished character may hide (§29.5).  A wrongdoer hiding abroad in a country at
   war cannot come out (he could not return to Fandonia, §7.10.1).
+* Reading: coming out of hiding (§24.8 "at any time") is a free action of the
+  character's player during his Player Turn; a NC in hiding stays there until a
+  pardon, amnesty, escape or extradition changes his situation (the first player
+  decides for NCs only when they are sent to a hearing, A60).
+* Reading: a character abroad (not in a country at war) who attends a hearing or a
+  trial is not moved by it: one found innocent stays where he was (an Ambassador
+  at his post, §20.4); the verdicts place the others (prison in Fandonia, §28.6).
+* Reading: a hearing or trial suspended by a war (§7.10.1, A61) resumes at the end
+  of the turn in which the war ended, with the hiding choices of §24.2/§24.10 that
+  the character would have had when he was sent.
 """
 
 from __future__ import annotations
@@ -77,11 +90,6 @@ from .data.components import (
 )
 from .data.tables import ASSASSINATION, INTERROGATION, SCANDAL, TRIAL, lookup
 from .death import (
-    ESCAPED,
-    PEND_ACCUSE,
-    PEND_ACCUSE_DWTK,
-    PEND_HEARING,
-    PEND_TRIAL,
     vacate_step,
 )
 from .machine import ask, log, op, seq
@@ -114,7 +122,7 @@ CLAMP = [2, 12]
 
 def is_wrongdoer(c: Character) -> bool:
     """§23.5, §24.10, §29.7, §30.8."""
-    return c.wrongdoer or c.banished or c.imprisoned or c.awaiting_execution or c.situation_turns == ESCAPED
+    return c.wrongdoer or c.banished or c.imprisoned or c.awaiting_execution or c.escaped
 
 
 def _pardonable(cid: str, c: Character) -> bool:
@@ -136,6 +144,8 @@ def restore(state: GameState, cid: str) -> None:
     c.awaiting_execution = False
     c.suicide = False
     c.situation_turns = 0
+    c.escaped = False
+    c.pending_justice = None
 
 
 def _can_hide_now(state: GameState, cid: str, c: Character) -> bool:
@@ -181,8 +191,8 @@ def accuse(state: GameState, cid: str, dwtk: bool = False, why: str = "") -> Non
         log(state, f"{name(cid)} is already a wrongdoer: the accusation{w} is ignored (§24.10, §29.7, §30.8).")
         return
     if stuck_at_war(state, c):
-        if c.situation_turns > PEND_ACCUSE:
-            c.situation_turns = PEND_ACCUSE_DWTK if dwtk else PEND_ACCUSE
+        if c.pending_justice is None:
+            c.pending_justice = "accuse_dwtk" if dwtk else "accuse"
         log(state, f"{name(cid)} is accused of wrongdoing{w} but is stuck in a country at war: the accusation "
                    "waits until the war is over (§7.10.1, A61).")
         return
@@ -207,19 +217,23 @@ def accuse(state: GameState, cid: str, dwtk: bool = False, why: str = "") -> Non
 
 
 @op("hearing")
-def hearing(state: GameState, cid: str, cont: bool = False) -> None:
+def hearing(state: GameState, cid: str, cont: bool = False, resumed: bool = False) -> None:
+    """§26 (with §24.2, §24.10, A60).  ``cont``: the hearing continues proceedings under
+    way (after coming out of hiding, §24.8): no hiding offer.  ``resumed``: a hearing
+    suspended by a war that has ended (§7.10.1, A61): the character is already a
+    wrongdoer, but the hiding choices of §24.2/§24.10 are offered as when he was sent."""
     c = state.chars[cid]
     if cid in ROYALS:
         log(state, f"{name(cid)} is a RC and may never be sent to a hearing (§26.3).")
         return
     if c.dead:
         return
-    if not cont and is_wrongdoer(c):
+    if not (cont or resumed) and is_wrongdoer(c):
         log(state, f"{name(cid)} is already a wrongdoer: the hearing is ignored (§24.10, §29.7, §30.8).")
         return
     if stuck_at_war(state, c):
         c.wrongdoer = True
-        c.situation_turns = PEND_HEARING
+        c.pending_justice = "hearing"
         log(state, f"{name(cid)} is sent to a hearing but is stuck in a country at war: it waits until the "
                    "war is over (§7.10.1, A61).")
         return
@@ -306,7 +320,11 @@ def justice_hearing_result(state: GameState, roll: dict[str, Any], cid: str) -> 
 
 
 @op("to_trial")
-def to_trial(state: GameState, cid: str, extradited: bool = False, cont: bool = False) -> None:
+def to_trial(state: GameState, cid: str, extradited: bool = False, cont: bool = False,
+             resumed: bool = False) -> None:
+    """§25, §27, §28.  ``cont``: after a hearing (no hiding escape, §24.2); ``resumed``: a
+    trial suspended by a war that has ended (§7.10.1, A61), which a character in hiding
+    does not attend (§24.10)."""
     c = state.chars[cid]
     if cid in ROYALS:
         log(state, f"{name(cid)} is a RC and may never be sent to trial (§28.5).")
@@ -327,11 +345,11 @@ def to_trial(state: GameState, cid: str, extradited: bool = False, cont: bool = 
             log(state, f"{name(cid)} was awaiting execution: he is executed at once (§31.6).")
             seq(state, ("kill", {"cid": cid, "cause": "execution"}))
             return
-        if c.situation_turns == ESCAPED:
+        if c.escaped:
             _imprison(state, cid, False, "an escaped prisoner, he is imprisoned again (§30.6)")
             return
     elif not cont:
-        if is_wrongdoer(c):
+        if not resumed and is_wrongdoer(c):
             log(state, f"{name(cid)} is already a wrongdoer: the trial is ignored (§24.10, §29.7, §30.8).")
             return
         if c.hiding:
@@ -340,12 +358,12 @@ def to_trial(state: GameState, cid: str, extradited: bool = False, cont: bool = 
             return
     if stuck_at_war(state, c):
         c.wrongdoer = True
-        c.situation_turns = PEND_TRIAL
+        c.pending_justice = "trial"
         log(state, f"{name(cid)} is sent to trial but is stuck in a country at war: the trial waits until "
                    "the war is over (§7.10.1, A61).")
         return
     c.wrongdoer = True  # §23.5
-    c.situation_turns = 0
+    c.pending_justice = None
     if c.is_pc:
         seq(state, ("justice_trial", {"cid": cid, "mod": 0}))
         return
@@ -487,6 +505,8 @@ def _imprison(state: GameState, cid: str, execute: bool, why: str) -> None:
     c.location = FANDONIA
     c.wrongdoer = True
     c.situation_turns = 0
+    c.escaped = False
+    c.pending_justice = None
     c.suicide = False
     log(state, f"{name(cid)} is {why}.")
 
@@ -514,6 +534,9 @@ def justice_banish_apply(state: GameState, cid: str, country: str) -> None:
     c.imprisoned = False
     c.wrongdoer = True
     c.situation_turns = 0
+    c.escaped = False
+    c.pending_justice = None
+    c.suicide = False
     log(state, f"{name(cid)} is banished to {COUNTRY_NAMES[country]} (§28.6.2, §29).")
 
 
@@ -948,12 +971,14 @@ def justice_escape_result(state: GameState, roll: dict[str, Any], cid: str, coun
         return
     was_prisoner = c.imprisoned
     c.imprisoned = False
+    c.suicide = False  # §29.9, §30.10: only a banished or imprisoned character
     c.hiding = True
     c.location = country
     if was_prisoner:
         c.hid_turn = state.turn
         c.wrongdoer = True  # §24.10
-        c.situation_turns = 0 if c.awaiting_execution else ESCAPED
+        c.situation_turns = 0
+        c.escaped = not c.awaiting_execution
     log(state, f"{name(cid)} escapes to {COUNTRY_NAMES[country]} and is in hiding there (§13.4.10).")
 
 
@@ -1057,7 +1082,7 @@ def justice_unhide_char(state: GameState, choice: int, p: int) -> None:
     if c.awaiting_execution:
         log(state, f"{name(cid)} was awaiting execution: he is executed at once (§31.6).")
         seq(state, ("kill", {"cid": cid, "cause": "execution"}))
-    elif c.situation_turns == ESCAPED:
+    elif c.escaped:
         _imprison(state, cid, False, "an escaped prisoner back in Fandonia: imprisoned again (§30.6)")
     else:
         log(state, f"{name(cid)} is a wrongdoer: sent to a hearing (§24.8).")

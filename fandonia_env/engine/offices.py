@@ -28,9 +28,15 @@ Readings:
 
 * Reading: an Ambassador who leaves his post (discharged/recalled, §16.5, or moved to
   another office, §6.2) returns to Fandonia, with his wife if she went abroad with him,
-  unless the country is at war with Fandonia (then he stays stuck there, §7.10.4) or he
-  is banished or in hiding there.  The rules only say Ambassadors "are always assumed to
-  be abroad"; the post is what keeps them there.
+  unless he is banished or in hiding there.  The rules only say Ambassadors "are always
+  assumed to be abroad"; the post is what keeps them there.  This holds even when the
+  country is at war with Fandonia: §7.10.4 says the Ambassador is stuck there "unless he
+  dies or is recalled", and the Foreign War counsel 2 ("Recall The Ambassador ... to
+  country that is at war") exists to bring him home; the specific §7.10.4 overrides the
+  general "may not return" of §7.10.1 for the recalled Ambassador and his wife.
+* Reading (§16.1, §9.2): the King/Queen consort (a non-RC married to the Monarch) is a
+  NRC, not a PC, FAC or NC, so may not hold an office; the random fill (§6.1.2) rerolls
+  a dice count naming the consort.
 * Reading: the wife who goes abroad with a new Ambassador (§20.4) is only a non-PC wife
   in a normal situation; an RC wife never goes abroad (§20.7), nor one who is stuck in
   a country at war.
@@ -107,16 +113,19 @@ def fillable_offices(state: GameState) -> list[str]:
 
 
 def eligible(state: GameState, cid: str) -> bool:
-    """May ``cid`` be placed in an office now? (§16.1, §6.3, §16.4, §7.10.1, §31.5)."""
+    """May ``cid`` be placed in an office now? (§16.1, §6.3, §16.4, §7.10.1, §31.5).
+
+    §16.1, §9.2: the consort of the Monarch is a NRC and may never hold an office."""
     if cid not in OFFICE_ELIGIBLE_SET:
         return False
-    return free(state, state.chars[cid])
+    c = state.chars[cid]
+    return not c.consort and free(state, c)
 
 
 def candidates(state: GameState, p: int) -> list[str]:
     """Player p's PC and FACs who may fill a vacant office (office holders may move, §6.2)."""
     return [cid for cid, c in state.chars.items()
-            if c.owner == p and cid in OFFICE_ELIGIBLE_SET and free(state, c)]
+            if c.owner == p and cid in OFFICE_ELIGIBLE_SET and not c.consort and free(state, c)]
 
 
 # ---------------------------------------------------------------------------
@@ -125,17 +134,14 @@ def candidates(state: GameState, p: int) -> list[str]:
 
 
 def _bring_home(state: GameState, cid: str, country: str) -> None:
-    """Reading: a former Ambassador (and his wife who went with him) returns to Fandonia,
-    unless the country is at war (§7.10.1, §7.10.4) or he is banished/hiding there."""
+    """Reading: a former Ambassador (and his wife who went with him) returns to Fandonia
+    unless he is banished/hiding there; a recalled Ambassador to a country at war is no
+    longer stuck there (§7.10.4 "unless he dies or is recalled")."""
     c = state.chars[cid]
-    if country in state.wars:
-        if c.location == country:
-            log(state, f"{name(cid)} stays stuck in {COUNTRY_NAMES[country]}, which is at war with "
-                       "Fandonia (§7.10.4).")
-        return
-    if c.location == country and not (c.banished or c.hiding):
+    if c.location == country and not (c.banished or c.hiding or c.dead):
         c.location = FANDONIA
-        log(state, f"{name(cid)} returns to Fandonia from {COUNTRY_NAMES[country]}.")
+        war = " (no longer stuck there: recalled, §7.10.4)" if country in state.wars else ""
+        log(state, f"{name(cid)} returns to Fandonia from {COUNTRY_NAMES[country]}{war}.")
         sp = state.chars[c.spouse] if c.spouse else None
         if sp is not None and not sp.is_pc and sp.location == country and not (sp.banished or sp.hiding):
             sp.location = FANDONIA
@@ -282,8 +288,9 @@ def offices_random(state: GameState) -> None:
                            f"{name(cid)}, already {office_name(c.office)}; roll again (§6.1.2).")
                 continue
             if not eligible(state, cid):
+                why = "the Monarch's consort, a NRC (§16.1)" if c.consort else "who cannot fill an office now (§6.3)"
                 log(state, f"Random office fill for {office_name(office)}: dice count {count} names "
-                           f"{name(cid)}, who cannot fill an office now (§6.3); roll again.")
+                           f"{name(cid)}, {why}; roll again.")
                 continue
             log(state, f"Random office fill for {office_name(office)}: dice count {count} names {name(cid)}.")
             appoint(state, cid, office, "selected at random, no IP cost, §6.1.2")

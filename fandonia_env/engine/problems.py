@@ -55,6 +55,10 @@ Readings:
   while abroad); a Minister who failed may not travel (§20.3), which ``Character.
   failed_problem`` records while he is the Minister of a problem he failed and it stays
   unresolved.
+* Reading: a Minister abroad in a country that a new Foreign War puts at war with
+  Fandonia is stuck there before his immediate attempt: §7.10.6 (automatically
+  unresolved) applies, not the return home of §20.3 (§7.10.1: characters in a country at
+  war may not return).
 * Reading: listed modifying characters (Magistrate, Judges, Sheriff, General, Admiral,
   Archbishop) modify while they are PCs/FACs whatever their situation (§7.6 sets no
   other condition); a dead character does not.
@@ -145,8 +149,8 @@ def support_bonus(state: GameState) -> None:
     Crown Events result is not a political-problem result."""
     if state.problems_at_start:
         return
-    crown = state.crown or ""
-    if crown in PROBLEM_CROWN_EVENTS:
+    events = set(state.tstate.get("crown_events", [])) | {state.crown or ""}
+    if events & PROBLEM_CROWN_EVENTS:  # every result of the turn (several forced results, A10 i)
         return
     change_support(state, NO_PROBLEM_BONUS, "no political problems this turn, §32.2")
 

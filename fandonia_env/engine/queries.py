@@ -65,10 +65,14 @@ def status(state: GameState, cid: str) -> int:
     s = personal_status(state, cid)
     if c.spouse is not None:
         sp = state.chars[c.spouse]
-        if c.spouse in ROYALS and cid not in ROYALS and sp.owner is not None and not sp.dead:
+        rc_match = (c.spouse in ROYALS) != (cid in ROYALS)
+        if rc_match and cid not in ROYALS and sp.owner is not None and not sp.dead:
             s = ROYAL_SPOUSE_STATUS  # §18.10, A19: 8 while married to a FARC
         elif not (sp.banished or sp.imprisoned or sp.wrongdoer):
-            s = max(s, personal_status(state, c.spouse))
+            other = personal_status(state, c.spouse)
+            if rc_match and cid in ROYALS and c.owner is not None:
+                other = ROYAL_SPOUSE_STATUS  # a FARC's non-royal spouse has 8 (A18 then §18.9)
+            s = max(s, other)
     if c.office is not None:
         s += OFFICES[c.office].bonus
     if state.support == 0 and (c.office is not None or c.consort or (cid in ROYALS and c.owner is None)):
@@ -204,13 +208,17 @@ def lose_pp(state: GameState, p: int, n: int, why: str = "") -> int:
 
 def ip_spendable(state: GameState, p: int) -> int:
     """IP player p may still spend this turn: none in a Famine (§34.6), at most half
-    (rounded down, but a single IP may be used) in a crisis (§33.2.1, §34.7)."""
+    (rounded down, but a single IP may be used) in a crisis (§33.2.1, §34.7, A1 iv).
+
+    Reading: "half of their IPs each turn" is half of what the player held when the turn
+    began (``tstate["ip_start"]``), less what he has spent in crisis this turn; IP gained
+    during the turn does not raise the cap and IP spent before the crisis does not count."""
     ip = state.players[p].ip
     if state.crown == "famine":
         return 0
     if state.support == 0:
         spent = state.tstate.get("ip_spent", {}).get(str(p), 0)
-        start = ip + spent
+        start = state.tstate.get("ip_start", {}).get(str(p), ip + spent)
         cap = 1 if start == 1 else start // 2
         return max(0, min(ip, cap - spent))
     return ip
@@ -224,8 +232,9 @@ def spend_ip(state: GameState, p: int, n: int, why: str) -> None:
     if not can_spend(state, p, n):
         raise AssertionError(f"player {p} cannot spend {n} IP for {why}")
     state.players[p].ip -= n
-    spent = state.tstate.setdefault("ip_spent", {})
-    spent[str(p)] = spent.get(str(p), 0) + n
+    if state.support == 0:  # only spending during a crisis counts against its cap
+        spent = state.tstate.setdefault("ip_spent", {})
+        spent[str(p)] = spent.get(str(p), 0) + n
     log(state, f"player {p} pays {n} IP for {why}.")
 
 

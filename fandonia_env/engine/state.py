@@ -17,7 +17,7 @@ from typing import Any
 
 from .rng import RNG
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def pcopy(x: Any) -> Any:
@@ -69,6 +69,8 @@ class Character:
     proposal_turn: int = -1  # turn it last proposed or was proposed to (§18.4.3)
     engaged_to: str | None = None  # accepted proposal awaiting a wedding (§18.4.7)
     suicide: bool = False  # will die at the end of all Player Turns (§29.9, §30.10)
+    escaped: bool = False  # an escaped prisoner in hiding (§24.10, §30.6)
+    pending_justice: str | None = None  # suspended by a war (§7.10.1, A61): accuse/accuse_dwtk/hearing/trial
     failed_problem: bool = False  # a Minister who failed a problem may not travel (§20.3)
 
     def copy(self) -> Character:

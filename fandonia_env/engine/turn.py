@@ -147,7 +147,7 @@ def new_turn(state: GameState) -> None:
         log(state, f"The game is stopped after {state.turn} turns (turn limit).")
         return
     state.turn += 1
-    state.tstate = {}
+    state.tstate = {"ip_start": {str(pl.idx): pl.ip for pl in state.players}}
     state.crown = None
     state.problems_at_start = bool(state.problems)
     log(state, f"=== Turn {state.turn} ===")

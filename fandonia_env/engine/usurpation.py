@@ -60,14 +60,22 @@ Readings (where the rules and rulings are silent)
   cards already in front of him from earlier usurpations.
 * Reading (§36.10.4, A51): the FARC Monarch's player, during his own Player Turn, for free and
   any number of times, picks one of his PC/FACs who is banished, imprisoned or a wrongdoer
-  (hiding or not), or banned from Court Balls; that character is returned to a normal
-  situation and any Court Ball ban is lifted.  A banished character who is pardoned stays, no
-  longer banished, in the country he was banished to (a pardon removes the Banished marker; no
-  rule moves him), and may travel home by the Travel activity (§13.4.18, §20).
+  (hiding or not, an escaped prisoner included), or banned from Court Balls; that character is
+  returned to a normal situation exactly as by a 'Pardon' card ("by pardoning them": the
+  justice chapter's ``restore``, §13.4.5, §24.9, §29.8 - a banished character comes home to
+  Fandonia unless he is stuck in a country at war, a pending suicide is called off) and any
+  Court Ball ban is lifted.
 * Reading (§37, A4): "the last RC who can succeed to the throne" means the RCs of the order of
   succession (§9.2) other than the reigning Monarch; when none of them is alive the game is a
   draw, whoever reigns (A4: a usurping Thomas on the throne after all nine are dead is a draw).
   ``victory_check`` also runs this test at the end of every turn as a safety net.
+  Why: a reigning Monarch cannot "succeed to the throne" he holds, and §37 names the death of
+  the last RC who *can succeed*, apart from "all RCs are dead"; A4's "(no RC left who can
+  succeed)" describes the same state.  The alternative ("the last RC of the line, the reigning
+  Monarch included") differs only while that last RC reigns: under an NRC Monarch nobody can
+  win any more (every other alignable RC is dead, Jane may not usurp and Thomas' usurpation
+  kills the last RC, which is a draw under both readings and A4), so the draw is only
+  brought forward; under a usurping FARC Monarch it would let his reign run to a win.
 * Reading (§36.11): a FARC Monarch who dies otherwise than by a usurpation (which replaces the
   reign record at once) is found dead by ``victory_check`` at the end of the turn of his death,
   and his player then loses his next Player Turn (``Player.lost_turns``).  A death of the FARC
@@ -84,11 +92,13 @@ from .actions import ID, NAME, PASS, action_char, char_action
 from .data.components import (
     CARD_TYPE_OF,
     CARD_TYPES,
+    FANDONIA,
     ROYALS,
     SUCCESSION,
     SUPPORT_CARDS,
 )
 from .data.tables import monarch_support_value
+from .justice import is_wrongdoer, restore
 from .machine import ask, log, op, seq
 from .queries import (
     d6,
@@ -497,7 +507,7 @@ def _pardon_targets(state: GameState, p: int) -> list[str]:
     for cid, c in state.chars.items():
         if c.owner != p or c.dead or cid in ROYALS:
             continue
-        if c.banished or c.imprisoned or c.wrongdoer or c.banned:
+        if is_wrongdoer(c) or c.banned:
             out.append(cid)
     return out
 
@@ -526,22 +536,16 @@ def farc_pardon_chosen(state: GameState, choice: int, p: int) -> None:
         what.append("banishment")
     if c.imprisoned:
         what.append("imprisonment")
-    if c.wrongdoer and not (c.banished or c.imprisoned):
+    if is_wrongdoer(c) and not (c.banished or c.imprisoned):
         what.append("wrongdoing" + (" (in hiding)" if c.hiding else ""))
-    if c.banished or c.imprisoned or c.wrongdoer:
-        c.banished = False
-        c.imprisoned = False
-        c.awaiting_execution = False
-        c.wrongdoer = False
-        c.situation_turns = 0
-        if c.hiding:  # §24.9: a wrongdoer in hiding is returned to a normal situation
-            c.hiding = False
-            c.hid_turn = state.turn
+    if is_wrongdoer(c):
+        restore(state, cid)  # the same return to a normal situation as a Pardon (§13.4.5)
     if c.banned:
         c.banned = False
         what.append("Court Ball ban")
+    where = "" if c.location == FANDONIA else f"; {name(cid)} is abroad"
     log(state, f"Player {p}'s FARC Monarch pardons {name(cid)} ({', '.join(what)}): "
-               f"back to a normal situation (§36.10.4).")
+               f"back to a normal situation (§36.10.4){where}.")
 
 
 # ---------------------------------------------------------------------------

@@ -63,7 +63,7 @@ CHAR_FEATURES = (
     + ["hiding", "banished", "imprisoned", "awaiting_execution", "wrongdoer", "dead"]
     + ["office_none"] + [f"office_{o}" for o in OFFICE_KEYS]
     + ["henchman", "counselor", "aligned", "married", "consort", "banned", "engaged", "situation_turns",
-       "is_monarch"]
+       "is_monarch", "escaped", "pending_justice"]
 )
 SEAT_FEATURES = (
     ["present", "ip", "pp", "hand_size", "ball_mod", "lost_turns", "in_front", "order_pos",
@@ -288,6 +288,10 @@ def encode(state: GameState, observer: int) -> np.ndarray:
             buf[f + 7] = _clip(c.situation_turns / 5)
         if cid == monarch:
             buf[f + 8] = 1.0
+        if c.escaped:
+            buf[f + 9] = 1.0
+        if c.pending_justice is not None:
+            buf[f + 10] = 1.0
 
     mine = state.players[me]
     o = _OFFSET["hand"]

@@ -1,0 +1,110 @@
+"""The computer nobles: every registered agent plays complete legal games at 2-6 players,
+sees only its view (plus an InfoSet for search agents), and is deterministic for a seed."""
+
+from __future__ import annotations
+
+import inspect
+import random
+
+import pytest
+
+import agents
+from agents import AGENTS, make_agent
+from agents.noble_rule import _dice, _p_greater, _royal_uv, usurp_chance
+from fandonia_env.engine import Game
+from fandonia_env.engine.hidden import InfoSet
+from fandonia_env.engine.state import GameState
+
+#: small budgets keep the search agent fast in tests
+FAST = {"noble-ismcts-v1": {"iterations": 3, "horizon": 15}}
+
+
+def _play(ids: list[str], seed: int, max_turns: int = 15) -> Game:
+    bots = [make_agent(a, seed=seed * 100 + i, **FAST.get(a, {})) for i, a in enumerate(ids)]
+    g = Game(players=len(ids), seed=seed, max_turns=max_turns)
+    while not g.over:
+        p = g.current_player()
+        legal = g.legal_actions()
+        view = g.view(p, log=False)
+        assert view["decision"] is not None and view["decision"]["options"] == legal
+        a = bots[p].act(view, legal, InfoSet(g.state, p))
+        assert a in legal, (ids[p], view["decision"]["kind"], a, legal)
+        g.apply(a)
+    return g
+
+
+def test_agents_registered() -> None:
+    for aid in ("random-v1", "noble-rule-v1", "noble-rule-v2", "noble-ismcts-v1"):
+        assert aid in AGENTS
+        assert make_agent(aid, seed=1).id == aid
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_rule_agents_play_complete_games(n: int) -> None:
+    ids = ["noble-rule-v1", "noble-rule-v2", "random-v1"] * 2
+    g = _play(ids[:n], seed=n)
+    assert g.over and g.result in ("win", "draw", "truncated")
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_ismcts_plays_complete_games(n: int) -> None:
+    ids = ["noble-ismcts-v1"] + ["noble-rule-v1"] * (n - 1)
+    g = _play(ids, seed=40 + n, max_turns=8)
+    assert g.over
+
+
+def test_every_agent_in_every_seat() -> None:
+    for aid in sorted(AGENTS):
+        _play([aid, "random-v1", "noble-rule-v1"], seed=7, max_turns=6)
+        _play(["random-v1", aid], seed=8, max_turns=6)
+
+
+@pytest.mark.parametrize("aid", ["noble-rule-v1", "noble-rule-v2", "noble-ismcts-v1"])
+def test_same_seed_same_game(aid: str) -> None:
+    ids = [aid, "noble-rule-v1", "random-v1", aid]
+    a = _play(ids, seed=11, max_turns=8)
+    b = _play(ids, seed=11, max_turns=8)
+    assert a.log_lines() == b.log_lines()
+
+
+def test_agents_do_not_touch_global_rng() -> None:
+    random.seed(123)
+    before = random.getstate()
+    _play(["noble-rule-v1", "noble-rule-v2", "noble-ismcts-v1"], seed=5, max_turns=5)
+    assert random.getstate() == before
+
+
+def test_agents_never_see_the_state() -> None:
+    """The agent modules never import GameState, and act() gets a view dict and an InfoSet."""
+    for mod in (agents.noble_rule, agents.ismcts):
+        src = inspect.getsource(mod)
+        assert "GameState" not in src
+        assert "import state" not in src and "engine.state" not in src
+    seen: list[tuple[type, type]] = []
+
+    class Spy:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def act(self, view, legal, infoset=None):
+            seen.append((type(view), type(infoset)))
+            assert not isinstance(view, GameState) and not isinstance(infoset, GameState)
+            assert "hands" not in view and "deck" not in view
+            return self.inner.act(view, legal, infoset)
+
+    bots = [Spy(make_agent("noble-ismcts-v1", seed=1, iterations=2, horizon=5)), Spy(make_agent("noble-rule-v1", seed=2))]
+    g = Game(players=2, seed=3, max_turns=4)
+    while not g.over:
+        p = g.current_player()
+        g.apply(bots[p].act(g.view(p, log=False), g.legal_actions(), InfoSet(g.state, p)))
+    assert seen and all(v is dict and i is InfoSet for v, i in seen)
+
+
+def test_usurp_chance_distributions() -> None:
+    assert abs(sum(_dice(2, 3).values()) - 1) < 1e-12
+    assert _p_greater({5: 1.0}, {4: 0.5, 5: 0.5}) == 0.5
+    assert set(_royal_uv("thomas")) == {1, 2, 3}
+    # at the start nobody can overturn King George's rating (all the nobles support him)
+    g = Game(players=4, seed=1, max_turns=10)
+    v = g.view(0, log=False)
+    assert usurp_chance(v, "thomas") == 0.0

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from fandonia_env.engine import registry
-from fandonia_env.engine.actions import ID, PASS, YES, char_action
-from fandonia_env.engine.activities import _destinations, _seduce_targets, release_character, title_cost
+from fandonia_env.engine.actions import ID, NAME, PASS, YES, char_action
+from fandonia_env.engine.activities import _destinations, _seduce_targets, _seducers, release_character, title_cost
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES, OPPORTUNITY_TYPE_OF
 from fandonia_env.engine.invariants import check
@@ -688,3 +688,304 @@ def test_36_10_5_farc_monarch_cannot_be_recruited_by_treachery():
     st.chars["john"].office = "monarch"
     st.monarch = "john"
     assert not legal(st, "recruit_treachery")
+
+
+# ---------------------------------------------------------------------------
+# Audit additions: §10, §11, §12, §13.1, §14, §17, §20
+# ---------------------------------------------------------------------------
+
+
+def _only_counters(st, kind, holder=2):
+    """Leave only Opportunity counters of ``kind`` in the container (the others are parked
+    with ``holder``), so that a random draw is determined."""
+    others = [o for o in st.opportunity_pool if OPPORTUNITY_TYPE_OF[o] != kind]
+    st.players[holder].opportunity_drawn.extend(others)
+    st.opportunity_pool[:] = [o for o in st.opportunity_pool if OPPORTUNITY_TYPE_OF[o] == kind]
+
+
+def test_10_player_turn_draws_first_then_activities_then_counters_go_back():
+    pos = setup()
+    st = pos.state
+    _only_counters(st, "gain_ip")
+    a = nc(st, titled("sir"))
+    st.loyalty_pool[:] = [a]  # the only Loyalty counter left: drawn for sure
+    others = [x for x in NOBLES if x != a and x not in st.loyalty_pool and not st.chars[x].loyalty_counter]
+    st.players[1].loyalty_drawn.extend(others)
+    pos.player(0, ip=0, pp=10)
+    hand = len(st.players[0].hand)
+    g = pos.run("player_turn", p=0)
+    d = g.decision()
+    # step 1 is over before the first activity decision: one of each drawn
+    assert d["kind"] == "turn_main" and d["player"] == 0
+    pl = st.players[0]
+    assert pl.loyalty_drawn == [a] and len(pl.opportunity_drawn) == 1 and len(pl.hand) == hand + 1
+    assert pl.ip == 1  # 'Gain One IP' (§12.3.8)
+    assert ID["act_recruit"] in d["options"]
+    g.apply(PASS)  # no activities; not eligible to counsel: the turn ends
+    halted(g)
+    assert pl.loyalty_drawn == [] and a in st.loyalty_pool  # §11.2
+    assert pl.opportunity_drawn == [] and len(st.opportunity_pool) == 8  # §12.2
+    assert st.chars[a].owner is None and st.pt == {}
+
+
+def test_11_2_recruited_counter_stays_on_the_card_the_other_goes_back():
+    pos = setup()
+    st = pos.state
+    a = nc(st, titled("sir"))
+    b = nc(st, titled("knight"), exclude=(a,))
+    pos.loyalty(0, a).loyalty(0, b).player(0, pp=1)
+    g = pos.run("act_recruit", p=0)
+    halted(g)  # only a is affordable: recruited automatically
+    g = pos.run("end_player_turn", p=0)
+    halted(g)
+    assert st.chars[a].loyalty_counter and a not in st.loyalty_pool
+    assert not st.chars[b].loyalty_counter and b in st.loyalty_pool
+    check(st, decision=False)
+
+
+def test_11_3_fac_who_dies_returns_its_counter_eac_keeps_it():
+    pos = setup(intrigue=1)
+    st = pos.state
+    a = nc(st, titled("sir"))
+    t = nc(st, titled("knight"), exclude=(a,))
+    pos.char(a, owner=0).char(t, owner=1).player(0, pp=20).give(0, "treachery")
+    g = pos.run("act_treachery", p=0)
+    halted(g)  # t becomes player 0's FAC: player 1's EAC keeps its counter on the card
+    assert st.chars[t].owner == 0 and st.chars[t].loyalty_counter and t not in st.loyalty_pool
+    g = pos.run("kill", cid=a, cause="test")
+    halted(g)
+    assert st.chars[a].owner is None and not st.chars[a].loyalty_counter and a in st.loyalty_pool
+    check(st, decision=False)
+
+
+def test_12_3_1_any_activity_counter_is_not_an_extra_activity():
+    from fandonia_env.engine.turn import activities_left
+
+    pos = setup(any_activity=1)
+    st = pos.state
+    assert activities_left(st) == 2
+    t = nc(st, titled("sir"))
+    pos.char(t, owner=2).player(0, pp=10)
+    st.pt["done"] = ["travel", "draw"]  # both activities used
+    g = pos.run("turn_main", p=0)
+    assert ID["act_recruit_treachery"] not in g.decision()["options"]
+    st.pt["done"] = ["travel"]
+    g = pos.run("turn_main", p=0)
+    assert ID["act_recruit_treachery"] in g.decision()["options"]  # waived: no card, no counter
+
+
+def test_12_3_6_duel_counter_no_activities_and_a_duel_for_the_player():
+    from fandonia_env.engine.turn import activities_left, do_draw
+
+    pos = setup()
+    st = pos.state
+    _only_counters(st, "duel")
+    do_draw(st, 0, "opportunity")
+    assert st.pt["no_more"] and activities_left(st) == 0
+    top = st.stack[-1]
+    assert top.op == "duel" and top.args == {"player": 0, "cid": None, "source": "counter"}
+
+
+def test_13_4_19_duel_counter_drawn_by_the_activity_ends_the_activities():
+    from fandonia_env.engine.activities import act_draw_pick
+
+    pos = setup()
+    st = pos.state
+    _only_counters(st, "duel")
+    pos.player(0, ip=2)
+    act_draw_pick(st, ID["draw_opportunity"], 0)
+    assert st.pt["no_more"] and st.players[0].ip == 1 and st.stack[-1].op == "duel"
+
+
+def test_13_1_same_activity_not_twice_and_two_activities_per_turn():
+    pos = setup()
+    st = pos.state
+    pos.player(0, ip=5, pp=10)
+    st.pt["done"] = ["travel"]
+    g = pos.run("turn_main", p=0)
+    opts = g.decision()["options"]
+    assert ID["act_travel"] not in opts and ID["act_draw"] in opts
+    st.pt["done"] = ["travel", "draw"]
+    g = pos.run("turn_main", p=0)
+    opts = g.decision()["options"]
+    assert not any(NAME[o].startswith("act_") for o in opts)
+    assert ID["free_buy_pp"] in opts  # free actions stay available (not activities)
+
+
+def test_13_1_restricted_player_free_intrigue_is_his_single_activity():
+    from fandonia_env.engine.turn import activities_left
+
+    pos = setup(restricted=True, done=["intrigue_card"], free_used=1)
+    assert activities_left(pos.state) == 0  # §24.3, §29.2: never more than one activity
+
+
+def test_13_1_restriction_lifts_the_turn_after_the_pc_returns_to_normal():
+    from fandonia_env.engine.turn import end_of_turn
+
+    pos = Position(players=3, seed=4)
+    st = pos.state
+    pc0 = st.chars[st.players[0].pc]
+    pc0.hiding = True
+    end_of_turn(st)  # turn 1 ends with the PC in hiding
+    st.stack.clear()
+    pc0.hiding = False  # returned to normal in turn 2
+    seen = []
+    for t in (2, 3):
+        st.turn, st.tstate = t, {}
+        pos.run("player_turn", p=0)
+        seen.append(st.pt["restricted"])
+        st.stack.clear()
+        st.pt = {}
+        end_of_turn(st)
+        st.stack.clear()
+    assert seen == [True, False]  # one activity in turn 2, two again from turn 3
+
+
+def test_14_2_1_played_cards_do_not_count_towards_the_hand_limit():
+    pos = setup()
+    st = pos.state
+    a = nc(st, titled("sir"))
+    pos.char(a, owner=0).player(0, pp=20)
+    pos.give(0, "henchman")
+    st.chars[a].henchman_card = st.players[0].hand.pop()
+    pos.give(0, *(["alibi"] * 6 + ["evidence"] * 5))  # 12 cards in hand with DWTK
+    assert len(st.players[0].hand) == 12
+    g = pos.run("end_player_turn", p=0)
+    halted(g)  # no discard: the Henchman card under the FAC is played
+    assert len(st.players[0].hand) == 12 and st.chars[a].henchman_card is not None
+
+
+def test_14_2_2_voluntary_discard_is_shown_to_all():
+    pos = setup()
+    st = pos.state
+    pos.give(0, "alibi", "evidence")
+    g = pos.run("free_discard", p=0)
+    g.apply(ID["discard_alibi"])
+    halted(g)
+    assert any(e["to"] is None and "Alibi" in e["t"] for e in st.log[-3:])
+    assert CARD_TYPE_OF[st.discard[-1]] == "alibi"
+
+
+def test_14_2_3_treachery_intrigue_and_extra_activity_are_discarded_when_played():
+    pos = setup()
+    st = pos.state
+    t = nc(st, titled("sir"))
+    pos.char(t, owner=1).player(0, pp=10).give(0, "intrigue", "treachery", "extra_activity")
+    g = pos.run("act_treachery", p=0)
+    halted(g)  # the Intrigue card stands for the counter (§14.5.7), then the Treachery card
+    assert st.chars[t].owner == 0
+    g = pos.run("free_extra_activity", p=0)
+    halted(g)
+    assert sorted(CARD_TYPE_OF[c] for c in st.discard[-3:]) == ["extra_activity", "intrigue", "treachery"]
+    assert [CARD_TYPE_OF[c] for c in st.players[0].hand] == ["dwtk"]
+
+
+def test_14_5_19_alignment_not_of_dead_rcs_catherine_once_george_is_not_monarch():
+    pos = setup()
+    st = pos.state
+    pos.give(0, "ra_catherine", "ra_anne").player(0, pp=40)
+    st.chars["anne"].dead = True
+    assert not free_legal(st, "royal_alignment")  # Catherine barred while George reigns
+    st.monarch = "edward"
+    st.chars["george"].office, st.chars["edward"].office = None, "monarch"
+    g = pos.run("free_alignment", p=0)
+    halted(g)
+    assert st.chars["catherine"].owner == 0 and st.chars["anne"].owner is None
+
+
+def test_17_6_henchman_abroad_may_not_court_the_favor_of_a_farc():
+    pos = setup()
+    st = pos.state
+    _farc(pos)
+    hm = nc(st, titled("sir"))
+    pos.char(hm, owner=0, location="cronos").player(0, pp=40)
+    pos.give(0, "henchman")
+    st.chars[hm].henchman_card = st.players[0].hand.pop()
+    pos.dice(3, 3)
+    g = pos.run("act_favor", p=0)
+    halted(g)  # no 'through a henchman?' question: the only henchman is abroad
+    assert not any(e["t"].endswith("(henchman).") for e in st.log[-6:])
+
+
+def test_20_3_minister_who_failed_a_problem_may_not_travel():
+    pos = setup()
+    st = pos.state
+    pc = st.players[0].pc
+    st.chars[pc].hiding = True
+    m = nc(st, titled("sir"))
+    pos.char(m, owner=0, failed_problem=True).player(0, pp=20)
+    assert not legal(st, "travel")
+    st.chars[m].failed_problem = False
+    assert legal(st, "travel")
+
+
+def test_20_4_ambassador_and_his_wife_may_not_travel():
+    pos = setup()
+    st = pos.state
+    pc = st.players[0].pc
+    st.chars[pc].hiding = True
+    amb = next(cid for cid, c in st.chars.items() if c.office == "amb_cronos")
+    wife = nc(st, lambda c: NOBLES[c].female)
+    pos.char(amb, owner=0).char(wife, owner=0, location="cronos").player(0, pp=40)
+    st.chars[amb].spouse, st.chars[wife].spouse = wife, amb
+    assert not legal(st, "travel")
+    st.chars[amb].spouse = st.chars[wife].spouse = None
+    assert legal(st, "travel")  # the lady alone may travel
+
+
+def test_20_7_rcs_and_functionaries_never_travel():
+    pos = setup()
+    st = pos.state
+    st.chars[st.players[0].pc].hiding = True
+    _farc(pos, "john")
+    for f in ("45", "46", "51", "52", "55"):
+        pos.char(f, owner=0)
+    pos.player(0, pp=60)
+    assert not legal(st, "travel")
+    pos.char("53", owner=0)  # the General may travel
+    assert legal(st, "travel")
+
+
+def test_13_4_13_consort_and_dead_characters_cannot_be_recruited():
+    pos = setup()
+    st = pos.state
+    a = nc(st, titled("sir"))
+    pos.loyalty(0, a).player(0, pp=10)
+    st.chars[a].consort = True
+    assert not legal(st, "recruit")  # §18.10: not recruited in any manner
+    st.chars[a].consort = False
+    st.chars[a].imprisoned = True
+    assert not legal(st, "recruit")
+    st.chars[a].imprisoned = False
+    assert legal(st, "recruit")
+
+
+def test_13_4_15_married_female_does_not_seduce_and_no_male_rc_or_married_male_target():
+    pos = setup(intrigue=1)
+    st = pos.state
+    lady, male = _seduction(pos, rating=5)
+    assert legal(st, "seduce")
+    h = nc(st, titled("earl"), exclude=(male,))
+    st.chars[lady].spouse, st.chars[h].spouse = h, lady
+    assert lady not in _seducers(st, 0)  # a married female may not seduce
+    st.chars[lady].spouse = st.chars[h].spouse = None
+    other = nc(st, lambda c: NOBLES[c].female, exclude=(lady,))
+    st.chars[male].spouse, st.chars[other].spouse = other, male
+    targets = _seduce_targets(st, 0, lady)
+    assert male not in targets and not any(t in targets for t in ("john", "edward", "george"))
+
+
+def test_14_5_19_alignment_checks_the_pp_limit_of_a_spouse_owner_35_5():
+    pos = setup()
+    st = pos.state
+    f = nc(st, lambda c: NOBLES[c].female and NOBLES[c].status <= 3)
+    pos.char(f, owner=1)
+    st.chars[f].spouse, st.chars["alfred"].spouse = "alfred", f
+    pos.player(1, pp=status(st, f)).player(0, pp=40).give(0, "ra_alfred")
+    assert status(st, f) == 5  # the higher of the two (§18.9)
+    g = pos.run("free_alignment", p=0)
+    halted(g)
+    assert st.chars["alfred"].owner == 0
+    # §18.10 Status 8 put player 1 over his limit: he lost his only FAC at once (§35.5)
+    assert any("must lose characters" in e["t"] for e in st.log)
+    assert st.chars[f].owner is None

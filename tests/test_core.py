@@ -420,3 +420,11 @@ def test_18_10_a18_farc_married_to_a_fac_has_at_least_the_spouses_status_8():
     assert status(st, "56") == 8 and status(st, "alfred") == 8
     st.chars["alfred"].owner = None  # no longer a FARC: §18.9, the higher of the two
     assert status(st, "56") == 5 and status(st, "alfred") == 5
+
+
+def test_14_2_1_hand_limit_still_applies_when_mourning_cuts_the_turn_short():
+    pos = Position(players=3, seed=5)
+    pos.give(1, "henchman", "henchman", "henchman")  # 13 cards
+    g = pos.run("end_of_turn")
+    d = g.decision()
+    assert (d["player"], d["kind"]) == (1, "hand_limit_discard")

@@ -527,3 +527,13 @@ def test_13_4_17_random_consultations_keep_invariants(calls):
             g.apply(r.choice(g.decision()["options"]))
             check(pos.state)
         assert all(-2 <= m <= 2 for m in pos.state.players[0].prestige_mods.values())
+
+
+def test_17_6_henchman_abroad_is_not_designated_for_a_table_result(calls):
+    pos = position()
+    make_henchman(pos, 0, "31")
+    pos.char("31", location="cronos")
+    g = consult(pos, "fashion", 2)  # Roll On Scandal Table: designate PC or a henchman
+    assert kind(g) == "halt"  # the henchman abroad may not stand in: the PC, automatically (R10)
+    assert calls[0][0] == "scandal" and calls[0][1]["cid"] == pc0(pos)
+    check(pos.state)

@@ -869,14 +869,14 @@ def free_discard(state: GameState, p: int) -> None:
 
 @op("free_discard_pick")
 def free_discard_pick(state: GameState, choice: int, p: int) -> None:
+    """§14.2.2: a discarded card is shown to all players."""
     ctype = suffix(choice, "discard_")
     discard(state, take_card(state, p, ctype))
-    log(state, f"player {p} discards a card.")
-    log(state, f"You discard '{CARD_TYPES[ctype].name}'.", to=p)
+    log(state, f"player {p} discards '{CARD_TYPES[ctype].name}' (shown to all, §14.2.2).")
 
 
 def _legal_extra(state: GameState, p: int) -> bool:
-    """§14.5.20.  Ruling: useless, so not offered, while the player is restricted to one
+    """§14.5.20.  Reading: useless, so not offered, while the player is restricted to one
     activity (§13.1, §24.3, §29.2, §30.3) or may perform no more (Gout, Duel)."""
     pt = state.pt
     if pt.get("restricted") or pt.get("no_more") or pt.get("imprisoned"):
@@ -922,13 +922,17 @@ def free_alignment(state: GameState, p: int) -> None:
 
 @op("free_alignment_pick")
 def free_alignment_pick(state: GameState, choice: int, p: int) -> None:
-    """The NRC becomes a FARC placed on its card (§14.5.19); not an activity."""
+    """The NRC becomes a FARC placed on its card (§14.5.19); not an activity.
+
+    A spouse of the RC now enjoys Status 8 (§18.10), which can raise another player's PP
+    requirement: the PP limit is checked at once (§35.5), as after an activity."""
     r = suffix(choice, "play_ra_")
     card = take_card(state, p, f"ra_{r}")
     c = state.chars[r]
     c.alignment_card = card
     c.owner = p
     log(state, f"player {p} plays the Royal Alignment card of {name(r)}: {name(r)} becomes his FARC (§14.5.19).")
+    seq(state, ("pp_check_all", {}))
 
 
 # ---------------------------------------------------------------------------

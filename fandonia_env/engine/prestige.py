@@ -82,7 +82,8 @@ Readings (rules and rulings silent):
   offered only while the player may still consult a table on which his modifier is
   below +2 and can pay both the Two IP and that table's cost.
 * Reading (designation, §17.2.5): the PC may always be designated; a henchman must be
-  alive and not imprisoned, and for wrongdoing, a hearing or a trial he must be in a
+  alive, not imprisoned and not abroad (§17.6, §20.4: a henchman abroad may be used for
+  nothing but an assassination attempt), and for wrongdoing, a hearing or a trial he must be in a
   normal situation (not already a wrongdoer, banished, imprisoned or in hiding), so that
   the henchman really suffers the consequence; for a scandal any situation will do
   (§22 "any character in any situation").
@@ -375,8 +376,8 @@ def designees(state: GameState, p: int, code: str) -> list[str]:
     out = [state.players[p].pc]
     for h in henchmen(state, p):
         c = state.chars[h]
-        if c.dead or c.imprisoned:
-            continue
+        if c.dead or c.imprisoned or abroad(c):
+            continue  # §17.6, §20.4: a henchman abroad may only assassinate
         if code != "scandal" and not normal(c):
             continue
         out.append(h)

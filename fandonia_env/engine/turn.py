@@ -229,8 +229,8 @@ def player_turn(state: GameState, p: int) -> None:
         "free": [],
         "free_used": 0,
     }
-    if state.pt["restricted"]:
-        # §13.1: one activity until the turn after the PC returns to normal
+    if restricted(state, p):
+        # §13.1: remember that the PC was not in a normal situation during this turn
         state.tstate[f"restricted_{p}"] = True
     log(state, f"--- Player {p}'s turn ---")
     seq(state, ("turn_start_hooks", {"p": p}), ("turn_draws", {"p": p}), ("turn_main", {"p": p}),
@@ -353,9 +353,8 @@ def activities_left(state: GameState) -> int:
         pt["imprisoned"] = True  # §30.3
     base = state.config.get("activities_per_turn", 2)
     if pt["restricted"]:
-        total = 1  # never more (§24.3, §29.2)
-    else:
-        total = base + pt["extra"]
+        return max(0, 1 - len(pt["done"]))  # never more than one, free ones included (§24.3, §29.2)
+    total = base + pt["extra"]
     return max(0, total - (len(pt["done"]) - pt.get("free_used", 0)))
 
 
@@ -546,7 +545,9 @@ def end_of_turn(state: GameState) -> None:
         state.opportunity_pool.extend(pl.opportunity_drawn)
         pl.opportunity_drawn = []
         pl.free_counsel = False
-    seq(state, *[(name_, {}) for _, name_ in registry.END_OF_TURN], ("new_turn", {}))
+    # §14.2.1: a Player Turn cut short (mourning, §9.4) still ends with the hand limit
+    over = [("end_player_turn", {"p": pl.idx}) for pl in state.players if len(pl.hand) > HAND_LIMIT]
+    seq(state, *over, *[(name_, {}) for _, name_ in registry.END_OF_TURN], ("new_turn", {}))
 
 
 @op("builder_halt")

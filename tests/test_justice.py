@@ -1083,3 +1083,20 @@ def test_31_6_escaped_awaiting_execution_coming_back_is_executed():
     done(g)
     c = g.state.chars[ROLAND]
     assert "executed at once" in logs(g) and c.owner is None and not c.awaiting_execution
+
+
+def test_24_8_first_player_may_bring_a_nc_out_of_hiding_r9():
+    from fandonia_env.engine import registry
+
+    pos = fresh()
+    st = pos.state
+    pos.char(ROLAND, owner=None, hiding=True, wrongdoer=True, location="fandonia", hid_turn=0)
+    pos.turn_state(1 if st.first_player != 1 else 2)
+    other = st.pt["player"]
+    assert not registry.FREE_ACTIONS["unhide"].legal(st, other)  # not his NC to move
+    pos.turn_state(st.first_player)
+    assert registry.FREE_ACTIONS["unhide"].legal(st, st.first_player)
+    pos.dice(1, 1)
+    g = pos.run("justice_unhide", p=st.first_player)
+    done(g)
+    assert not g.state.chars[ROLAND].hiding and "Hearing of" in logs(g)

@@ -1029,7 +1029,10 @@ def _hideable(state: GameState, p: int, cid: str, c: Character) -> bool:
 
 
 def _unhideable(state: GameState, p: int, cid: str, c: Character) -> bool:
-    if c.owner != p or not c.hiding or c.dead or c.hid_turn == state.turn:
+    """§24.8.  Reading: the first player decides for NCs (§5, R9), so during his own Player
+    Turn he may also bring a NC out of hiding."""
+    mine = c.owner == p or (c.owner is None and p == state.first_player)
+    if not mine or not c.hiding or c.dead or c.hid_turn == state.turn:
         return False
     if is_wrongdoer(c) and not c.banished and stuck_at_war(state, c):
         return False  # cannot return to Fandonia (§7.10.1)

@@ -355,29 +355,6 @@ def test_13_1_pc_restricted_during_his_own_turn_has_no_more_than_one_activity():
     assert pos.state.pt["imprisoned"] and pos.state.tstate["restricted_0"]
 
 
-def test_13_1_one_activity_until_the_turn_after_the_pc_returns_to_normal():
-    from fandonia_env.engine.turn import end_of_turn, restricted
-
-    pos = Position(players=3, seed=4)
-    st = pos.state
-    pc0 = st.chars[st.players[0].pc]
-    pc0.hiding = True
-    end_of_turn(st)  # turn 1 ends with the PC in hiding
-    st.stack.clear()
-    assert st.players[0].restricted_turn == 1
-    pc0.hiding = False  # back to normal (e.g. a pardon) before his turn 2
-    st.turn = 2
-    assert not restricted(st, 0)
-    g = pos.run("player_turn", p=0)
-    assert g.state.pt["restricted"] is True  # still one activity in turn 2
-    st2 = Position(players=3, seed=4).state
-    st2.players[0].restricted_turn = 1
-    st2.turn = 3
-    g2 = Position.__new__(Position)
-    g2.state = st2
-    assert g2.run("player_turn", p=0).state.pt["restricted"] is False  # free again in turn 3
-
-
 def test_14_3_discards_reshuffled_into_a_new_event_pile_when_it_runs_out():
     from fandonia_env.engine.queries import draw_event
 

@@ -111,18 +111,25 @@ def _widow(state: GameState, cid: str) -> None:
         log(state, f"{name(sp)} is widowed and may remarry (§31.7).")
 
 
-def _clear_situation(c) -> None:
+def set_situation(c, location: str = FANDONIA, *, imprisoned: bool = False,
+                  awaiting_execution: bool = False, banished: bool = False, wrongdoer: bool = False) -> None:
+    """Put a character in one situation, clearing every other situation marker (a new
+    sentence, §28.6, or a normal situation)."""
+    c.location = location
     c.hiding = False
-    c.banished = False
-    c.imprisoned = False
-    c.awaiting_execution = False
-    c.wrongdoer = False
+    c.banished = banished
+    c.imprisoned = imprisoned
+    c.awaiting_execution = awaiting_execution
+    c.wrongdoer = wrongdoer
     c.situation_turns = 0
     c.escaped = False
     c.pending_justice = None
     c.suicide = False
+
+
+def _clear_situation(c) -> None:
+    set_situation(c)
     c.failed_problem = False
-    c.location = FANDONIA
 
 
 # ---------------------------------------------------------------------------

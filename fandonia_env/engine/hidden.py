@@ -33,27 +33,24 @@ def resample(state: GameState, observer: int, rng: random.Random) -> GameState:
     for pl, keep, k in sizes:
         pl.hand = keep + [pool.pop() for _ in range(k)]
     s.deck = pool
-    # Loyalty counters drawn by others and the pool.
-    lpool = list(s.loyalty_pool)
-    for pl in others:
-        lpool.extend(pl.loyalty_drawn)
-    rng.shuffle(lpool)
-    for pl in others:
-        k = len(pl.loyalty_drawn)
-        pl.loyalty_drawn = [lpool.pop() for _ in range(k)]
-    s.loyalty_pool = lpool
-    # Opportunity counters likewise.
-    opool = list(s.opportunity_pool)
-    for pl in others:
-        opool.extend(pl.opportunity_drawn)
-    rng.shuffle(opool)
-    for pl in others:
-        k = len(pl.opportunity_drawn)
-        pl.opportunity_drawn = [opool.pop() for _ in range(k)]
-    s.opportunity_pool = opool
+    # Loyalty and Opportunity counters drawn by others, and the pools.
+    s.loyalty_pool = _redeal(rng, s.loyalty_pool, others, "loyalty_drawn")
+    s.opportunity_pool = _redeal(rng, s.opportunity_pool, others, "opportunity_drawn")
     # Future dice and shuffles are unknown too: a fresh generator (nothing scripted).
     s.rng = RNG(rng.getrandbits(63))
     return s
+
+
+def _redeal(rng: random.Random, pool: list[str], others: list, attr: str) -> list[str]:
+    """Shuffle the pool with the counters the others drew and deal them the same numbers."""
+    pool = list(pool)
+    for pl in others:
+        pool.extend(getattr(pl, attr))
+    rng.shuffle(pool)
+    for pl in others:
+        k = len(getattr(pl, attr))
+        setattr(pl, attr, [pool.pop() for _ in range(k)])
+    return pool
 
 
 class InfoSet:

@@ -89,9 +89,7 @@ from .data.components import (
     ROYALS,
 )
 from .data.tables import ASSASSINATION, INTERROGATION, SCANDAL, TRIAL, lookup
-from .death import (
-    vacate_step,
-)
+from .death import set_situation, vacate_step
 from .machine import ask, log, op, seq
 from .queries import (
     abroad,
@@ -497,17 +495,7 @@ def justice_trial_result(state: GameState, roll: dict[str, Any], cid: str) -> No
 
 
 def _imprison(state: GameState, cid: str, execute: bool, why: str) -> None:
-    c = state.chars[cid]
-    c.imprisoned = True
-    c.awaiting_execution = execute
-    c.hiding = False
-    c.banished = False
-    c.location = FANDONIA
-    c.wrongdoer = True
-    c.situation_turns = 0
-    c.escaped = False
-    c.pending_justice = None
-    c.suicide = False
+    set_situation(state.chars[cid], imprisoned=True, awaiting_execution=execute, wrongdoer=True)
     log(state, f"{name(cid)} is {why}.")
 
 
@@ -527,16 +515,7 @@ def justice_banish(state: GameState, choice: int, cid: str) -> None:
 
 @op("justice_banish_apply")
 def justice_banish_apply(state: GameState, cid: str, country: str) -> None:
-    c = state.chars[cid]
-    c.banished = True
-    c.location = country
-    c.hiding = False
-    c.imprisoned = False
-    c.wrongdoer = True
-    c.situation_turns = 0
-    c.escaped = False
-    c.pending_justice = None
-    c.suicide = False
+    set_situation(state.chars[cid], country, banished=True, wrongdoer=True)
     log(state, f"{name(cid)} is banished to {COUNTRY_NAMES[country]} (§28.6.2, §29).")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 from .game import Game, player_view
@@ -19,47 +20,40 @@ def _digest(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def record(players: int, seed: int, max_turns: int) -> list[dict[str, Any]]:
-    """Play a game with random legal choices (``random.Random(seed)``) and record it."""
-    g = Game(players=players, seed=seed, max_turns=max_turns)
-    rng = random.Random(seed)
-    lines: list[dict[str, Any]] = [{"config": dict(g.state.config)}]
-    seen = 0
-    while True:
-        log = g.state.log
-        new = [e["t"] if e["to"] is None else f"(to player {e['to']}) {e['t']}" for e in log[seen:]]
-        seen = len(log)
-        views = [_digest(player_view(g.state, i)) for i in range(players)]
-        if g.over:
-            lines.append({"end": g.result, "winner": g.winner, "views": views, "log": new})
-            return lines
-        d = g.decision()
-        a = rng.choice(d["options"])
-        lines.append({"player": d["player"], "kind": d["kind"], "options": d["options"],
-                      "action": a, "views": views, "log": new})
-        g.apply(a)
-
-
-def replay(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Replay a recorded game's actions and re-record every line."""
-    cfg = lines[0]["config"]
+def _play(cfg: dict[str, Any], choose: Callable[[int, dict[str, Any]], int | None]) -> list[dict[str, Any]]:
+    """Play a game from ``cfg``, asking ``choose(step, decision)`` for each action (None stops),
+    and record one line per decision."""
     g = Game(**cfg)
     n = cfg["players"]
-    out: list[dict[str, Any]] = [{"config": dict(g.state.config)}]
+    lines: list[dict[str, Any]] = [{"config": dict(g.state.config)}]
     seen = 0
-    for rec in lines[1:]:
+    step = 0
+    while True:
         log = g.state.log
         new = [e["t"] if e["to"] is None else f"(to player {e['to']}) {e['t']}" for e in log[seen:]]
         seen = len(log)
         views = [_digest(player_view(g.state, i)) for i in range(n)]
         if g.over:
-            out.append({"end": g.result, "winner": g.winner, "views": views, "log": new})
-            break
+            lines.append({"end": g.result, "winner": g.winner, "views": views, "log": new})
+            return lines
         d = g.decision()
-        a = rec.get("action")
-        out.append({"player": d["player"], "kind": d["kind"], "options": d["options"],
-                    "action": a, "views": views, "log": new})
+        a = choose(step, d)
+        lines.append({"player": d["player"], "kind": d["kind"], "options": d["options"],
+                      "action": a, "views": views, "log": new})
         if a is None:
-            break
+            return lines
         g.apply(a)
-    return out
+        step += 1
+
+
+def record(players: int, seed: int, max_turns: int) -> list[dict[str, Any]]:
+    """Play a game with random legal choices (``random.Random(seed)``) and record it."""
+    rng = random.Random(seed)
+    return _play({"players": players, "seed": seed, "max_turns": max_turns},
+                 lambda step, d: rng.choice(d["options"]))
+
+
+def replay(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Replay a recorded game's actions and re-record every line."""
+    actions = [rec.get("action") for rec in lines[1:]]
+    return _play(lines[0]["config"], lambda step, d: actions[step] if step < len(actions) else None)

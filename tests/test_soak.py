@@ -44,3 +44,17 @@ def test_random_play_soak_invariants(block):
     for k in range(GAMES // 10):
         i = block * (GAMES // 10) + k
         _play(2 + i % 5, 1000 + i)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_clone_and_json_round_trip_equal_after_every_step(n):
+    """A shorter soak that checks clone and JSON equality after every single step."""
+    g = Game(players=n, seed=500 + n, max_turns=8)
+    rng = random.Random(n)
+    while not g.over:
+        g.apply(rng.choice(g.legal_actions()))
+        check(g.state)
+        c = g.clone()
+        assert c.state == g.state
+        j = Game.from_json(json.loads(json.dumps(g.to_json())))
+        assert j.state == g.state and j.legal_actions() == g.legal_actions()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import pickle
 import random
 import warnings
@@ -201,3 +202,26 @@ def test_maskable_ppo_smoke_trains_a_few_thousand_steps():
     obs, _ = env.reset(seed=0)
     a, _ = model.predict(obs, action_masks=env.action_masks())
     assert env.action_masks()[int(a)]
+
+
+def test_training_script_runs_a_tiny_config(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    pytest.importorskip("yaml")
+    from training.train_ppo import load_config, main
+
+    cfg = load_config("configs/ppo_vs_random.yaml")
+    assert cfg["env"]["opponents"] == "random-v1"
+    assert main(["--config", "configs/ppo_vs_random.yaml", "--timesteps", "256", "--eval-games", "2",
+                 "--out", str(tmp_path)]) == 0
+    ev = json.loads((tmp_path / "eval.json").read_text())
+    assert ev["games"] == 2 and (tmp_path / "model.zip").exists()
+
+
+def test_training_config_errors_name_the_missing_key(tmp_path):
+    pytest.importorskip("yaml")
+    from training.train_ppo import load_config
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("env: {}\n")
+    with pytest.raises(ValueError, match="missing key"):
+        load_config(str(bad))

@@ -1,5 +1,6 @@
 """Random-play soak (CI size): complete games with random legal choices across 2-6 players,
-checking every invariant after every step, and clone / JSON round-trip equality.
+checking every invariant and clone equality after every step, and the JSON round trip every
+7 steps (and after every step in five shorter games).
 
 The long soak is ``python scripts/soak.py --games 2000 --roundtrip``."""
 
@@ -30,9 +31,9 @@ def _play(n: int, seed: int) -> Game:
         g.apply(rng.choice(g.legal_actions()))
         check(g.state)
         step += 1
+        c = g.clone()
+        assert c.state == g.state
         if step % 7 == 0 or g.over:
-            c = g.clone()
-            assert c.state == g.state
             j = Game.from_json(json.loads(json.dumps(g.to_json())))
             assert j.state == g.state
     assert g.result in ("win", "draw", "truncated")

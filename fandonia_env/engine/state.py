@@ -266,9 +266,13 @@ class GameState:
         return cls(**kw)
 
     def __eq__(self, other: object) -> bool:
+        """Field by field (dataclass equality of players, characters and frames)."""
         if not isinstance(other, GameState):
             return NotImplemented
-        return self.to_json() == other.to_json()
+        return all(getattr(self, f) == getattr(other, f) for f in _STATE_FIELDS)
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(GameState))
 
 
 def _as(t: type, v: Any, name: str) -> Any:

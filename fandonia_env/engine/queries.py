@@ -146,17 +146,22 @@ def pp_required(state: GameState, p: int) -> int:
     The PC and the PC's spouse are exempt, except that after the PC's death the
     former spouse counts (§31.5).
     """
-    pcc = pc(state, p)
-    exempt = {pcc.cid}
-    if pcc.spouse is not None and not pcc.dead:
-        exempt.add(pcc.spouse)
-    total = 0
+    return pp_required_all(state)[p]
+
+
+def pp_required_all(state: GameState) -> list[int]:
+    """``pp_required`` of every player, in one pass over the characters."""
+    exempt = {state.monarch}  # a usurping FARC Monarch is kept for life (§36.6, A59)
+    for pl in state.players:
+        pcc = state.chars[pl.pc]
+        exempt.add(pcc.cid)
+        if pcc.spouse is not None and not pcc.dead:
+            exempt.add(pcc.spouse)
+    totals = [0] * state.n
     for cid, c in state.chars.items():
-        if c.owner == p and cid not in exempt:
-            if cid == state.monarch:
-                continue  # a usurping FARC Monarch is kept for life (§36.6, A59)
-            total += status(state, cid)
-    return total
+        if c.owner is not None and cid not in exempt:
+            totals[c.owner] += status(state, cid)
+    return totals
 
 
 def can_afford_recruit(state: GameState, p: int, cids: list[str]) -> bool:

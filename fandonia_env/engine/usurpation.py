@@ -108,6 +108,7 @@ from .queries import (
     monarch_owner,
     name,
     pp_required,
+    pp_required_all,
     status,
     take_card,
 )
@@ -567,8 +568,8 @@ def pp_check_all(state: GameState) -> None:
     """§35.5: every player over his PP limit loses FACs/FARCs, in player order."""
     state.tstate.pop("pp_check", None)
     order = list(state.order) if state.order else list(range(state.n))
-    steps = [("pp_check_player", {"p": p, "lost": []}) for p in order
-             if state.players[p].pp < pp_required(state, p)]
+    need = pp_required_all(state)
+    steps = [("pp_check_player", {"p": p, "lost": []}) for p in order if state.players[p].pp < need[p]]
     if steps:
         seq(state, *steps)
 

@@ -54,6 +54,7 @@ from .machine import ask, log, op, seq
 from .queries import (
     abroad,
     can_spend,
+    card_options,
     count_cards,
     discard,
     gain_ip,
@@ -61,6 +62,7 @@ from .queries import (
     henchmen,
     name,
     pc,
+    play_card,
     pp_required,
     spend_ip,
     stuck_at_war,
@@ -591,24 +593,13 @@ def act_treachery_target(state: GameState, choice: int, p: int) -> None:
     if _waived(state):
         _treachery_done(state, p, cid)
         return
-    opts = []
-    if count_cards(state, p, "treachery") > 0:
-        opts.append(ID["play_treachery"])
-    if count_cards(state, p, "intrigue") > 0:
-        opts.append(ID["play_intrigue_as_treachery"])
-    seq(state, ask(p, "treachery_card", opts, "act_treachery_card",
+    seq(state, ask(p, "treachery_card", card_options(state, p, "treachery"), "act_treachery_card",
                    {"activity": "recruit_treachery", "target": cid}, p=p, cid=cid))
 
 
 @op("act_treachery_card")
 def act_treachery_card(state: GameState, choice: int, p: int, cid: str) -> None:
-    if choice == ID["play_treachery"]:
-        card = take_card(state, p, "treachery")
-        shown = "a 'Treachery' card"
-    else:
-        card = take_card(state, p, "intrigue")
-        shown = "an 'Intrigue' card as 'Treachery' (§14.5.7)"
-    discard(state, card)  # §14.2.3
+    _, shown = play_card(state, p, choice)  # §14.2.3, §14.5.7
     log(state, f"player {p} plays {shown}.")
     _treachery_done(state, p, cid)
 

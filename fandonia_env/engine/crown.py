@@ -94,6 +94,7 @@ from .queries import (
     monarch_owner,
     name,
     pc,
+    player_order,
     take_card,
 )
 from .state import GameState
@@ -255,7 +256,7 @@ def intrigue_victim_ok(state: GameState, victim: int) -> bool:
 
 
 def _opponents(state: GameState, p: int) -> list[int]:
-    order = list(state.order) if state.order else list(range(state.n))
+    order = player_order(state)
     i = order.index(p) if p in order else 0
     return [q for q in order[i:] + order[:i] if q != p]
 
@@ -372,7 +373,7 @@ def _court_ball(state: GameState) -> None:
 @op("court_ball_next")
 def court_ball_next(state: GameState, i: int, attendees: list[str]) -> None:
     """§8.4.4: each attending player, in player order, rolls on the Court Ball Table."""
-    order = list(state.order) if state.order else list(range(state.n))
+    order = player_order(state)
     while i < len(order):
         p = order[i]
         c = pc(state, p)
@@ -606,7 +607,7 @@ def succession(state: GameState) -> None:
     log(state, "All players are in mourning: the turn ends; next turn's Crown Events result is "
                "automatically 'Court Ball' (§9.4).")
     holders = [cid for cid, c in state.chars.items() if c.office is not None and c.office != "monarch"]
-    order = list(state.order) if state.order else list(range(state.n))
+    order = player_order(state)
     seq(state, *[("discharge", {"cid": cid, "why": "the Monarch died (§9.4)"}) for cid in holders],
         *[("mourning_discard", {"p": p, "left": MOURNING_DISCARDS}) for p in order])
 

@@ -94,6 +94,7 @@ from .machine import ask, log, op, seq
 from .queries import (
     abroad,
     actor_for,
+    card_options,
     count_cards,
     d6,
     discard,
@@ -102,6 +103,7 @@ from .queries import (
     lose_ip,
     lose_pp,
     name,
+    play_card,
     status,
     stuck_at_war,
     take_card,
@@ -755,20 +757,15 @@ def justice_assassin_grant(state: GameState, choice: int, p: int, assassin: str,
         discard(state, take_card(state, p, "intrigue"))
         log(state, f"Player {p} plays an 'Intrigue' card in place of an Intrigue counter (§14.5.7).")
     args = {"p": p, "assassin": assassin, "target": target}
-    na = count_cards(state, p, "assassination")
-    ni = count_cards(state, p, "intrigue") if _intrigue_subst(state) else 0
-    opts = ([ID["play_assassination"]] if na else []) + ([ID["play_intrigue_as_assassination"]] if ni else [])
-    seq(state, ask(p, "assassination_card", opts, "justice_assassin_card", {"activity": "assassinate"}, **args))
+    seq(state, ask(p, "assassination_card", card_options(state, p, "assassination"), "justice_assassin_card",
+                   {"activity": "assassinate"}, **args))
 
 
 @op("justice_assassin_card")
 def justice_assassin_card(state: GameState, choice: int, p: int, assassin: str, target: str) -> None:
-    if choice == ID["play_assassination"]:
-        discard(state, take_card(state, p, "assassination"))
-        log(state, f"Player {p} plays an 'Assassination' card (§14.5.8).")
-    else:
-        discard(state, take_card(state, p, "intrigue"))
-        log(state, f"Player {p} plays an 'Intrigue' card as an 'Assassination' card (§14.5.7).")
+    _, shown = play_card(state, p, choice)
+    rule = "§14.5.7" if choice == ID["play_intrigue_as_assassination"] else "§14.5.8"
+    log(state, f"Player {p} plays {shown} ({rule}).")
     seq(state, ("justice_assassination_roll", {"p": p, "assassin": assassin, "target": target}))
 
 
@@ -859,11 +856,7 @@ def _escape_kind(c: Character) -> str | None:
 
 
 def _escape_cards(state: GameState, p: int, kind: str) -> list[int]:
-    out = []
-    if has_card(state, p, "escape"):
-        out.append(ID["play_escape"])
-    if _intrigue_subst(state) and has_card(state, p, "intrigue"):
-        out.append(ID["play_intrigue_as_escape"])
+    out = card_options(state, p, "escape")
     guard = "prison_guards" if kind == "prison" else "port_guards"
     if has_card(state, p, guard):
         out.append(ID[f"play_{guard}"])
@@ -913,10 +906,7 @@ def justice_escape_target(state: GameState, choice: int, p: int) -> None:
 
 @op("justice_escape_card")
 def justice_escape_card(state: GameState, choice: int, p: int, cid: str) -> None:
-    nm = NAME[choice]
-    ctype = "intrigue" if nm == "play_intrigue_as_escape" else nm[len("play_"):]
-    discard(state, take_card(state, p, ctype))
-    shown = "an 'Intrigue' card as 'Escape'" if ctype == "intrigue" else f"a '{ctype.replace('_', ' ')}' card"
+    _, shown = play_card(state, p, choice)
     log(state, f"Player {p} plays {shown} for {name(cid)} (§13.4.10).")
     seq(state, ("justice_escape_country", {"p": p, "cid": cid}))
 

@@ -277,6 +277,41 @@ def discard(state: GameState, card: str) -> None:
     state.discard.append(card)
 
 
+def card_options(state: GameState, p: int, ctype: str) -> list[int]:
+    """Action ids with which p may play a ``ctype`` card: the card itself, or in the 1981
+    edition an Intrigue card used as one (§14.5.7)."""
+    from .actions import ID
+    from .data.components import INTRIGUE_SUBSTITUTES
+
+    opts = [ID[f"play_{ctype}"]] if has_card(state, p, ctype) else []
+    if (ctype in INTRIGUE_SUBSTITUTES and state.config.get("edition", "1981") == "1981"
+            and has_card(state, p, "intrigue")):
+        opts.append(ID[f"play_intrigue_as_{ctype}"])
+    return opts
+
+
+def play_card(state: GameState, p: int, choice: int) -> tuple[str, str]:
+    """Play the card named by a ``play_<type>`` or ``play_intrigue_as_<type>`` action: take it
+    from p's hand and discard it (§14.2.3).  Returns the type it counts as and its log text."""
+    from .actions import NAME
+    from .data.components import CARD_TYPES
+
+    nm = NAME[choice]
+    if nm.startswith("play_intrigue_as_"):
+        ctype = nm[len("play_intrigue_as_"):]
+        discard(state, take_card(state, p, "intrigue"))
+        return ctype, f"an 'Intrigue' card as '{CARD_TYPES[ctype].name}'"
+    ctype = nm[len("play_"):]
+    discard(state, take_card(state, p, ctype))
+    shown = CARD_TYPES[ctype].name
+    return ctype, f"{'an' if shown[0] in 'AEIOU' else 'a'} '{shown}' card"
+
+
+def player_order(state: GameState) -> list[int]:
+    """This turn's player order (§5), or seat order before the first turn."""
+    return list(state.order) if state.order else list(range(state.n))
+
+
 def draw_event(state: GameState) -> str | None:
     """Top card of the Event pile; the discards are reshuffled when it is empty (§14.3)."""
     if not state.deck:

@@ -33,10 +33,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import ID, NAME, PASS, SIGN_MINUS, SIGN_PLUS
-from .data.components import CARD_TYPES, INTRIGUE_SUBSTITUTES
+from .actions import PASS, SIGN_MINUS, SIGN_PLUS
 from .machine import ask, log, op, seq
-from .queries import count_cards, discard, take_card
+from .queries import card_options, play_card, player_order
 from .state import Frame, GameState
 
 
@@ -56,10 +55,6 @@ def modified_roll(spec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     s["i"] = 0
     s["signs_done"] = 0
     return ("roll_step", {"spec": s})
-
-
-def _order(state: GameState) -> list[int]:
-    return list(state.order) if state.order else list(range(state.n))
 
 
 def _entry_for(spec: dict[str, Any], p: int, ctype: str) -> dict[str, Any] | None:
@@ -84,7 +79,6 @@ def playable(state: GameState, spec: dict[str, Any], p: int) -> list[int]:
     if spec["negated"]:
         return []
     out: list[int] = []
-    has_intrigue = state.config.get("edition", "1981") == "1981" and count_cards(state, p, "intrigue") > 0
     seen: set[str] = set()
     for e in spec["cards"]:
         ctype = e["card"]
@@ -94,16 +88,13 @@ def playable(state: GameState, spec: dict[str, Any], p: int) -> list[int]:
         if e2 is None or not _room(spec, e2, p):
             continue
         seen.add(ctype)
-        if count_cards(state, p, ctype) > 0:
-            out.append(ID[f"play_{ctype}"])
-        if has_intrigue and ctype in INTRIGUE_SUBSTITUTES:
-            out.append(ID[f"play_intrigue_as_{ctype}"])
+        out += card_options(state, p, ctype)
     return out
 
 
 @op("roll_step")
 def roll_step(state: GameState, spec: dict[str, Any]) -> None:
-    order = _order(state)
+    order = player_order(state)
     while spec["i"] < len(order):
         p = order[spec["i"]]
         mine = [sg for sg in spec["signs"] if sg["player"] == p]
@@ -123,7 +114,7 @@ def roll_step(state: GameState, spec: dict[str, Any]) -> None:
 
 @op("roll_sign")
 def roll_sign(state: GameState, choice: int, spec: dict[str, Any]) -> None:
-    order = _order(state)
+    order = player_order(state)
     p = order[spec["i"]]
     mine = [sg for sg in spec["signs"] if sg["player"] == p]
     sg = mine[spec["signs_done"]]
@@ -139,23 +130,14 @@ def roll_sign(state: GameState, choice: int, spec: dict[str, Any]) -> None:
 
 @op("roll_card")
 def roll_card(state: GameState, choice: int, spec: dict[str, Any]) -> None:
-    order = _order(state)
+    order = player_order(state)
     p = order[spec["i"]]
     if choice == PASS:
         spec["i"] += 1
         spec["signs_done"] = 0
         seq(state, ("roll_step", {"spec": spec}))
         return
-    name = NAME[choice]
-    if name.startswith("play_intrigue_as_"):
-        ctype = name[len("play_intrigue_as_"):]
-        card = take_card(state, p, "intrigue")
-        shown = f"an 'Intrigue' card as '{CARD_TYPES[ctype].name}'"
-    else:
-        ctype = name[len("play_"):]
-        card = take_card(state, p, ctype)
-        shown = f"a '{CARD_TYPES[ctype].name}' card"
-    discard(state, card)  # all window cards are discarded when played (§14.2.3)
+    ctype, shown = play_card(state, p, choice)  # window cards are discarded when played (§14.2.3)
     e = _entry_for(spec, p, ctype)
     assert e is not None
     spec["played"][ctype] = spec["played"].get(ctype, 0) + 1

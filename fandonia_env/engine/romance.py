@@ -85,24 +85,24 @@ from __future__ import annotations
 from typing import Any
 
 from . import registry
-from .actions import ID, NO, PASS, SIGN_MINUS, SIGN_PLUS, YES, action_char, char_action
+from .actions import NO, PASS, SIGN_MINUS, SIGN_PLUS, YES, action_char, char_action
 from .data.components import DUELISTS, FANDONIA, NOBLE_IDS, NOBLES, OFFICES, ROYALS
 from .machine import ask, log, op, seq
 from .queries import (
     abroad,
     can_spend,
-    count_cards,
+    card_options,
     d6,
     dice_count,
-    discard,
     free,
     henchmen,
     is_female,
     name,
+    play_card,
+    player_order,
     pp_required,
     spend_ip,
     status,
-    take_card,
 )
 from .rolls import modified_roll
 from .state import GameState
@@ -620,18 +620,13 @@ def _fight(state: GameState, d: dict[str, Any]) -> None:
 
 
 def _window_options(state: GameState, q: int) -> list[int]:
-    opts = []
-    if count_cards(state, q, "treachery") > 0:
-        opts.append(ID["play_treachery"])
-    if state.config.get("edition", "1981") == "1981" and count_cards(state, q, "intrigue") > 0:
-        opts.append(ID["play_intrigue_as_treachery"])  # §14.5.7
-    return opts
+    return card_options(state, q, "treachery")  # the card, or an Intrigue card as one (§14.5.7)
 
 
 @op("duel_window")
 def duel_window(state: GameState, d: dict[str, Any], i: int) -> None:
     """§19.9: one pass in player order (A11); one Treachery card per player."""
-    order = list(state.order) if state.order else list(range(state.n))
+    order = player_order(state)
     while i < len(order):
         q = order[i]
         opts = _window_options(state, q)
@@ -645,18 +640,12 @@ def duel_window(state: GameState, d: dict[str, Any], i: int) -> None:
 
 @op("duel_card")
 def duel_card(state: GameState, choice: int, d: dict[str, Any], i: int) -> None:
-    order = list(state.order) if state.order else list(range(state.n))
+    order = player_order(state)
     q = order[i]
     if choice == PASS:
         seq(state, ("duel_window", {"d": d, "i": i + 1}))
         return
-    if choice == ID["play_intrigue_as_treachery"]:
-        card = take_card(state, q, "intrigue")
-        shown = "an 'Intrigue' card as 'Treachery'"
-    else:
-        card = take_card(state, q, "treachery")
-        shown = "a 'Treachery' card"
-    discard(state, card)
+    _, shown = play_card(state, q, choice)
     log(state, f"player {q} plays {shown} on the duel (§19.9).")
     f, o = d["fighter"], d["opp"]
     seq(state, ask(q, "duel_card_target", [char_action(f), char_action(o)], "duel_card_target",
@@ -665,7 +654,7 @@ def duel_card(state: GameState, choice: int, d: dict[str, Any], i: int) -> None:
 
 @op("duel_card_target")
 def duel_card_target(state: GameState, choice: int, d: dict[str, Any], i: int) -> None:
-    order = list(state.order) if state.order else list(range(state.n))
+    order = player_order(state)
     target = action_char(choice)
     seq(state, ask(order[i], "card_sign", [SIGN_PLUS, SIGN_MINUS], "duel_card_sign",
                    {"roll": f"Duel ({name(target)}'s die)", "amount": 1, "card": "treachery"},

@@ -107,6 +107,7 @@ from .queries import (
     is_female,
     monarch_owner,
     name,
+    player_order,
     pp_required,
     pp_required_all,
     status,
@@ -362,7 +363,7 @@ def usurp_rate(state: GameState, p: int, cid: str) -> None:
 
 def _monarch_roller(state: GameState, p: int) -> int:
     """A9: the first player, or the next non-usurping player in player order."""
-    order = list(state.order) if state.order else list(range(state.n))
+    order = player_order(state)
     if state.first_player in order:
         i = order.index(state.first_player)
         order = order[i:] + order[:i]
@@ -567,7 +568,7 @@ def pp_candidates(state: GameState, p: int) -> list[str]:
 def pp_check_all(state: GameState) -> None:
     """§35.5: every player over his PP limit loses FACs/FARCs, in player order."""
     state.tstate.pop("pp_check", None)
-    order = list(state.order) if state.order else list(range(state.n))
+    order = player_order(state)
     need = pp_required_all(state)
     steps = [("pp_check_player", {"p": p, "lost": []}) for p in order if state.players[p].pp < need[p]]
     if steps:

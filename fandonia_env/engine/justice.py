@@ -132,20 +132,12 @@ def _pardonable(cid: str, c: Character) -> bool:
 def restore(state: GameState, cid: str) -> None:
     """Return a character to a normal situation (§13.4.5, §13.4.6, §24.9, §28.6.1)."""
     c = state.chars[cid]
-    if c.hiding and is_wrongdoer(c):
-        c.hiding = False
+    keep_hiding = c.hiding and not is_wrongdoer(c)  # an innocent in hiding stays hidden
+    if c.hiding and not keep_hiding:
         c.hid_turn = state.turn
-    if c.banished:
-        c.banished = False
-        if not stuck_at_war(state, c):
-            c.location = FANDONIA
-    c.wrongdoer = False
-    c.imprisoned = False
-    c.awaiting_execution = False
-    c.suicide = False
-    c.situation_turns = 0
-    c.escaped = False
-    c.pending_justice = None
+    home = c.banished and not stuck_at_war(state, c)  # a banished character comes home
+    set_situation(c, FANDONIA if home else c.location)
+    c.hiding = keep_hiding
 
 
 def _can_hide_now(state: GameState, cid: str, c: Character) -> bool:

@@ -304,7 +304,7 @@ def test_malformed_saved_game_rejected_with_field_name():
 
 @pytest.mark.parametrize("kw,field", [
     ({"players": 1}, "players"), ({"players": 7}, "players"), ({"seed": -1}, "seed"),
-    ({"max_turns": 0}, "max_turns"), ({"edition": "1999"}, "edition"), ({"optional": ["x"]}, "optional"),
+    ({"max_turns": 0}, "max_turns"), ({"edition": "1999"}, "edition"), ({"optional": ["x"]}, "optional"), ({"optional": ["marriage"]}, "marriage"), ({"preset": "nope"}, "preset"),
     ({"colour": "red"}, "colour"),
 ])
 def test_invalid_config_names_the_field(kw, field):

@@ -23,17 +23,12 @@ from .actions import NAME, NUM_ACTIONS
 from .data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
 from .machine import IllegalActionError, pending, run
 from .machine import apply as _apply
+from .options import EDITIONS, OPTIONAL_RULES, ConfigError, load_preset, validate_optional
 from .queries import status
 from .state import GameState, StateError
 from .turn import setup
 
-EDITIONS = ("1981",)
-OPTIONAL_RULES: tuple[str, ...] = ()
-
-
-class ConfigError(ValueError):
-    """An impossible game configuration; the message names the field and what is allowed."""
-
+__all__ = ["EDITIONS", "OPTIONAL_RULES", "ConfigError", "DEFAULTS", "Game", "make_config", "player_view"]
 
 DEFAULTS: dict[str, Any] = {
     "players": 4,
@@ -45,11 +40,17 @@ DEFAULTS: dict[str, Any] = {
 
 
 def make_config(**kw: Any) -> dict[str, Any]:
-    """Validate and complete a configuration."""
-    unknown = set(kw) - set(DEFAULTS)
+    """Validate and complete a configuration.
+
+    ``preset="errata"`` (a name from ``configs/presets``) supplies ``edition`` and ``optional``;
+    fields given explicitly override the preset's."""
+    unknown = set(kw) - set(DEFAULTS) - {"preset"}
     if unknown:
-        raise ConfigError(f"unknown config field(s) {sorted(unknown)}; allowed: {sorted(DEFAULTS)}")
+        raise ConfigError(f"unknown config field(s) {sorted(unknown)}; allowed: {sorted(DEFAULTS) + ['preset']}")
     cfg = dict(DEFAULTS)
+    preset = kw.pop("preset", None)
+    if preset is not None:
+        cfg.update(load_preset(preset))
     cfg.update(kw)
     n = cfg["players"]
     if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 6:
@@ -61,13 +62,8 @@ def make_config(**kw: Any) -> dict[str, Any]:
     if mt is not None and (isinstance(mt, bool) or not isinstance(mt, int) or mt < 1):
         raise ConfigError(f"config field 'max_turns' must be None or a positive int, got {mt!r}")
     if cfg["edition"] not in EDITIONS:
-        raise ConfigError(f"config field 'edition' must be one of {list(EDITIONS)}, got {cfg['edition']!r} "
-                          "(the errata edition is not implemented yet; see docs/rules-coverage.md)")
-    opt = cfg["optional"]
-    if not isinstance(opt, (list, tuple)) or any(o not in OPTIONAL_RULES for o in opt):
-        raise ConfigError(f"config field 'optional' must be a list of optional rule names from "
-                          f"{list(OPTIONAL_RULES)} (none implemented yet), got {opt!r}")
-    cfg["optional"] = list(opt)
+        raise ConfigError(f"config field 'edition' must be one of {list(EDITIONS)}, got {cfg['edition']!r}")
+    cfg["optional"] = validate_optional(cfg["edition"], cfg["optional"])
     return cfg
 
 

@@ -649,7 +649,7 @@ def justice_amnesty(state: GameState, p: int) -> None:
 
 
 def _intrigue_subst(state: GameState) -> bool:
-    return state.config.get("edition", "1981") == "1981"
+    return state.config["edition"] == "1981"
 
 
 def _assassins(state: GameState, p: int) -> list[str]:

@@ -284,7 +284,7 @@ def card_options(state: GameState, p: int, ctype: str) -> list[int]:
     from .data.components import INTRIGUE_SUBSTITUTES
 
     opts = [ID[f"play_{ctype}"]] if has_card(state, p, ctype) else []
-    if (ctype in INTRIGUE_SUBSTITUTES and state.config.get("edition", "1981") == "1981"
+    if (ctype in INTRIGUE_SUBSTITUTES and state.config["edition"] == "1981"
             and has_card(state, p, "intrigue")):
         opts.append(ID[f"play_intrigue_as_{ctype}"])
     return opts

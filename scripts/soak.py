@@ -2,6 +2,7 @@
 invariants (fandonia_env.engine.invariants) after every step.
 
     python scripts/soak.py --games 200 --players 2-6 --max-turns 60 [--seed 0] [--roundtrip]
+        [--preset errata] [--edition errata] [--optional clemency,funerals]
 
 Prints per-player-count figures (games, mean decisions, results) and the first failure.
 """
@@ -15,13 +16,14 @@ import random
 import sys
 import time
 import traceback
+from typing import Any
 
 from fandonia_env.engine import Game
 from fandonia_env.engine.invariants import check
 
 
-def play(n: int, seed: int, max_turns: int, roundtrip: bool) -> Game:
-    g = Game(players=n, seed=seed, max_turns=max_turns)
+def play(n: int, seed: int, max_turns: int, roundtrip: bool, **rules: Any) -> Game:
+    g = Game(players=n, seed=seed, max_turns=max_turns, **rules)
     rng = random.Random(seed)
     check(g.state)
     while not g.over:
@@ -42,7 +44,17 @@ def main() -> int:
     ap.add_argument("--max-turns", type=int, default=60)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--roundtrip", action="store_true")
+    ap.add_argument("--preset", default=None, help="a rules preset from configs/presets")
+    ap.add_argument("--edition", default=None, help="1981 or errata")
+    ap.add_argument("--optional", default=None, help="comma-separated optional-rule switches")
     a = ap.parse_args()
+    rules: dict[str, Any] = {}
+    if a.preset:
+        rules["preset"] = a.preset
+    if a.edition:
+        rules["edition"] = a.edition
+    if a.optional is not None:
+        rules["optional"] = [o for o in a.optional.split(",") if o]
     lo, _, hi = a.players.partition("-")
     counts = list(range(int(lo), int(hi or lo) + 1))
     stats: dict[int, collections.Counter] = collections.defaultdict(collections.Counter)
@@ -52,9 +64,9 @@ def main() -> int:
         n = counts[i % len(counts)]
         seed = a.seed + i
         try:
-            g = play(n, seed, a.max_turns, a.roundtrip)
+            g = play(n, seed, a.max_turns, a.roundtrip, **rules)
         except Exception:
-            print(f"FAILED: players={n} seed={seed}")
+            print(f"FAILED: players={n} seed={seed} rules={rules}")
             traceback.print_exc()
             return 1
         stats[n][g.result] += 1

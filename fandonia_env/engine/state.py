@@ -17,7 +17,7 @@ from typing import Any
 
 from .rng import RNG
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: GameState.misc (issue 5)
 
 
 def pcopy(x: Any) -> Any:
@@ -166,6 +166,7 @@ class GameState:
     reign: dict[str, Any] = field(default_factory=dict)  # FARC Monarch record for §37
     pt: dict[str, Any] = field(default_factory=dict)  # the current Player Turn's bookkeeping
     tstate: dict[str, Any] = field(default_factory=dict)  # this game turn's bookkeeping
+    misc: dict[str, Any] = field(default_factory=dict)  # game-long bookkeeping of optional/errata rules
     stack: list[Frame] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)  # {"t": text, "to": None|player}
     over: bool = False
@@ -204,6 +205,7 @@ class GameState:
         g.reign = pcopy(self.reign)
         g.pt = pcopy(self.pt)
         g.tstate = pcopy(self.tstate)
+        g.misc = pcopy(self.misc)
         g.stack = [f.copy() for f in self.stack]
         g.log = list(self.log)  # entries are never mutated once written
         g.over = self.over
@@ -301,7 +303,7 @@ _SCALAR_TYPES = {
     "turn": int, "first_player": int, "phase": str, "support": int, "monarch": str,
     "over": bool, "steps": int, "config": dict, "deck": list, "discard": list, "removed": list,
     "loyalty_pool": list, "opportunity_pool": list, "problems": dict, "wars": list, "log": list,
-    "pt": dict, "tstate": dict, "reign": dict, "order": list, "forced_crown": list,
+    "pt": dict, "tstate": dict, "misc": dict, "reign": dict, "order": list, "forced_crown": list,
 }
 
 

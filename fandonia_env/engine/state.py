@@ -12,7 +12,8 @@ character (a character with ``owner == p`` that is not p's PC), *NC* neutral
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+import operator
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from .rng import RNG
@@ -74,13 +75,15 @@ class Character:
     failed_problem: bool = False  # a Minister who failed a problem may not travel (§20.3)
 
     def copy(self) -> Character:
-        c = Character.__new__(Character)
-        for f in _CHAR_FIELDS:
-            setattr(c, f, getattr(self, f))
-        return c
+        # every field is an immutable scalar: a positional constructor call on the
+        # fields read at C speed is about twice as fast as a setattr loop
+        return Character(*_char_values(self))
 
 
 _CHAR_FIELDS = tuple(f.name for f in fields(Character))
+_char_values = operator.attrgetter(*_CHAR_FIELDS)  # all fields of a Character, as a tuple
+assert all(f.default_factory is MISSING for f in fields(Character)), \
+    "Character fields must be immutable scalars (Character.copy shares values)"
 
 
 @dataclass(slots=True)

@@ -53,6 +53,8 @@ DECISION_KINDS: tuple[str, ...] = (
     "seducer", "suicide_char", "title_character", "travel_character", "travel_destination",
     "treachery_card", "treachery_target", "turn_main", "unhide_char", "use_any_activity",
     "usurp_farc", "usurp_support", "voluntary_discard", "wedding_attend", "wedding_pair",
+    "funeral_attend",
+    "counsel_prevent",
 )
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 
@@ -336,7 +338,7 @@ def encode(state: GameState, observer: int) -> np.ndarray:
                 elif nums < CTX_NUM_SLOTS:
                     buf[_OFFSET["decision_ctx_numbers"] + nums] = max(-1.0, min(1.0, val / 12))
                     nums += 1
-    obs = np.array(buf, dtype=np.float32)
+    obs = np.fromiter(buf, dtype=np.float32, count=OBS_SIZE)  # about twice as fast as np.array(list)
     np.clip(obs, -1.0, 1.0, out=obs)
     return obs
 

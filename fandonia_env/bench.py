@@ -67,12 +67,13 @@ def _timed(fn: Callable[[], tuple[int, ...]], seconds: float) -> tuple[list[int]
             return tot, calls, dt
 
 
-def bench_engine(players: int, seconds: float, max_turns: int | None, seed: int = 0) -> dict[str, float]:
+def bench_engine(players: int, seconds: float, max_turns: int | None, seed: int = 0,
+                rules: dict[str, Any] | None = None) -> dict[str, float]:
     rng = random.Random(seed)
     k = {"game": 0}
 
     def one() -> tuple[int, int]:
-        g = Game(players=players, seed=seed + k["game"], max_turns=max_turns)
+        g = Game(players=players, seed=seed + k["game"], max_turns=max_turns, **(rules or {}))
         k["game"] += 1
         choice = rng.choice
         while not g.over:
@@ -84,10 +85,11 @@ def bench_engine(players: int, seconds: float, max_turns: int | None, seed: int 
             "mean_turns": turns / games}
 
 
-def bench_aec(players: int, seconds: float, max_turns: int | None, seed: int = 0) -> dict[str, float]:
+def bench_aec(players: int, seconds: float, max_turns: int | None, seed: int = 0,
+                rules: dict[str, Any] | None = None) -> dict[str, float]:
     from .fandonia_v0 import env as make_env
 
-    e = make_env(players=players, max_turns=max_turns)
+    e = make_env(players=players, max_turns=max_turns, **(rules or {}))
     rng = random.Random(seed)
     flatnonzero = np.flatnonzero
     k = {"game": 0}
@@ -110,17 +112,18 @@ def bench_aec(players: int, seconds: float, max_turns: int | None, seed: int = 0
     return {"aec_steps_s": steps / dt, "aec_games_s": games / dt}
 
 
-def midgame_positions(players: int, max_turns: int | None, count: int = 4, seed: int = 0) -> list[Game]:
+def midgame_positions(players: int, max_turns: int | None, count: int = 4, seed: int = 0,
+                rules: dict[str, Any] | None = None) -> list[Game]:
     """Positions half-way (in decisions) through random games."""
     out = []
     for i in range(count):
-        g = Game(players=players, seed=seed + 1000 + i, max_turns=max_turns)
+        g = Game(players=players, seed=seed + 1000 + i, max_turns=max_turns, **(rules or {}))
         rng = random.Random(i)
         moves = []
         while not g.over:
             moves.append(rng.choice(g.legal_actions()))
             g.apply(moves[-1])
-        g = Game(players=players, seed=seed + 1000 + i, max_turns=max_turns)
+        g = Game(players=players, seed=seed + 1000 + i, max_turns=max_turns, **(rules or {}))
         for a in moves[: len(moves) // 2]:
             g.apply(a)
         out.append(g)
@@ -144,12 +147,13 @@ def bench_clone_json(positions: Sequence[Game], seconds: float) -> dict[str, flo
     return {"clone_s": c / dt, "json_s": j / dt2, "json_kib": size / 1024}
 
 
-def memory_per_env(players: int, max_turns: int | None, mid: int, seed: int = 0) -> dict[str, float]:
+def memory_per_env(players: int, max_turns: int | None, mid: int, seed: int = 0,
+                rules: dict[str, Any] | None = None) -> dict[str, float]:
     """tracemalloc of one AEC env after ``mid`` random steps (and of one Game clone of it)."""
     from .fandonia_v0 import env as make_env
 
     def mid_env(steps: int) -> Any:
-        e = make_env(players=players, max_turns=max_turns)
+        e = make_env(players=players, max_turns=max_turns, **(rules or {}))
         e.reset(seed=seed)
         rng = random.Random(seed)
         for i, _agent in enumerate(e.agent_iter()):
@@ -183,17 +187,18 @@ def memory_per_env(players: int, max_turns: int | None, mid: int, seed: int = 0)
 
 
 def run_bench(players: Iterable[int] = (2, 4, 6), seconds: float = 5.0, max_turns: int | None = 100,
-              seed: int = 0, progress: bool = False) -> list[dict[str, float]]:
+              seed: int = 0, progress: bool = False, rules: dict[str, Any] | None = None) -> list[dict[str, float]]:
+    """``rules``: ``preset``/``edition``/``optional`` keyword arguments for every game."""
     rows = []
     for n in players:
         if progress:
             print(f"bench: {n} players ...", file=sys.stderr, flush=True)
         row: dict[str, float] = {"players": n}
         _CPU.clear()
-        row.update(bench_engine(n, seconds, max_turns, seed))
-        row.update(bench_aec(n, seconds, max_turns, seed))
-        row.update(bench_clone_json(midgame_positions(n, max_turns, seed=seed), seconds))
-        row.update(memory_per_env(n, max_turns, int(row["mean_decisions"]) // 2, seed))
+        row.update(bench_engine(n, seconds, max_turns, seed, rules))
+        row.update(bench_aec(n, seconds, max_turns, seed, rules))
+        row.update(bench_clone_json(midgame_positions(n, max_turns, seed=seed, rules=rules), seconds))
+        row.update(memory_per_env(n, max_turns, int(row["mean_decisions"]) // 2, seed, rules))
         row["cpu_over_wall"] = min(_CPU)
         rows.append(row)
     return rows
@@ -259,9 +264,13 @@ def main(argv: Iterable[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--markdown", action="store_true", help="print a block for docs/benchmarks.md")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON lines too")
+    from .cli import add_rules_args, rules_from_args
+
+    add_rules_args(ap)
     a = ap.parse_args(list(argv) if argv is not None else None)
+    rules = rules_from_args(a, ap)
     players = [int(x) for x in a.players.split(",") if x.strip()]
-    rows = run_bench(players, a.seconds, a.max_turns or None, a.seed, progress=True)
+    rows = run_bench(players, a.seconds, a.max_turns or None, a.seed, progress=True, rules=rules)
     if a.markdown:
         args = list(argv) if argv is not None else sys.argv[1:]
         print(markdown(rows, " ".join(["python -m fandonia_env.bench", *args])))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .cli import add_rules_args, rules_from_args
 from .tournament import run_tournament
 
 
@@ -25,9 +26,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-turns", type=int, default=60)
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--out", default="runs/demo")
+    add_rules_args(ap)
     a = ap.parse_args(argv)
     res = run_tournament(agents=["noble-rule-v1", "random-v1"], players=a.players, games=a.games,
-                         seed=a.seed, max_turns=a.max_turns, jobs=a.jobs, out=a.out)
+                         seed=a.seed, max_turns=a.max_turns, jobs=a.jobs, out=a.out,
+                         rules=rules_from_args(a, ap))
     print(res.markdown)
     return 0
 

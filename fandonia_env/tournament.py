@@ -152,7 +152,8 @@ def finishing_order(state: Any) -> tuple[list[int], list[float]]:
     return order, ranks
 
 
-def play_game(task: dict[str, Any], max_turns: int | None = None) -> dict[str, Any]:
+def play_game(task: dict[str, Any], max_turns: int | None = None,
+              rules: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play one scheduled game and return its record."""
     import agents as agent_registry
 
@@ -168,7 +169,7 @@ def play_game(task: dict[str, Any], max_turns: int | None = None) -> dict[str, A
         bot.reset(s)
         bots.append(bot)
     t0 = time.perf_counter()
-    g = Game(players=n, seed=task["seed"], max_turns=max_turns)
+    g = Game(players=n, seed=task["seed"], max_turns=max_turns, **(rules or {}))
     think = [0.0] * n
     per_seat = [0] * n
     while not g.over:
@@ -197,7 +198,7 @@ def play_game(task: dict[str, Any], max_turns: int | None = None) -> dict[str, A
     }
 
 
-def _play_star(args: tuple[dict[str, Any], int | None]) -> dict[str, Any]:
+def _play_star(args: tuple[dict[str, Any], int | None, dict[str, Any] | None]) -> dict[str, Any]:
     return play_game(*args)
 
 
@@ -397,8 +398,11 @@ class TournamentResult:
 def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4, games: int = 40,
                    seed: int = 0, max_turns: int | None = 60, jobs: int | None = None,
                    out: str | None = None, lineup: Sequence[str] | None = None, bootstrap: int = 2000,
-                   progress: bool = True, plot: bool = True) -> TournamentResult:
+                   progress: bool = True, plot: bool = True,
+                   rules: dict[str, Any] | None = None) -> TournamentResult:
     """Play a tournament and return its results (and write them under ``out`` if given).
+
+    ``rules``: ``preset``/``edition``/``optional`` keyword arguments for every ``Game``.
 
     See the module docstring for seating, rotations, finishing order and statistics."""
     import agents as agent_registry
@@ -408,6 +412,10 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
         if a not in agent_registry.AGENTS:
             raise ValueError(f"unknown agent {a!r}; registered: {sorted(agent_registry.AGENTS)}")
     ids = list(dict.fromkeys(seats))
+    rules = dict(rules or {})
+    from .engine.game import make_config
+
+    rcfg = make_config(**rules)  # validate before starting workers
     tasks = schedule(seats, games, seed)
     jobs = (os.cpu_count() or 1) if jobs is None else max(1, jobs)
     jobs = min(jobs, len(tasks))
@@ -416,12 +424,12 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
     records: list[dict[str, Any]] = []
     if jobs == 1:
         for t in tasks:
-            records.append(play_game(t, max_turns))
+            records.append(play_game(t, max_turns, rules))
             bar.update()
     else:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         with ctx.Pool(jobs) as pool:
-            for rec in pool.imap_unordered(_play_star, [(t, max_turns) for t in tasks]):
+            for rec in pool.imap_unordered(_play_star, [(t, max_turns, rules) for t in tasks]):
                 records.append(rec)
                 bar.update()
     bar.close()
@@ -431,6 +439,7 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
     config = {"lineup": seats, "agents": ids, "players": len(seats), "games": len(records),
               "deals": len(records) // len(rots), "rotations": rots, "seed": seed, "max_turns": max_turns,
               "jobs": jobs, "bootstrap": bootstrap, "wall_s": round(wall, 3),
+              "edition": rcfg["edition"], "optional": rcfg["optional"],
               "tiebreak": "winner; FARC reigning toward victory; pp+ip; faction Status (living)"}
     summary = summarize(records, ids, bootstrap, seed)
     notes: list[str] = []
@@ -442,7 +451,8 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
     seat_wins = ", ".join(f"seat {s['seat']}: {s['wins']} wins, mean rank {s['mean_rank']:.2f}"
                           for s in summary["seats"])
     head = (f"Tournament: lineup {','.join(seats)}; {len(records)} games = {config['deals']} deals × "
-            f"{len(rots)} rotation(s); seed {seed}; max turns {max_turns}.")
+            f"{len(rots)} rotation(s); seed {seed}; max turns {max_turns}; edition {rcfg['edition']}, "
+            f"optional rules: {', '.join(rcfg['optional']) or 'none'}.")
     md = (f"{head}\n\n{table}\n\nResults: {res}. By seat: {seat_wins}. "
           f"Mean {summary.get('mean_turns', 0):.1f} turns, {summary.get('mean_decisions', 0):.0f} decisions "
           f"per game; {wall:.1f} s wall with {jobs} job(s).\n")
@@ -485,7 +495,11 @@ def main(argv: Iterable[str] | None = None) -> int:
     ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples (default 2000)")
     ap.add_argument("--out", default=None, help="directory for results.json, summary.md, ratings.png")
     ap.add_argument("--no-progress", action="store_true")
+    from .cli import add_rules_args, rules_from_args
+
+    add_rules_args(ap)
     a = ap.parse_args(list(argv) if argv is not None else None)
+    rules = rules_from_args(a, ap)
     if not a.agents and not a.lineup:
         ap.error("give --agents or --lineup")
     if a.agents and a.lineup:
@@ -493,7 +507,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     players = a.players if a.players is not None else (None if a.lineup else 4)
     try:
         r = run_tournament(a.agents, players, a.games, a.seed, a.max_turns or None, a.jobs, a.out, a.lineup,
-                           a.bootstrap, progress=not a.no_progress)
+                           a.bootstrap, progress=not a.no_progress, rules=rules)
     except ValueError as e:
         ap.error(str(e))
     print(r.markdown)

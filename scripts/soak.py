@@ -18,6 +18,7 @@ import time
 import traceback
 from typing import Any
 
+from fandonia_env.cli import add_rules_args, rules_from_args
 from fandonia_env.engine import Game
 from fandonia_env.engine.invariants import check
 
@@ -44,17 +45,9 @@ def main() -> int:
     ap.add_argument("--max-turns", type=int, default=60)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--roundtrip", action="store_true")
-    ap.add_argument("--preset", default=None, help="a rules preset from configs/presets")
-    ap.add_argument("--edition", default=None, help="1981 or errata")
-    ap.add_argument("--optional", default=None, help="comma-separated optional-rule switches")
+    add_rules_args(ap)
     a = ap.parse_args()
-    rules: dict[str, Any] = {}
-    if a.preset:
-        rules["preset"] = a.preset
-    if a.edition:
-        rules["edition"] = a.edition
-    if a.optional is not None:
-        rules["optional"] = [o for o in a.optional.split(",") if o]
+    rules = rules_from_args(a, ap)
     lo, _, hi = a.players.partition("-")
     counts = list(range(int(lo), int(hi or lo) + 1))
     stats: dict[int, collections.Counter] = collections.defaultdict(collections.Counter)

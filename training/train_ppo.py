@@ -1,6 +1,6 @@
 """Train a MaskablePPO noble against scripted opponents, from a YAML config.
 
-    python -m training.train_ppo --config configs/ppo_vs_random.yaml [--timesteps N] [--out DIR]
+    python -m training.train_ppo --config configs/ppo_vs_random.yaml [--timesteps N] [--out DIR] [--preset errata]
 
 Writes ``model.zip``, the config it ran with, and ``eval.json`` (the learner's win rate and mean
 reward over ``eval.games`` evaluation games against the same opponents, seats drawn per game).
@@ -82,8 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timesteps", type=int, default=None, help="override ppo.total_timesteps")
     ap.add_argument("--eval-games", type=int, default=None, help="override eval.games")
     ap.add_argument("--out", default=None)
+    from fandonia_env.cli import add_rules_args, rules_from_args
+
+    add_rules_args(ap)  # override the env section's preset/edition/optional
     a = ap.parse_args(argv)
     cfg = load_config(a.config)
+    cfg["env"].update(rules_from_args(a, ap))
     if a.timesteps is not None:
         cfg["ppo"]["total_timesteps"] = a.timesteps
     if a.eval_games is not None:

@@ -65,6 +65,8 @@ BLOCK_DOC = {
     "decision_ctx_chars": "characters named in the decision's context (target, proposer...).",
     "decision_ctx_seats": "players named in the decision's context, as relative seats.",
     "decision_ctx_numbers": "numbers in the decision's context (amounts, activities left...)/12.",
+    "rules": "the rules in play: 1 if the edition is errata, then one flag per optional-rule switch "
+             "(engine/options.py OPTIONAL_RULES order).",
 }
 
 

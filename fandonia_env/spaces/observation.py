@@ -26,6 +26,7 @@ from ..engine.data.components import (
     OFFICE_KEYS,
     OPPORTUNITY_TYPES,
 )
+from ..engine.options import OPTIONAL_RULES
 from ..engine.state import GameState
 
 MAX_PLAYERS = 6
@@ -55,8 +56,11 @@ DECISION_KINDS: tuple[str, ...] = (
     "usurp_farc", "usurp_support", "voluntary_discard", "wedding_attend", "wedding_pair",
     "funeral_attend",
     "counsel_prevent",
+    "dissolve_government", "dissolve_office", "dissolve_char",
+    "pc_advantage_table", "pc_advantage_office", "sweet_charity",
 )
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
+_OPT_INDEX = {k: i for i, k in enumerate(OPTIONAL_RULES)}
 
 CHAR_FEATURES = (
     ["owner_none"] + [f"owner_seat{k}" for k in range(MAX_PLAYERS)]
@@ -96,6 +100,7 @@ LAYOUT: tuple[tuple[str, int], ...] = (
     ("decision_ctx_chars", len(ALL_CHARACTER_IDS)),
     ("decision_ctx_seats", MAX_PLAYERS),
     ("decision_ctx_numbers", CTX_NUM_SLOTS),
+    ("rules", 1 + len(OPTIONAL_RULES)),
 )
 OBS_SIZE: int = sum(n for _, n in LAYOUT)
 _OFFSET: dict[str, int] = {}
@@ -130,6 +135,7 @@ def _labels() -> list[str]:
     out += [f"ctx_char_{c}" for c in ALL_CHARACTER_IDS]
     out += [f"ctx_seat{s}" for s in range(MAX_PLAYERS)]
     out += [f"ctx_number_{i}" for i in range(CTX_NUM_SLOTS)]
+    out += ["rules_edition_errata"] + [f"rules_opt_{k}" for k in OPTIONAL_RULES]
     return out
 
 
@@ -338,6 +344,12 @@ def encode(state: GameState, observer: int) -> np.ndarray:
                 elif nums < CTX_NUM_SLOTS:
                     buf[_OFFSET["decision_ctx_numbers"] + nums] = max(-1.0, min(1.0, val / 12))
                     nums += 1
+    o = _OFFSET["rules"]
+    cfg = state.config
+    if cfg["edition"] == "errata":
+        buf[o] = 1.0
+    for k in cfg["optional"]:
+        buf[o + 1 + _OPT_INDEX[k]] = 1.0
     obs = np.fromiter(buf, dtype=np.float32, count=OBS_SIZE)  # about twice as fast as np.array(list)
     np.clip(obs, -1.0, 1.0, out=obs)
     return obs

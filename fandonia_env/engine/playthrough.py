@@ -24,7 +24,7 @@ def _play(cfg: dict[str, Any], choose: Callable[[int, dict[str, Any]], int | Non
     """Play a game from ``cfg``, asking ``choose(step, decision)`` for each action (None stops),
     and record one line per decision."""
     g = Game(**cfg)
-    n = cfg["players"]
+    n = g.n_players
     lines: list[dict[str, Any]] = [{"config": dict(g.state.config)}]
     seen = 0
     step = 0
@@ -46,10 +46,11 @@ def _play(cfg: dict[str, Any], choose: Callable[[int, dict[str, Any]], int | Non
         step += 1
 
 
-def record(players: int, seed: int, max_turns: int) -> list[dict[str, Any]]:
-    """Play a game with random legal choices (``random.Random(seed)``) and record it."""
+def record(players: int, seed: int, max_turns: int, **rules: Any) -> list[dict[str, Any]]:
+    """Play a game with random legal choices (``random.Random(seed)``) and record it.
+    ``rules``: ``preset``/``edition``/``optional`` (the first line keeps the expanded config)."""
     rng = random.Random(seed)
-    return _play({"players": players, "seed": seed, "max_turns": max_turns},
+    return _play({"players": players, "seed": seed, "max_turns": max_turns, **rules},
                  lambda step, d: rng.choice(d["options"]))
 
 

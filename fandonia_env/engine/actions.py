@@ -108,6 +108,20 @@ def _build() -> list[tuple[str, str]]:
         ("draw_event", "Draw an Event card"),
     ]
     cat += [(f"problem_{k}", f"Choose the political problem {k}") for k in PROBLEMS]
+    # issue 5, activities group: §38 optional activities, ES §13.4.20 bribery (errata)
+    cat += [
+        ("act_foreign_support", "Gain Foreign Support (§38 optional)"),
+        ("act_fandonian_support", "Gain Fandonian Support (§38 optional)"),
+        ("act_emissary", "Make a character an emissary (§38 optional Emissaries)"),
+        ("free_take_bribe", "Demand a bribe (ES §13.4.20, errata)"),
+        ("free_offer_bribe", "Offer a bribe to a NC Office Holder (ES §13.4.20, errata)"),
+    ]
+    cat += [(f"amount_{k}", f"Choose the amount {k}") for k in range(1, 7)]
+    cat += [(f"fandonian_support_{k}", f"Try for the '{CARD_TYPES[k].name}' card(s) (§38)")
+            for k in ("peasant_support", "townsmen_support", "clergy_support", "army_support",
+                      "navy_support", "merchant_support", "trade_guild_support")]
+    # issue 5, counsel group: §38 optional Abdication (usurpation.py)
+    cat += [("free_abdicate", "Abdicate: the FARC Monarch becomes a NRC (§38 optional Abdication)")]
     return cat
 
 

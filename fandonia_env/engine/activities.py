@@ -24,6 +24,11 @@ Readings chosen here (rules and rulings silent):
   is no longer halved by a crisis once it is a FARC, §33.2.3).
 * Reading (Status 8): a character with a fixed Status of 8 (§18.10, §31.7) is a Duke
   or Duchess and may take no further title.
+
+Errata edition (issue 5, activities group): D52 (ES §17.2.4) a henchman courting a FARC no
+longer keeps the FARC from becoming a NRC on the Royal Favor Table; D31 (ES §13.4.7) female
+henchmen are allowed, as in the 1981 code (no sex restriction).  ES §13.4.20 bribery is in
+``bribery.py``, the §38 optional activities in ``opt_activities.py``.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from .data.components import (
     CARD_TYPES,
     COUNTRIES,
     COUNTRY_NAMES,
+    ERRATA_FEMALE_TITLES,
     FANDONIA,
     FEMALE_TITLES,
     MALE_TITLES,
@@ -48,9 +54,11 @@ from .data.components import (
     ROYAL_ALIGNMENT_CARD,
     ROYALS,
     TITLE_NAMES,
+    printed_title,
 )
-from .data.tables import ROYAL_FAVOR, TITLE_TABLE, lookup
+from .data.tables import ROYAL_FAVOR, TITLE_TABLE, TITLE_TABLE_ERRATA_FEMALE, lookup
 from .machine import ask, log, op, seq
+from .options import errata
 from .queries import (
     abroad,
     can_spend,
@@ -74,6 +82,9 @@ from .turn import discard_options, do_draw
 
 PP_PRICE = 5  # §35.8: One PP for Five IP
 _TITLE_COST = {row["from"]: row["cost_ip"] for row in TITLE_TABLE}
+PP_PRICE_ERRATA = 2  # D81 (ES §35.8): one PP for two IP
+#: D25, ruling R3/A20: the errata female steps cost 2, 3, 4, 5 IP by rank reached.
+_TITLE_COST_ERRATA = {**_TITLE_COST, **{row["from"]: row["cost_ip"] for row in TITLE_TABLE_ERRATA_FEMALE}}
 
 
 # ---------------------------------------------------------------------------
@@ -215,6 +226,8 @@ def release_character(state: GameState, cid: str) -> None:
     c.owner = None
     kind = "NRC" if cid in ROYALS else "NC"
     log(state, f"{name(cid)} leaves player {prev}'s faction and becomes a {kind}.")
+    if c.hiding and errata(state):  # ES §24.7 (D64): justice.py
+        seq(state, ("justice_d64_unhide", {"cid": cid}))
 
 
 @op("release")
@@ -244,8 +257,8 @@ def _intrigue_ok(state: GameState, p: int, need_treachery: bool) -> bool:
         spare = n_int - 1
     else:
         return False
-    if need_treachery:
-        return spare > 0 or count_cards(state, p, "treachery") > 0
+    if need_treachery:  # errata D45: an Intrigue card is never a Treachery card (crown group)
+        return (spare > 0 and not errata(state)) or count_cards(state, p, "treachery") > 0
     return True
 
 
@@ -271,8 +284,12 @@ def _title_rank(state: GameState, cid: str) -> tuple[tuple[str, ...], int] | Non
     """(ladder, index of the present title) or None if the character has no ladder."""
     if cid not in NOBLES or cid in NO_TITLE:
         return None
-    printed = NOBLES[cid].title
-    ladder = FEMALE_TITLES if printed in FEMALE_TITLES else MALE_TITLES
+    if errata(state):  # D2, D11, D25: errata printed titles and female ladder
+        printed = printed_title(state.config, cid)
+        ladder = ERRATA_FEMALE_TITLES if NOBLES[cid].female else MALE_TITLES
+    else:
+        printed = NOBLES[cid].title
+        ladder = FEMALE_TITLES if printed in FEMALE_TITLES else MALE_TITLES
     if printed not in ladder:
         return None
     c = state.chars[cid]
@@ -290,7 +307,7 @@ def title_cost(state: GameState, cid: str) -> int | None:
     ladder, idx = r
     if idx >= len(ladder) - 1:
         return None
-    return _TITLE_COST[ladder[idx]]
+    return (_TITLE_COST_ERRATA if errata(state) else _TITLE_COST)[ladder[idx]]
 
 
 def _title_candidates(state: GameState, p: int) -> list[str]:
@@ -331,7 +348,7 @@ def act_title_pick(state: GameState, choice: int, p: int) -> None:
         return
     cid = action_char(choice)
     ladder, idx = _title_rank(state, cid)
-    cost = _TITLE_COST[ladder[idx]]
+    cost = (_TITLE_COST_ERRATA if errata(state) else _TITLE_COST)[ladder[idx]]
     spend_ip(state, p, cost, f"a title for {name(cid)}")
     state.chars[cid].titles += 1
     state.tstate.setdefault("titled", []).append(cid)
@@ -348,10 +365,17 @@ def act_title_pick(state: GameState, choice: int, p: int) -> None:
 def _counselor_candidates(state: GameState, p: int) -> list[str]:
     """PC or FAC, not an Office Holder, not a henchman (incl. the PC's spouse, §17.3),
     not already a Monarch's Counselor."""
+    if errata(state):  # D29: a henchman may be one; D27: not imprisoned, banished or hiding (counsel group)
+        return [cid for cid in _pc_or_facs(state, p) if state.chars[cid].office is None
+                and state.chars[cid].counselor_card is None and not _away_errata(state.chars[cid])]
     hm = henchmen(state, p)
     return [cid for cid in _pc_or_facs(state, p)
             if state.chars[cid].office is None and state.chars[cid].counselor_card is None
             and state.chars[cid].henchman_card is None and cid not in hm]
+
+
+def _away_errata(c: Character) -> bool:
+    return c.imprisoned or c.banished or c.hiding
 
 
 def _legal_counselor(state: GameState, p: int) -> bool:
@@ -378,7 +402,8 @@ def act_counselor_pick(state: GameState, choice: int, p: int) -> None:
 
 
 def _farcs_alive(state: GameState, p: int) -> list[str]:
-    return [cid for cid in ROYALS if state.chars[cid].owner == p and not state.chars[cid].dead]
+    return [cid for cid in ROYALS if state.chars[cid].owner == p and not state.chars[cid].dead
+            and not (cid == state.monarch and errata(state))]  # ES §36.10.5 (D83)
 
 
 def _courting_henchmen(state: GameState, p: int) -> list[str]:
@@ -459,7 +484,7 @@ def act_favor_result(state: GameState, roll: dict[str, Any], p: int, farc: str, 
     if row.get("ip"):
         gain_ip(state, p, row["ip"], "Royal Favor Table")
     if "farc_becomes_nrc" in row["special"]:
-        if henchman:
+        if henchman and not errata(state):  # D52: in the errata edition the FARC may become a NRC
             log(state, f"A henchman courted: {name(farc)} does not become a NRC (§17.2.4).")
         elif farc == state.monarch:
             log(state, f"{name(farc)} is a FARC Monarch for life (§36.6, A59): no effect.")
@@ -476,9 +501,10 @@ def _henchman_candidates(state: GameState, p: int) -> list[str]:
     """FACs (not PC, not RCs) who are neither henchmen (incl. the PC's spouse, §17.3)
     nor Monarch's Counselors."""
     hm = henchmen(state, p)
+    mc_ok = errata(state)  # D29 (ES §13.4.7, §14.5.6): a Monarch's Counselor may be a henchman (counsel group)
     return [cid for cid in _pc_or_facs(state, p)
             if not state.chars[cid].is_pc and state.chars[cid].henchman_card is None
-            and state.chars[cid].counselor_card is None and cid not in hm]
+            and (mc_ok or state.chars[cid].counselor_card is None) and cid not in hm]
 
 
 def _legal_henchman(state: GameState, p: int) -> bool:
@@ -562,16 +588,29 @@ def _present_abroad(state: GameState, p: int, country: str) -> bool:
 def _treachery_targets(state: GameState, p: int) -> list[str]:
     """EACs/EARCs (§13.4.14): not PCs, not imprisoned/hiding/stuck at war, not married
     (§18.7), not King George or Thomas, not a FARC Monarch (§36.10.5), abroad only if
-    p's PC or a henchman is in the same country (A36), affordable in PP."""
+    p's PC or a henchman is in the same country (A36), affordable in PP.
+
+    Romantic Intrigue 2 (§38): married characters may be recruited too, with their spouse
+    (``romantic_intrigue.married_joining``)."""
+    ri = _ri_on(state)
     out = []
     for cid, c in state.chars.items():
-        if c.owner is None or c.owner == p or c.is_pc or c.spouse is not None:
+        if c.owner is None or c.owner == p or c.is_pc:
             continue
+        joining: list[str] | None = [cid]
+        if c.spouse is not None:
+            if not ri:
+                continue
+            from .romantic_intrigue import married_joining
+
+            joining = married_joining(state, p, cid)
+            if joining is None:
+                continue
         if cid in ("george", "thomas") or cid == state.monarch or c.consort or _blocked(state, c):
             continue
         if abroad(c) and not _present_abroad(state, p, c.location):
             continue
-        if _can_hold(state, p, owners=[cid]):
+        if _can_hold(state, p, owners=joining):
             out.append(cid)
     return out
 
@@ -605,6 +644,11 @@ def act_treachery_card(state: GameState, choice: int, p: int, cid: str) -> None:
 
 
 def _treachery_done(state: GameState, p: int, cid: str) -> None:
+    if _ri_on(state):
+        from .romantic_intrigue import married_treachery
+
+        if married_treachery(state, p, cid):  # §38 Romantic Intrigue 2
+            return
     prev = state.chars[cid].owner
     join_faction(state, p, cid)
     kind = "FARC" if cid in ROYALS else "FAC"
@@ -616,12 +660,22 @@ def _treachery_done(state: GameState, p: int, cid: str) -> None:
 # ---------------------------------------------------------------------------
 
 
+def _ri_on(state: GameState) -> bool:
+    """Is the optional rule Romantic Intrigue (§38) on?  (``romantic_intrigue.py``)"""
+    return "romantic_intrigue" in state.config["optional"]
+
+
 def _seducers(state: GameState, p: int) -> list[str]:
     """Female PC/FAC (cards 56-66), unmarried, not imprisoned/hiding/stuck at war.
 
     Reading: the seducer is held to the same situation limits as the target
     (imprisoned, in hiding, stuck at war); female RCs never seduce (§13.4.15).
+    The errata edition says so (D35).  With Romantic Intrigue: ``romantic_intrigue.seducers``.
     """
+    if _ri_on(state):
+        from .romantic_intrigue import seducers
+
+        return seducers(state, p)
     out = []
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
@@ -638,8 +692,13 @@ def _seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
 
     Reading (A36): a male abroad may be seduced only by a female abroad in the same
     country; and, as for proposals (§18.4.2), a female abroad seduces only a male in
-    her own country - the two must be in the same place.
+    her own country - the two must be in the same place (errata D61 says so).
+    With Romantic Intrigue: ``romantic_intrigue.seduce_targets``.
     """
+    if _ri_on(state):
+        from .romantic_intrigue import seduce_targets
+
+        return seduce_targets(state, p, seducer)
     loc = state.chars[seducer].location
     out = []
     for cid, n in NOBLES.items():
@@ -687,6 +746,11 @@ def act_seduce_target(state: GameState, choice: int, p: int, seducer: str) -> No
     """One die; less than the Seduction Rating wins (A5: modified die).  Any player may
     negate with a 'Treachery' or an 'Informer' card before the roll (one card)."""
     target = action_char(choice)
+    if errata(state) or _ri_on(state):  # ES §13.4.15 (D36, D37), §38 Romantic Intrigue, D92
+        from .romantic_intrigue import seduce_start
+
+        seduce_start(state, p, seducer, target)
+        return
     _use_intrigue_grant(state, p)
     rating = NOBLES[seducer].seduction
     log(state, f"player {p}'s {name(seducer)} (Seduction Rating {rating}) attempts to seduce {name(target)}.")
@@ -796,7 +860,8 @@ def act_travel_dest(state: GameState, choice: int, p: int, cid: str) -> None:
         log(state, f"{name(cid)} returns to Fandonia from {COUNTRY_NAMES[src]}.")
     else:
         log(state, f"{name(cid)} travels from {COUNTRY_NAMES[src]} to {COUNTRY_NAMES[dest]}.")
-    seq(state, ("act_travel", {"p": p, "first": False}))
+    back = ("justice_es_enter_fandonia", {"cid": cid}) if dest == FANDONIA and errata(state) else None  # D62
+    seq(state, back, ("act_travel", {"p": p, "first": False}))
 
 
 # ---------------------------------------------------------------------------
@@ -837,13 +902,13 @@ def act_draw_pick(state: GameState, choice: int, p: int) -> None:
 
 
 def _legal_buy_pp(state: GameState, p: int) -> bool:
-    return can_spend(state, p, PP_PRICE)
+    return can_spend(state, p, PP_PRICE_ERRATA if errata(state) else PP_PRICE)  # D81
 
 
 @op("free_buy_pp")
 def free_buy_pp(state: GameState, p: int) -> None:
     """§35.8: One PP for Five IP, as often as affordable; not an activity."""
-    spend_ip(state, p, PP_PRICE, "One PP (§35.8)")
+    spend_ip(state, p, PP_PRICE_ERRATA if errata(state) else PP_PRICE, "One PP (§35.8)")  # D81
     gain_pp(state, p, 1, "bought with IP")
 
 

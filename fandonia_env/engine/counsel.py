@@ -74,13 +74,42 @@ Readings (where the rules are silent):
 * Reading: an extradited wrongdoer comes out of hiding and is brought back to
   Fandonia before the ``to_trial`` step (§25 "immediately returned to trial in
   Fandonia"); this is not an activity.
+
+Errata edition (ruling R1; ``options.errata``), each guarded by its switch:
+
+* D7/A26 (ES §12.3.9, §15.2): a player who drew the 'Free Counsel' Opportunity counter
+  (kind ``free_counsel``) this Player Turn may counsel; it is a free counsel (§15.9 any
+  counsel, §15.10 no ill effects, A26) on the tables open under §15.4 only.
+* D48/D51/A25/A58 (ES §15.3, §17.2.2 removed): no henchman stands in for a counselor; a
+  henchman who is himself an Office Holder or Monarch's Counselor (D29) counsels in his
+  own right.
+* D49 (ES §15.4): a 'Political Problems' Crown result opens no table when its problems
+  were resolved: already so here, since only the unresolved problems' tables open.
+* D79/A24 (ES §33.2.4): counseling is allowed in a government crisis, -1 to the roll.
+* D27 (ES §13.4.3, §14.2.4, §29.3, §30.4): :func:`counselor_leaves_court`, called by the
+  justice chapter where a character is imprisoned, banished or goes into hiding,
+  discards his 'Monarch's Counselor' card.  D28 (+2 Status) is in ``queries.status``,
+  D29 (henchman and Monarch's Counselor at once) in the activities chapter.
+
+Optional rule "Additional Monarch's Counselor Powers" (§38, ``counselor_powers``):
+
+* when a player states that he counsels (he picks a table), each opponent with a
+  Monarch's Counselor, in player order, may prevent it (YES/NO, decision
+  ``counsel_prevent``) unless the counseling player also has one; each player prevents
+  at most one counsel a game turn; the prevented player's Player Turn is then over.
+* :func:`counselor_problem_signs`: each player with a Monarch's Counselor declares ±1 on
+  every political problem roll (hooked into ``problems.roll_spec``).
+* Reading: a player "has a Monarch's Counselor" while a living PC/FAC of his holds the
+  card, wherever that character is; a player with several declares one sign.
+* Reading: the counsel is prevented after the table is stated and before the counsel is
+  named; a free counsel (Court Ball, Free Counsel counter) may be prevented too.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .actions import ID, NAME, PASS, action_char, action_player, char_action, player_action
+from .actions import ID, NAME, NO, PASS, YES, action_char, action_player, char_action, player_action
 from .data.components import (
     AMBASSADOR_OF,
     CARD_TYPE_OF,
@@ -89,10 +118,12 @@ from .data.components import (
     NOBLES,
     OFFICE_ELIGIBLE,
     OFFICES,
+    OPPORTUNITY_TYPE_OF,
     ROYALS,
 )
 from .data.tables import COUNSELING_RESULTS, COUNSELING_TABLES, lookup
 from .machine import ask, log, op, seq
+from .options import errata, opt
 from .queries import (
     abroad,
     discard,
@@ -129,7 +160,7 @@ def counsel_banned(state: GameState) -> str | None:
     """§15.5, §33.2.4: why nobody may counsel this turn, or None."""
     if state.crown in _NO_COUNSEL_CROWNS:
         return f"the Crown Events result is {state.crown.capitalize()} (§15.5)"
-    if state.support == 0:
+    if state.support == 0 and not errata(state):  # D79/A24: allowed at -1 in the errata edition
         return "the government is in crisis (§15.5, §33.2.4)"
     return None
 
@@ -177,7 +208,11 @@ def counselors(state: GameState, p: int) -> list[str]:
 
 
 def stand_ins(state: GameState, p: int) -> list[str]:
-    """§15.3, §17.2.2: henchmen who may counsel in place of a real counselor (not abroad)."""
+    """§15.3, §17.2.2: henchmen who may counsel in place of a real counselor (not abroad).
+
+    None in the errata edition (D48, D51, A25: ES §15.3 "henchmen cannot be used to counsel")."""
+    if errata(state):
+        return []
     out = []
     for cid in henchmen(state, p):
         c = state.chars[cid]
@@ -229,6 +264,9 @@ def counsel_targets(state: GameState, p: int, table: str, i: int) -> list[int] |
 
 def _extraditable(state: GameState) -> list[str]:
     """§25, §7.10.1: wrongdoers in hiding, not in a country at war."""
+    if errata(state):  # ES §25.1, §25.12 (D66, D74): justice.py
+        from .justice import extraditable_es
+        return [cid for cid, c in state.chars.items() if extraditable_es(state, cid, c)]
     return [cid for cid, c in state.chars.items()
             if c.wrongdoer and c.hiding and not c.dead and not stuck_at_war(state, c)]
 
@@ -285,6 +323,9 @@ def modifier_signs(state: GameState, table: str, i: int, target: str | None) -> 
             continue
         seen.add(cid)
         c = state.chars[cid]
+        if c.owner is None and c.office is not None and state.misc.get("bribery_bought"):  # errata ES §13.4.20
+            from .bribery import bribe_signs
+            signs += bribe_signs(state, cid, f"{name(cid)}, {role}")
         if c.owner is None or cid in ROYALS or c.dead:
             continue  # NC: the modifier is ignored (§15.7)
         why = name(cid) if role == name(cid) else f"{name(cid)}, {role}"
@@ -300,13 +341,21 @@ def modifier_signs(state: GameState, table: str, i: int, target: str | None) -> 
 # ---------------------------------------------------------------------------
 
 
+def has_free_counsel_counter(state: GameState, p: int) -> bool:
+    """D7 (ES §12.3.9): p drew the 'Free Counsel' Opportunity counter this Player Turn."""
+    return any(OPPORTUNITY_TYPE_OF.get(oc) == "free_counsel" for oc in state.players[p].opportunity_drawn)
+
+
 def _eligible(state: GameState, p: int) -> tuple[bool, list[str]]:
     """(free counsel?, real counselors) or (False, []) when p may not counsel at all."""
     if state.active != p or not state.pt or state.pt.get("counselled"):
         return False, []  # §15.6 one counsel a turn; or the turn was cut short
     if pc(state, p).dead or monarch_owner(state) == p:
         return False, []  # A47; §36.10.2
-    return state.players[p].free_counsel, counselors(state, p)
+    free = state.players[p].free_counsel
+    if not free and errata(state) and has_free_counsel_counter(state, p):
+        free = True  # D7, A26: the Free Counsel counter, a free counsel like the Court Ball's
+    return free, counselors(state, p)
 
 
 @op("counsel_step")
@@ -334,6 +383,13 @@ def counsel_table_chosen(state: GameState, choice: int, p: int, free: bool) -> N
         log(state, f"Player {p} does not counsel the Monarch.")
         return
     table = NAME[choice][len("counsel_table_"):]
+    if opt(state, "counselor_powers") and preventers(state, p):
+        seq(state, ("counsel_prevent_next", {"p": p, "free": free, "table": table}))
+        return
+    _ask_counsel(state, p, free, table)
+
+
+def _ask_counsel(state: GameState, p: int, free: bool, table: str) -> None:
     opts = [ID[f"counsel_{i}"] for i in makeable(state, p, table, free)]
     seq(state, ask(p, "counsel_choice", opts, "counsel_chosen", {"table": table},
                    p=p, free=free, table=table))
@@ -393,7 +449,9 @@ def _counsel(state: GameState, p: int, table: str, i: int, target: Any, counselo
     tname = COUNSELING_TABLES[table]["name"]
     state.pt["counselled"] = True
     state.players[p].counsels.setdefault(table, []).append(i)
-    if counselor is None:
+    if counselor is None and not state.players[p].free_counsel:  # D7: the Free Counsel counter
+        who = f"player {p} makes a free counsel (Free Counsel counter, A26) through {name(pc(state, p).cid)}"
+    elif counselor is None:
         who = f"player {p} makes a free counsel (Court Ball) through {name(pc(state, p).cid)}"
     elif substitute:
         who = f"player {p}'s henchman {name(counselor)} counsels the Monarch"
@@ -410,6 +468,9 @@ def _counsel(state: GameState, p: int, table: str, i: int, target: Any, counselo
         "then_args": {"p": p, "table": table, "i": i, "target": target, "counselor": counselor,
                       "free": free, "substitute": substitute},
     }
+    if state.support == 0 and errata(state):  # D79, A24
+        spec["base"] = -1
+        log(state, "The government is in crisis: -1 to the counseling roll (ES §33.2.4).")
     seq(state, modified_roll(spec))
 
 
@@ -544,6 +605,8 @@ def _execute(state: GameState, p: int, table: str, i: int, target: Any) -> list[
 
 def _extradite(state: GameState, cid: str) -> list[Any]:
     """§25: extradition by counsel (not an activity): back to Fandonia and to trial."""
+    if errata(state):  # ES §25.4, §25.7 (D69): justice.py
+        return [("justice_es_extradite_counsel", {"cid": cid})]
     c = state.chars[cid]
     if c.dead or not c.wrongdoer or not c.hiding or stuck_at_war(state, c):
         log(state, f"{name(cid)} can no longer be extradited: no effect.")
@@ -616,3 +679,74 @@ def _discard_support(state: GameState, eff: dict[str, Any]) -> None:
     if not found:
         names = ", ".join(sorted(CARD_TYPES[t].name for t in types))
         log(state, f"No player holds any of these cards ({names}): nothing is discarded.")
+
+
+# ---------------------------------------------------------------------------
+# Errata D27: the Monarch's Counselor card is lost away from court
+# ---------------------------------------------------------------------------
+
+
+def counselor_leaves_court(state: GameState, cid: str, why: str) -> None:
+    """D27 (ES §13.4.3, §14.2.4, §29.3, §30.4), errata only: a Monarch's Counselor who is
+    imprisoned, banished or goes into hiding loses his card (discarded).  The justice
+    chapter calls this where the situation is set; ``why`` is "imprisoned" etc."""
+    if not errata(state):
+        return
+    c = state.chars[cid]
+    if c.counselor_card is None:
+        return
+    discard(state, c.counselor_card)
+    c.counselor_card = None
+    log(state, f"{name(cid)} is {why}: his 'Monarch's Counselor' card is discarded (ES §14.2.4).")
+
+
+# ---------------------------------------------------------------------------
+# §38 Additional Monarch's Counselor Powers (switch ``counselor_powers``)
+# ---------------------------------------------------------------------------
+
+
+def has_counselor(state: GameState, p: int) -> bool:
+    """p has a Monarch's Counselor: a living PC/FAC of his holds the card."""
+    return any(c.owner == p and c.counselor_card is not None and not c.dead for c in state.chars.values())
+
+
+def preventers(state: GameState, p: int) -> list[int]:
+    """§38: opponents, in player order, who may still prevent p's counsel this turn."""
+    if has_counselor(state, p):
+        return []  # never against a player who also has a Monarch's Counselor
+    used = state.tstate.get("counsel_prevented_by", [])
+    order = state.order or list(range(state.n))
+    return [q for q in order if q != p and q not in used and has_counselor(state, q)]
+
+
+@op("counsel_prevent_next")
+def counsel_prevent_next(state: GameState, p: int, free: bool, table: str, asked: list[int] | None = None) -> None:
+    """Ask the next opponent with a Monarch's Counselor whether he prevents the counsel."""
+    asked = asked or []
+    left = [q for q in preventers(state, p) if q not in asked]
+    if not left:
+        _ask_counsel(state, p, free, table)
+        return
+    q = left[0]
+    seq(state, ask(q, "counsel_prevent", [YES, NO], "counsel_prevent_choice", {"table": table, "player": p},
+                   p=p, q=q, free=free, table=table, asked=asked + [q]))
+
+
+@op("counsel_prevent_choice")
+def counsel_prevent_choice(state: GameState, choice: int, p: int, q: int, free: bool, table: str,
+                           asked: list[int]) -> None:
+    if choice != YES:
+        seq(state, ("counsel_prevent_next", {"p": p, "free": free, "table": table, "asked": asked}))
+        return
+    state.tstate.setdefault("counsel_prevented_by", []).append(q)
+    log(state, f"Player {q}, who has a Monarch's Counselor, prevents player {p} from counseling the Monarch: "
+               f"player {p}'s Player Turn is over (§38 Additional Monarch's Counselor Powers).")
+
+
+def counselor_problem_signs(state: GameState) -> list[dict[str, Any]]:
+    """§38: each player with a Monarch's Counselor may add or subtract one from every political
+    problem roll (one sign per player, in player order)."""
+    if not opt(state, "counselor_powers"):
+        return []
+    order = state.order or list(range(state.n))
+    return [{"player": q, "amount": 1, "why": "Monarch's Counselor, §38"} for q in order if has_counselor(state, q)]

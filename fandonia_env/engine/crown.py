@@ -18,6 +18,28 @@ Operations registered here:
   §14.2.7).
 * ``succession`` (§9.2-9.4, §32.4, §14.5.19, §18.10, A56).
 
+Errata edition (ruling R1, ES text):
+
+* D19, D45, D46 (ES §8.4.3, §13.4.12, §14.2.7, §14.5.2): the illegal cards are DOWN WITH
+  THE KING, Assassination and the Foreign Support cards (``queries.illegal_cards``); an
+  intrigued Treachery or Intrigue card is discarded with no accusation.  All three ways of
+  intriguing a card (Crown Intrigue, the activity, the Intrigue counsel) go through
+  ``intrigue_draw``.
+* D18 (ES §8.4.2, A23, R3): the Famine log names Trade Guild, Merchant and Peasant Support
+  (the values are in ``usurpation.support_multiplier``).
+* D20 (ES §8.4.4): a free counsel needs a Court Ball total of 9 or more.
+* D21 (ES §8.4.4): a player whose PC is banned loses 2 PP at every Court Ball.
+* §38 unresolved problems e/g: a forced result ``"one_problem:<problem>"`` in
+  ``state.forced_crown`` is a 'One Political Problem' whose problem is given.
+
+* Reading (D20): "9 or more" is the Court Ball total (dice plus the player's Court Ball
+  modifier), as the 1981 table rows 8-12 are.
+* Reading (D21): the 2 PP are lost whether or not the player has an attending henchman,
+  and not by a player whose PC is face-down (he takes part in nothing, §31.5).
+* Reading (§38 e/g with A10 i): two forced problem results (e and g, or one of them and a
+  counsel's 'One Political Problem') are separate results, each resolved in the order the
+  first player picks.
+
 Activity registered here: ``intrigue_card`` (§13.4.12).
 
 Readings (where rules and rulings are silent):
@@ -77,19 +99,20 @@ from .actions import NO, YES, action_char, action_player, char_action, player_ac
 from .data.components import (
     CARD_TYPE_OF,
     CARD_TYPES,
-    ILLEGAL_CARDS,
     NOBLES,
     ROYAL_ALIGNMENT_CARD,
     SUCCESSION,
 )
 from .data.tables import COURT_BALL, COURT_BALL_MAX_MODIFIER, CROWN_EVENTS, ROYAL_DEATH, lookup
 from .machine import abort_turn, ask, log, op, seq
+from .options import errata
 from .queries import (
     abroad,
     discard,
     gain_pp,
     has_card,
     henchmen,
+    illegal_cards,
     lose_pp,
     monarch_owner,
     name,
@@ -113,6 +136,20 @@ LABELS: dict[str, str] = {
 PROTECTED_HAND = 3
 #: Mourning discards (§9.4).
 MOURNING_DISCARDS = 2
+#: Prefix of a forced 'One Political Problem' result naming its problem (§38 unresolved e/g).
+FORCED_PROBLEM = "one_problem:"
+#: Errata (D20, ES §8.4.4): a free counsel on a Court Ball roll of 9 or more (1981: 8, the table).
+ERRATA_FREE_COUNSEL_MIN = 9
+#: Errata (D21, ES §8.4.4): a player whose PC is banned loses 2 PP at every Court Ball.
+ERRATA_BANNED_PP = 2
+
+
+def _label(k: str) -> str:
+    if k.startswith(FORCED_PROBLEM):
+        from .problems import problem_name
+
+        return f"One Political Problem ({problem_name(k[len(FORCED_PROBLEM):])})"
+    return LABELS[k]
 
 
 def crown_key(row: dict[str, Any]) -> str:
@@ -146,11 +183,11 @@ def crown_phase(state: GameState) -> None:
         forced: list[str] = []
         for k in state.forced_crown:
             k = "one_problem" if k == "political_problems" else k
-            if k in CROWN_KEYS and k not in forced:
+            if (k in CROWN_KEYS or k.startswith(FORCED_PROBLEM)) and k not in forced:
                 forced.append(k)
         state.forced_crown = []
         log(state, "Crown Events: no roll this turn; the result is automatically "
-                   + " and ".join(f"'{LABELS[k]}'" for k in forced) + " (§9.4, §36.6, A10).")
+                   + " and ".join(f"'{_label(k)}'" for k in forced) + " (§9.4, §36.6, A10).")
         seq(state, ("crown_forced_next", {"remaining": forced, "k": 0}), ("crown_finish", {}))
         return
     a, b = state.rng.d6(), state.rng.d6()
@@ -169,8 +206,10 @@ def crown_forced_next(state: GameState, remaining: list[str], k: int) -> None:
         seq(state, ("crown_resolve", {"event": remaining[k]}),
             ("crown_forced_next", {"remaining": remaining[:k] + remaining[k + 1:], "k": 0}))
         return
-    seq(state, ask(_fp(state), "crown_order", [YES, NO], "crown_order_choice",
-                   {"event": remaining[k], "remaining": list(remaining)}, remaining=remaining, k=k))
+    ctx: dict[str, Any] = {"event": remaining[k], "remaining": list(remaining)}
+    if remaining[k].startswith(FORCED_PROBLEM):  # §38 e/g: 'One Political Problem' naming its problem
+        ctx["event"], ctx["problem"] = "one_problem", remaining[k][len(FORCED_PROBLEM):]
+    seq(state, ask(_fp(state), "crown_order", [YES, NO], "crown_order_choice", ctx, remaining=remaining, k=k))
 
 
 @op("crown_order_choice")
@@ -185,12 +224,17 @@ def crown_order_choice(state: GameState, choice: int, remaining: list[str], k: i
 @op("crown_resolve")
 def crown_resolve(state: GameState, event: str) -> None:
     """§8.4: carry out one Crown Events result."""
+    forced_problem = None
+    if event.startswith(FORCED_PROBLEM):  # §38 unresolved problems e/g: 'One Political Problem', forced
+        forced_problem = event[len(FORCED_PROBLEM):]
+        event = "one_problem"
     state.crown = event
     state.tstate.setdefault("crown_events", []).append(event)
     if event == "royal_death":
         _royal_death(state)
     elif event == "famine":
-        log(state, "Famine (§8.4.2): Trade Guild, Merchant and Army Support are worth more this turn; "
+        boosted = "Trade Guild, Merchant and Peasant" if errata(state) else "Trade Guild, Merchant and Army"
+        log(state, f"Famine (§8.4.2): {boosted} Support are worth more this turn; "
                    "no player may spend IP this turn (§34.6) and no counseling is allowed (§15.5).")
     elif event == "intrigue":
         log(state, f"Intrigue (§8.4.3): player {_fp(state)} may draw one Event card from each opponent's hand.")
@@ -200,7 +244,7 @@ def crown_resolve(state: GameState, event: str) -> None:
     elif event == "two_problems":
         seq(state, ("new_problem", {}), ("new_problem", {}))
     elif event == "one_problem":
-        seq(state, ("new_problem", {}))
+        seq(state, ("new_problem", {"forced": forced_problem} if forced_problem else {}))
     elif event == "scandal":
         _crown_scandal(state)
     elif event == "plague":
@@ -286,16 +330,20 @@ def crown_intrigue_choice(state: GameState, choice: int, i: int, victim: int) ->
 
 
 @op("intrigue_draw")
-def intrigue_draw(state: GameState, p: int, victim: int) -> None:
-    """§8.4.3, §13.4.12, §14.2.2, §14.2.7, §14.5.1, A41: one card drawn at random, shown to all."""
+def intrigue_draw(state: GameState, p: int, victim: int, blackmail_asked: bool = False) -> None:
+    """§8.4.3, §13.4.12, §14.2.2, §14.2.7, §14.5.1, A41: one card drawn at random, shown to all.
+    With the optional Blackmail rule (§38) p may blackmail instead (opt_activities.py)."""
     if not intrigue_victim_ok(state, victim):
         log(state, f"Player {victim}'s hand may not be intrigued (§14.2.7): no effect.")
+        return
+    if not blackmail_asked and "blackmail" in state.config["optional"]:  # §38 Blackmail
+        seq(state, ("blackmail_offer", {"p": p, "victim": victim}))
         return
     hand = state.players[victim].hand
     card = hand[state.rng.below(len(hand))]
     ctype = CARD_TYPE_OF[card]
     cname = CARD_TYPES[ctype].name
-    if ctype not in ILLEGAL_CARDS:
+    if ctype not in illegal_cards(state):  # errata D19, D45, D46
         hand.remove(card)
         discard(state, card)
         log(state, f"Player {p} intrigues a card from player {victim}'s hand: '{cname}', a legal card, "
@@ -381,10 +429,14 @@ def court_ball_next(state: GameState, i: int, attendees: list[str]) -> None:
             break
         if c.banned and not c.dead:
             log(state, f"Player {p}'s PC is banned from Court Balls: he may not roll (§8.4.4).")
+            if errata(state):  # D21, ES §8.4.4
+                lose_pp(state, p, ERRATA_BANNED_PP, "banned PC, Court Ball, ES §8.4.4")
         i += 1
     else:
         return
-    seq(state, ("court_ball_roll", {"p": p, "attendees": attendees}),
+    from .romantic_intrigue import marriage_ball  # ES optional Marriage (D97); lazy: import cycle
+
+    seq(state, marriage_ball(state, p, attendees) or ("court_ball_roll", {"p": p, "attendees": attendees}),
         ("court_ball_next", {"i": i + 1, "attendees": attendees}))
 
 
@@ -407,7 +459,9 @@ def court_ball_roll(state: GameState, p: int, attendees: list[str]) -> None:
             pl.ball_mod = new
             log(state, f"Player {p}'s Court Ball modifier becomes {new:+d}.")
     special = row["special"]
-    if "free_counsel" in special:
+    if "free_counsel" in special and errata(state) and total < ERRATA_FREE_COUNSEL_MIN:
+        log(state, f"Player {p} does not win a free counsel: it takes 9 or more (ES §8.4.4).")  # D20
+    elif "free_counsel" in special:
         pl.free_counsel = True
         log(state, f"Player {p} may make a free counsel to the Monarch this turn (§8.4.4, §15.10).")
     if "designate_pc_or_henchman" not in special:

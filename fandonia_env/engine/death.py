@@ -46,19 +46,90 @@ Readings:
   Status 8 and the Loyalty counter goes back to the container (§18.10).
 * Reading: heirs (§31.3-§31.5) start unmarried, untitled, in Fandonia and in a
   normal situation.
+
+Errata edition and optional rules (issue 5)
+-------------------------------------------
+
+* D77 (ES §31.3, A32): in the errata edition a NC or FAC among 11-44 and 56-66 who
+  dies is permanently removed from the game: no heir; ``Character.dead`` stays True
+  for good (as for a dead RC), his office becomes vacant (``discharge``), a Henchman
+  or Monarch's Counselor card under him is discarded, his engagement is broken and
+  his spouse widowed (§31.7), and his Loyalty counter leaves the game too, wherever it
+  was (on the card, in the container, or among the counters a player drew this turn:
+  that player is told privately).  Removed characters are listed, in the order of
+  their deaths, in ``state.misc["death_removed"]``; that list is where their Loyalty
+  counters live for the invariants (``invariants.check``).  A32's consequences: the
+  Office Holder pile can run dry and then an office stays vacant (the random fill of
+  §6.1.2 only rerolls while some eligible character exists, A3); an empty Loyalty
+  container gives One IP (§11.4); dice counts naming a removed character are rerolled
+  (A3); a PC's spouse who dies is removed; PCs themselves still get heirs (ES §31.5).
+* D78 (ES §31.4): only the functionaries 45-55 ("44 al 55" is a typo) still go back
+  to the Non-Office Holder pile with their Loyalty counter returned and an heir in
+  play: exactly the 1981 procedure.
+* ``shorter_b`` (§38 Shorter Game b, 1981 only, D98): every character killed except a
+  PC is permanently removed, by the same machinery as D77, functionaries included.
+  RCs keep §31.2 (they are removed anyway).  Reading: Thomas keeps §31.2 too (he dies
+  only in a usurpation and then returns as a NRC: the specific rule, and he stands for
+  "many different characters").  Reading: "killed" covers every death of the ``kill``
+  operation (executions, prison deaths, suicides, duels, plague...), since §31 treats
+  all deaths alike.
+* ``funerals`` (§38 Funerals; ES "FUNERALES"): after each death (of any character:
+  RC, PC, FAC, NC, Thomas in a usurpation included; not the "no effect" calls of a
+  face-down PC or of Thomas outside a usurpation) every player, in player order, is
+  asked whether he attends (decision ``funeral_attend``, ``yes``/``no``; not an
+  activity, no IP cost); then the attendees roll 2d on the Funeral Table in player
+  order (T1.16; no card modifies it).  In the errata edition row 5 is "lose 1 PP"
+  instead of One IP (D95); the other ES wording differences are class (d) (D96).
+  Reading: the funeral is held once the deceased's office is vacated (and a dead
+  FAC's heir is neutral again, 1981), before the other consequences still pending (a
+  dead PC's discards, the PP check, §37 draw check, succession), so that a succession
+  that ends the game turn (§9.4 mourning) cannot cancel it.
+  Reading: the player attends with his PC, so a player whose PC is face-down (§31.5:
+  "may not take part in any action of the game, for gains or losses"), imprisoned,
+  banished, in hiding, stuck at war or abroad cannot attend (the same test as a
+  wedding guest, §13.4.16).  A player may attend the funeral of his own FAC.
+  Reading: row 2 ("Roll On Scandal Table") makes the attending player's PC the object
+  of the scandal (``scandal`` with no exposer): the Funeral Table does not list a
+  henchman, so §17.2.5/§17.5 leave it to the PC.  PP lost at a funeral is checked
+  against the PP limit at once (``pp_check_all``, §35.5).
 """
 
 from __future__ import annotations
 
 from . import registry, turn
-from .actions import ID, NAME
+from .actions import ID, NAME, NO, YES
 from .data.components import CARD_TYPE_OF, CARD_TYPES, FANDONIA, ROYAL_ALIGNMENT_CARD, ROYALS
+from .data.tables import FUNERAL, lookup
 from .machine import ask, log, op, seq
-from .queries import ROYAL_SPOUSE_STATUS, dice_sum, discard, lose_ip, lose_pp, name, stuck_at_war, take_card
+from .options import errata, opt
+from .queries import (
+    ROYAL_SPOUSE_STATUS,
+    abroad,
+    dice_sum,
+    discard,
+    free,
+    gain_ip,
+    gain_pp,
+    lose_ip,
+    lose_pp,
+    name,
+    player_order,
+    stuck_at_war,
+    take_card,
+)
 from .state import GameState
 
 #: §31.5: cards a player whose PC dies must discard.
 PC_DEATH_DISCARDS = 5
+
+#: ES §31.4 (D78): the functionaries, who still have heirs in the errata edition.
+FUNCTIONARIES = frozenset(str(i) for i in range(45, 56))
+
+#: ``state.misc`` key: the characters permanently removed (D77, shorter_b), in order.
+REMOVED_KEY = "death_removed"
+
+#: D95: the errata Funeral Table row 5 costs One PP instead of One IP.
+D95_ROW = 5
 
 
 # ---------------------------------------------------------------------------
@@ -142,14 +213,34 @@ def kill(state: GameState, cid: str, cause: str = "") -> None:
     """§31: the death of ``cid`` (``cause`` for the log; ``"usurpation"`` matters)."""
     c = state.chars[cid]
     why = f" ({cause})" if cause else ""
+    # §38 Funerals: held once the office is vacated, before the other consequences
+    fun = ("death_funeral", {"cid": cid, "i": 0, "attending": []}) if opt(state, "funerals") else None
     if cid in ROYALS:
-        _kill_royal(state, cid, cause, why)
+        _kill_royal(state, cid, cause, why, fun)
     elif c.dead:
-        log(state, f"{name(cid)}'s card is face-down: he cannot die again (§31.5).")
+        if c.is_pc:
+            log(state, f"{name(cid)}'s card is face-down: he cannot die again (§31.5).")
+        else:
+            log(state, f"{name(cid)} has been removed from the game: no effect.")
     elif c.is_pc:
-        _kill_pc(state, cid, why)
+        _kill_pc(state, cid, why, fun)
+    elif removed_for_good(state, cid):
+        _remove_noble(state, cid, why, fun)
     else:
-        _kill_noble(state, cid, why)
+        _kill_noble(state, cid, why, fun)
+
+
+def removed_for_good(state: GameState, cid: str) -> bool:
+    """Does the death of the non-royal, non-PC ``cid`` remove him from the game?
+    Errata ES §31.3 (D77): 11-44 and 56-66; ``shorter_b`` (1981, D98): everyone."""
+    if errata(state):
+        return cid not in FUNCTIONARIES
+    return opt(state, "shorter_b")
+
+
+def removed_characters(state: GameState) -> list[str]:
+    """The characters permanently removed from the game (D77, shorter_b)."""
+    return list(state.misc.get(REMOVED_KEY, ()))
 
 
 def _remove_alignment_card(state: GameState, rc: str) -> None:
@@ -180,7 +271,7 @@ def _remove_alignment_card(state: GameState, rc: str) -> None:
                 return
 
 
-def _kill_royal(state: GameState, cid: str, cause: str, why: str) -> None:
+def _kill_royal(state: GameState, cid: str, cause: str, why: str, fun: tuple | None = None) -> None:
     c = state.chars[cid]
     if c.dead:
         return
@@ -190,6 +281,7 @@ def _kill_royal(state: GameState, cid: str, cause: str, why: str) -> None:
             return
         c.owner = None
         log(state, "Thomas (the Pretender) dies in the usurpation but is not removed: he becomes a NRC again (§31.2).")
+        seq(state, fun)
         return
     was_monarch = cid == state.monarch
     log(state, f"{name(cid)} dies{why}; the card is removed from the game (§31.2).")
@@ -198,7 +290,7 @@ def _kill_royal(state: GameState, cid: str, cause: str, why: str) -> None:
     _remove_alignment_card(state, cid)
     _widow(state, cid)
     _break_engagement(state, cid)
-    steps: list = []
+    steps: list = [fun]
     steps.append(("check_draw", {}))
     if was_monarch and cause != "usurpation":
         log(state, f"The Monarch, {name(cid)}, is dead and must be succeeded (§31.1).")
@@ -206,7 +298,7 @@ def _kill_royal(state: GameState, cid: str, cause: str, why: str) -> None:
     seq(state, *steps)
 
 
-def _kill_noble(state: GameState, cid: str, why: str) -> None:
+def _kill_noble(state: GameState, cid: str, why: str, fun: tuple | None = None) -> None:
     """§31.3, §31.4: the heir takes the card's place in a normal neutral situation."""
     c = state.chars[cid]
     owner = c.owner
@@ -224,7 +316,53 @@ def _kill_noble(state: GameState, cid: str, why: str) -> None:
         steps.append(("release", {"cid": cid}))
     else:
         _release_local(state, cid)
+    steps.append(fun)
     seq(state, *steps)
+
+
+def _remove_noble(state: GameState, cid: str, why: str, fun: tuple | None = None) -> None:
+    """ES §31.3 (D77, A32) / §38 Shorter Game b: the character leaves the game for good,
+    with his Loyalty counter; office vacant, Henchman/Monarch's Counselor card discarded."""
+    c = state.chars[cid]
+    rule = "ES §31.3" if errata(state) else "§38 Shorter Game b"
+    log(state, f"{name(cid)} dies{why} and is permanently removed from the game with his/her "
+               f"Loyalty counter: there is no heir ({rule}).")
+    vac = vacate_step(state, cid)
+    _widow(state, cid)
+    _break_engagement(state, cid)
+    _clear_situation(c)
+    c.titles = 0
+    c.fixed_status = None
+    c.banned = False
+    c.consort = False
+    for attr, what in (("henchman_card", "Henchman"), ("counselor_card", "Monarch's Counselor")):
+        card = getattr(c, attr)
+        if card is not None:
+            discard(state, card)
+            setattr(c, attr, None)
+            log(state, f"{name(cid)}'s '{what}' card is discarded ({rule}).")
+    _remove_loyalty_counter(state, cid)
+    c.owner = None
+    c.dead = True
+    seq(state, vac, fun)
+
+
+def _remove_loyalty_counter(state: GameState, cid: str) -> None:
+    """Take ``cid``'s Loyalty counter out of the game, wherever it is (D77); the list
+    ``state.misc[REMOVED_KEY]`` is its place from now on (invariants)."""
+    c = state.chars[cid]
+    if c.loyalty_counter:
+        c.loyalty_counter = False
+    elif cid in state.loyalty_pool:
+        state.loyalty_pool.remove(cid)
+    else:
+        for pl in state.players:
+            if cid in pl.loyalty_drawn:
+                pl.loyalty_drawn.remove(cid)
+                log(state, f"The Loyalty counter {cid} you drew ({name(cid)}) is removed from the game.",
+                    to=pl.idx)
+                break
+    state.misc.setdefault(REMOVED_KEY, []).append(cid)
 
 
 def _release_local(state: GameState, cid: str) -> None:
@@ -244,7 +382,7 @@ def _release_local(state: GameState, cid: str) -> None:
     c.owner = None
 
 
-def _kill_pc(state: GameState, cid: str, why: str) -> None:
+def _kill_pc(state: GameState, cid: str, why: str, fun: tuple | None = None) -> None:
     """§31.5 (A47): the PC's card is turned face-down until the second turn after."""
     c = state.chars[cid]
     p = c.owner
@@ -272,7 +410,7 @@ def _kill_pc(state: GameState, cid: str, why: str) -> None:
     c.banned = False
     c.dead = True
     pl.pc_dead_turn = state.turn
-    seq(state, vac, ("justice_death_discard", {"p": p, "left": PC_DEATH_DISCARDS}),
+    seq(state, vac, fun, ("justice_death_discard", {"p": p, "left": PC_DEATH_DISCARDS}),
         ("pp_check_all", {}))
 
 
@@ -337,7 +475,9 @@ def justice_end_of_turn(state: GameState) -> None:
             log(state, f"{name(cid)} commits suicide (§29.9, §30.10).")
             deaths.append(("kill", {"cid": cid, "cause": "suicide"}))
         elif c.imprisoned and c.owner is None and c.situation_turns >= 1:
-            if _prison_death_roll(state, cid, state.first_player):
+            if errata(state):  # ES §30.10 (D76): One IP for -2; justice.py
+                deaths.append(("justice_es_prison_death", {"cid": cid, "roller": state.first_player}))
+            elif _prison_death_roll(state, cid, state.first_player):
                 deaths.append(("kill", {"cid": cid, "cause": "died in prison"}))
     seq(state, *deaths, ("justice_end_of_turn_tail", {}))
 
@@ -369,8 +509,75 @@ def justice_prison_deaths(state: GameState, p: int) -> None:
     steps = []
     for cid, c in state.chars.items():
         if c.owner == p and c.imprisoned and not c.dead and c.situation_turns >= 1:
-            if _prison_death_roll(state, cid, p):
+            if errata(state):  # ES §30.10 (D76): One IP for -2; justice.py
+                steps.append(("justice_es_prison_death", {"cid": cid, "roller": p}))
+            elif _prison_death_roll(state, cid, p):
                 steps.append(("kill", {"cid": cid, "cause": "died in prison"}))
+    seq(state, *steps)
+
+
+# ---------------------------------------------------------------------------
+# §38 Funerals (optional rule ``funerals``; D95)
+# ---------------------------------------------------------------------------
+
+
+def _may_attend(state: GameState, q: int) -> bool:
+    """Reading: the player attends with his PC, who must be face-up, free and in Fandonia."""
+    c = state.chars[state.players[q].pc]
+    return free(state, c) and not abroad(c)
+
+
+@op("death_funeral")
+def death_funeral(state: GameState, cid: str, i: int, attending: list[int]) -> None:
+    """§38 Funerals: every player, in player order, may attend (not an activity, no IP)."""
+    order = player_order(state)
+    if i == 0:
+        log(state, f"The funeral of {name(cid)} is held: every player may attend (§38 Funerals).")
+    while i < len(order):
+        q = order[i]
+        if _may_attend(state, q):
+            seq(state, ask(q, "funeral_attend", [YES, NO], "death_funeral_attend",
+                           {"rule": "§38", "deceased": cid}, cid=cid, i=i, attending=attending))
+            return
+        i += 1
+    if not attending:
+        log(state, f"Nobody attends the funeral of {name(cid)}.")
+    seq(state, *[("death_funeral_roll", {"p": q, "cid": cid}) for q in attending])
+
+
+@op("death_funeral_attend")
+def death_funeral_attend(state: GameState, choice: int, cid: str, i: int, attending: list[int]) -> None:
+    q = player_order(state)[i]
+    if choice == YES:
+        attending = attending + [q]
+        log(state, f"Player {q} attends the funeral of {name(cid)} (§38 Funerals).")
+    else:
+        log(state, f"Player {q} does not attend the funeral of {name(cid)}.")
+    seq(state, ("death_funeral", {"cid": cid, "i": i + 1, "attending": attending}))
+
+
+@op("death_funeral_roll")
+def death_funeral_roll(state: GameState, p: int, cid: str) -> None:
+    """The Funeral Table (T1.16): 2d, no modifiers; D95 in the errata edition."""
+    r = dice_sum(state)
+    row = lookup(FUNERAL, r)
+    pp, ip, text = row["pp"], row["ip"], row["text"]
+    if r == D95_ROW and errata(state):
+        pp, ip, text = -1, 0, "Fell Into Grave. Lose One PP (errata, D95)."
+    log(state, f"Player {p} rolls {r} on the Funeral Table at the funeral of {name(cid)}: {text}")
+    why = "Funeral Table"
+    if pp > 0:
+        gain_pp(state, p, pp, why)
+    if ip > 0:
+        gain_ip(state, p, ip, why)
+    lost = lose_pp(state, p, -pp, why) if pp < 0 else 0
+    if ip < 0:
+        lose_ip(state, p, -ip, why)
+    steps: list = []
+    if "scandal" in row["special"]:
+        steps.append(("scandal", {"cid": state.players[p].pc, "why": "Funeral Table"}))
+    if lost:
+        steps.append(("pp_check_all", {}))
     seq(state, *steps)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .data.components import CARD_IDS, CARD_TYPE_OF, LOYALTY_IDS, OPPORTUNITY_IDS
+from .data.components import CARD_IDS, CARD_TYPE_OF, LOYALTY_IDS, opportunity_ids
 from .state import GameState
 
 
@@ -47,6 +47,11 @@ def check(state: GameState, decision: bool = True) -> None:
     for cid, ch in state.chars.items():
         if ch.loyalty_counter:
             lc[cid] += 1
+    lc.update(state.misc.get("death_removed", ()))  # removed from the game (D77, shorter_b)
+    for cid in state.misc.get("death_removed", ()):
+        ch = state.chars[cid]
+        assert ch.dead and ch.owner is None and ch.office is None and not ch.is_pc, \
+            f"permanently removed character {cid} is still in play"
     badl = [x for x in LOYALTY_IDS if lc[x] != 1]
     assert not badl, f"Loyalty counters not in exactly one place: {[(x, lc[x]) for x in badl[:5]]}"
     assert sum(lc.values()) == 36, f"{sum(lc.values())} Loyalty counters instead of 36"
@@ -54,7 +59,7 @@ def check(state: GameState, decision: bool = True) -> None:
     oc: Counter = Counter(state.opportunity_pool)
     for pl in state.players:
         oc.update(pl.opportunity_drawn)
-    bado = [x for x in OPPORTUNITY_IDS if oc[x] != 1]
+    bado = [x for x in opportunity_ids(state.config) if oc[x] != 1]  # D6: the edition's 24
     assert not bado, f"Opportunity counters not in exactly one place: {bado[:5]}"
     assert sum(oc.values()) == 24
 

@@ -71,13 +71,73 @@ Readings (where rules and rulings are silent):
 * Reading: a hearing or trial suspended by a war (§7.10.1, A61) resumes at the end
   of the turn in which the war ended, with the hiding choices of §24.2/§24.10 that
   the character would have had when he was sent.
+
+Errata edition (ruling R1; ``errata(state)``):
+
+* ES §20.8 (D62, A30, A31): a non-banished wrongdoer abroad either hides there or lives
+  openly there ("living abroad" = no Hiding marker, A30).  He chooses after an escape
+  (``escape_hide_choice``) and when he comes out of hiding abroad (``unhide_abroad``: live
+  openly, or return to Fandonia and the hearing of §24.8); one living openly may hide again
+  (free action ``hide``).  A PC living abroad has one activity a turn unless Extra Activity
+  adds more (checked when his Player Turn begins, ``justice_es_turn_start``; A31: PC only).
+  A wrongdoer living abroad who travels to Fandonia faces justice at once (ES §25.10; hook in
+  ``activities.act_travel_dest``).
+* ES §24.7 (D64): a NC is never offered hiding (the hearing offer, an escape: an escaped NC
+  lives openly abroad).  A FAC in hiding who becomes a NC (``release``, hook in
+  ``activities.release_character``) comes out at once; a wrongdoer (not banished) then faces
+  the justice that awaited him (as a captured fugitive, ES §25.10).
+* ES §25 (D66-D74) with ruling R2 and A30's fallback.  Extraditable: a wrongdoer, not
+  banished, not imprisoned, living or hiding abroad, not in a country at war (ES §25.1,
+  §25.12); never one hiding in Fandonia.  The Extradition activity: the card is played, then
+  the player may add an Intrigue counter or card (asked only where it matters).  Living
+  openly: extradited with no chance to hide, unless the Ambassador to that country is
+  another player's PC/FAC, whose player may veto (ES §25.2); with Intrigue no veto (§25.3).
+  Hiding abroad: without Intrigue no effect - the Persecution ES §25.5 would start is absent
+  (R2), A30; with Intrigue it succeeds as in the 1981 rules, no veto (A30, §25.6).  By counsel
+  (ES §25.4, §25.7, D69): succeeds, no veto, no hiding, whether living or hiding abroad
+  (hooks in ``counsel._extraditable`` / ``counsel._extradite``).  Persecution rolls, the ±1
+  of a FAC Ambassador on them (§25.8), the "already persecuted" countries (§25.9) and the
+  persecution of ES §25.11 do not exist (R2): nothing is put in their place.
+* Reading (ES §25.10, D72): the captured fugitive goes to what awaited him when he fled:
+  recorded in ``state.misc["justice_fate"]`` ({cid: "hearing" | "trial"}) when he hides from
+  a hearing or is sent to trial while hiding (errata only); an escaped prisoner is
+  imprisoned again, one awaiting execution executed; with no record, a hearing (§24.8).
+* Reading (ES §25.9, D71): a fugitive hiding abroad (not banished: §29.5 forbids travel) may
+  play an 'Escape' card to flee, still hiding, to another country not at war (never to
+  Fandonia); no Guards card can stop it (§14.5.14-§14.5.15 name prisons and Fandonian hiding).
+* Reading (ES §25.11, D73): no rule of the game makes a character a wrongdoer under a foreign
+  country's law, so §25.11 has no trigger; its Persecution is absent (R2).
+* Reading (ES §25.2): "un EAC" names the usual target; any extraditable wrongdoer (NC, EAC or
+  the player's own FAC) may be named, as §25.1 and §13.4.11 allow.
+* ES §29.1 (D75): Fandonia at war with every country: imprisoned instead of banished.
+* ES §30.10 (D76): before the prison death roll (§2.3, A11), in player order, each player who
+  can spend One IP is asked whether he pays it for -2; one payment already makes 11-12
+  impossible, so the window closes after it.  The roll itself lives in ``death.py``, which
+  schedules ``justice_es_prison_death`` in the errata edition (two hook lines).
+
+§38 Clemency (``opt(state, "clemency")``):
+
+* After a trial whose result was Banished, Imprisoned or Awaiting Execution (also when
+  Banished became imprisonment), once the sentence is applied, every player with a Monarch's
+  Counselor (his PC or FAC holding the card, not banished, imprisoned or dead) is asked in
+  player order whether he asks clemency for the character, whoever he is.
+* Reading (several requests): each request is rolled at once and applied before the next
+  player is asked - "no effect" and "imprisoned regardless" leave the next player free to
+  ask; an execution or a pardon ends the matter; a new trial (the §28 trial only, no new
+  interrogation, no interrogation modifier, the character brought back to Fandonia) ends
+  the round and its own sentence may open a new one.  A player asks at most once per
+  character per game turn (so the process ends).  The Clemency Table roll has no modifiers.
+* "King overrules judge": a banished or awaiting-execution character becomes a plain prisoner.
+* ES D93 (errata with Clemency on, A51): a FARC Monarch may pardon any wrongdoer, on the
+  terms of §36.10.4 (free, during his own Player Turn); the pardon of another player's or a
+  neutral character lifts no Court Ball ban (hook in ``usurpation._pardon_targets``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import registry
+from . import registry, turn
 from .actions import ID, NAME, NO, YES, char_action, suffix
 from .data.components import (
     COUNTRIES,
@@ -86,24 +146,30 @@ from .data.components import (
     JUDGES,
     NEVER_ABROAD,
     NOBLES,
+    OFFICES,
     ROYALS,
 )
-from .data.tables import ASSASSINATION, INTERROGATION, SCANDAL, TRIAL, lookup
+from .data.tables import ASSASSINATION, CLEMENCY, INTERROGATION, SCANDAL, TRIAL, lookup
 from .death import set_situation, vacate_step
 from .machine import ask, log, op, seq
+from .options import errata, opt
 from .queries import (
     abroad,
     actor_for,
     card_options,
     count_cards,
     d6,
+    dice_sum,
     discard,
     has_card,
     henchmen,
+    ip_spendable,
     lose_ip,
     lose_pp,
     name,
     play_card,
+    player_order,
+    spend_ip,
     status,
     stuck_at_war,
     take_card,
@@ -138,12 +204,14 @@ def restore(state: GameState, cid: str) -> None:
     home = c.banished and not stuck_at_war(state, c)  # a banished character comes home
     set_situation(c, FANDONIA if home else c.location)
     c.hiding = keep_hiding
+    if errata(state):
+        state.misc.get("justice_fate", {}).pop(cid, None)
 
 
 def _can_hide_now(state: GameState, cid: str, c: Character) -> bool:
     """May go into hiding now to avoid a hearing (§24.2, §24.4, §24.5, §30.6)."""
     return (cid not in ROYALS and not c.dead and not c.hiding and not c.imprisoned
-            and c.hid_turn != state.turn)
+            and c.hid_turn != state.turn and not (c.owner is None and errata(state)))  # errata D64
 
 
 def _minister_of_justice(state: GameState) -> str | None:
@@ -169,9 +237,10 @@ def _card_entry(card: str, who: Any, effect: Any, **kw: Any) -> dict[str, Any]:
 
 
 @op("accuse")
-def accuse(state: GameState, cid: str, dwtk: bool = False, why: str = "") -> None:
+def accuse(state: GameState, cid: str, dwtk: bool = False, why: str = "", bribe: int = 0) -> None:
     """§23.2-§23.4: one die (DOWN WITH THE KING +2, nothing else): < Status innocent;
-    otherwise, or on a natural 6 (A5), to a hearing."""
+    otherwise, or on a natural 6 (A5), to a hearing.  ``bribe``: errata ES §13.4.20 (D42,
+    D43, A27 iii) adds the bribe to this roll and to the hearing roll (bribery.py)."""
     c = state.chars[cid]
     w = f" ({why})" if why else ""
     if cid in ROYALS:
@@ -193,7 +262,12 @@ def accuse(state: GameState, cid: str, dwtk: bool = False, why: str = "") -> Non
     total = n + 2 if dwtk else n
     st = status(state, cid)
     mod = " +2 (DOWN WITH THE KING)" if dwtk else ""
+    if bribe:  # errata ES §13.4.20 (bribery.py)
+        total += bribe
+        mod += f" +{bribe} (the bribe, ES §13.4.20)"
     if n == 6 or total >= st:
+        if bribe:  # the bribe also modifies the hearing roll (ES §13.4.20)
+            state.misc.setdefault("bribe_hearing", {})[cid] = bribe
         why6 = "a 6" if n == 6 else f"not less than Status {st}"
         log(state, f"{name(cid)} is accused of wrongdoing{w}: player {roller} rolls {n}{mod} = {total}, "
                    f"{why6}: sent to a hearing (§23.2).")
@@ -234,6 +308,7 @@ def hearing(state: GameState, cid: str, cont: bool = False, resumed: bool = Fals
     if not cont:
         if c.hiding:
             if c.hid_turn == state.turn:
+                _fate(state, cid, "hearing")
                 log(state, f"{name(cid)} is in hiding and does not go to the hearing: a wrongdoer (§24.10).")
                 return
             seq(state, ask(decider, "hearing_hiding", [YES, NO], "justice_hearing_hide",
@@ -251,6 +326,7 @@ def justice_hearing_hide(state: GameState, choice: int, cid: str) -> None:
     c = state.chars[cid]
     if c.hiding:
         if choice == YES:
+            _fate(state, cid, "hearing")
             log(state, f"{name(cid)} stays in hiding and does not go to the hearing: a wrongdoer (§24.10).")
             return
         c.hiding = False
@@ -261,6 +337,7 @@ def justice_hearing_hide(state: GameState, choice: int, cid: str) -> None:
         seq(state, ("justice_hearing_roll", {"cid": cid}))
         return
     if choice == YES:
+        _fate(state, cid, "hearing")
         seq(state, vacate_step(state, cid), ("justice_go_hiding", {"cid": cid, "why": "to avoid a hearing"}))
         return
     seq(state, ("justice_hearing_roll", {"cid": cid}))
@@ -273,6 +350,14 @@ def justice_go_hiding(state: GameState, cid: str, why: str = "") -> None:
     c.hid_turn = state.turn
     where = "Fandonia" if not abroad(c) else COUNTRY_NAMES[c.location]
     log(state, f"{name(cid)} goes into hiding in {where}{' ' + why if why else ''} (§24.1).")
+    _counselor_leaves_court(state, cid, "in hiding")  # D27 (errata)
+
+
+def _counselor_leaves_court(state: GameState, cid: str, why: str) -> None:
+    """D27 (errata): the counsel chapter discards a Monarch's Counselor card (counsel group)."""
+    from .counsel import counselor_leaves_court
+
+    counselor_leaves_court(state, cid, why)
 
 
 @op("justice_hearing_roll")
@@ -290,6 +375,9 @@ def justice_hearing_roll(state: GameState, cid: str) -> None:
         "then": "justice_hearing_result",
         "then_args": {"cid": cid},
     }
+    if state.misc.get("bribe_hearing", {}).get(cid):  # errata ES §13.4.20 (bribery.py)
+        spec["base"] = state.misc["bribe_hearing"].pop(cid)
+        log(state, f"The bribe adds +{spec['base']} to the hearing roll of {name(cid)} (ES §13.4.20).")
     seq(state, modified_roll(spec))
 
 
@@ -346,6 +434,7 @@ def to_trial(state: GameState, cid: str, extradited: bool = False, cont: bool = 
             return
         if c.hiding:
             c.wrongdoer = True
+            _fate(state, cid, "trial")
             log(state, f"{name(cid)} is in hiding and does not go to trial: a wrongdoer (§24.10).")
             return
     if stuck_at_war(state, c):
@@ -469,21 +558,27 @@ def justice_trial_result(state: GameState, roll: dict[str, Any], cid: str) -> No
         log(state, f"{name(cid)} is a Judge found guilty: immediately executed (§28.3).")
         seq(state, ("kill", {"cid": cid, "cause": "execution"}))
         return
+    # §38 Clemency (optional): asked once the sentence is carried out
+    clem = ("justice_clemency", {"cid": cid, "i": 0}) if opt(state, "clemency") else None
     if verdict == "banished":
         opts = _country_ids(state)
         if cid in NEVER_ABROAD or not opts:
-            log(state, f"{name(cid)} cannot be banished abroad: imprisoned instead.")
-            seq(state, vacate_step(state, cid), ("justice_imprison", {"cid": cid, "execute": False}))
+            if errata(state) and not opts:
+                log(state, f"{name(cid)} cannot be banished: Fandonia is at war with every country, so he is "
+                           "imprisoned instead (ES §29.1, D75).")
+            else:
+                log(state, f"{name(cid)} cannot be banished abroad: imprisoned instead.")
+            seq(state, vacate_step(state, cid), ("justice_imprison", {"cid": cid, "execute": False}), clem)
             return
         mj = _minister_of_justice(state)
         decider = state.first_player
         if mj is not None and mj != cid and state.chars[mj].owner is not None:
             decider = state.chars[mj].owner  # §29.1, A9
-        seq(state, ask(decider, "banish_country", opts, "justice_banish", {"target": cid}, cid=cid))
+        seq(state, ask(decider, "banish_country", opts, "justice_banish", {"target": cid}, cid=cid), clem)
     elif verdict == "imprisoned":
-        seq(state, vacate_step(state, cid), ("justice_imprison", {"cid": cid, "execute": False}))
+        seq(state, vacate_step(state, cid), ("justice_imprison", {"cid": cid, "execute": False}), clem)
     elif verdict == "awaiting_execution":
-        seq(state, vacate_step(state, cid), ("justice_imprison", {"cid": cid, "execute": True}))
+        seq(state, vacate_step(state, cid), ("justice_imprison", {"cid": cid, "execute": True}), clem)
     else:  # executed
         seq(state, ("kill", {"cid": cid, "cause": "execution"}))
 
@@ -491,6 +586,7 @@ def justice_trial_result(state: GameState, roll: dict[str, Any], cid: str) -> No
 def _imprison(state: GameState, cid: str, execute: bool, why: str) -> None:
     set_situation(state.chars[cid], imprisoned=True, awaiting_execution=execute, wrongdoer=True)
     log(state, f"{name(cid)} is {why}.")
+    _counselor_leaves_court(state, cid, "imprisoned")  # D27 (errata)
 
 
 @op("justice_imprison")
@@ -511,6 +607,7 @@ def justice_banish(state: GameState, choice: int, cid: str) -> None:
 def justice_banish_apply(state: GameState, cid: str, country: str) -> None:
     set_situation(state.chars[cid], country, banished=True, wrongdoer=True)
     log(state, f"{name(cid)} is banished to {COUNTRY_NAMES[country]} (§28.6.2, §29).")
+    _counselor_leaves_court(state, cid, "banished")  # D27 (errata)
 
 
 # ---------------------------------------------------------------------------
@@ -837,18 +934,25 @@ def justice_expose_target(state: GameState, choice: int, p: int) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _escape_kind(c: Character) -> str | None:
+def _escape_kind(c: Character, state: GameState | None = None) -> str | None:
+    """``state`` given: the errata edition adds "abroad", a fugitive hiding abroad fleeing
+    to another country (ES §25.9, D71)."""
     if c.dead:
         return None
     if c.imprisoned:
         return "prison"
     if c.hiding and c.location == FANDONIA:
         return "hiding"
+    if (state is not None and c.hiding and not c.banished and errata(state)
+            and not stuck_at_war(state, c) and _country_ids(state, c.location)):
+        return "abroad"
     return None
 
 
 def _escape_cards(state: GameState, p: int, kind: str) -> list[int]:
     out = card_options(state, p, "escape")
+    if kind == "abroad":
+        return out  # only an 'Escape' card (ES §25.9)
     guard = "prison_guards" if kind == "prison" else "port_guards"
     if has_card(state, p, guard):
         out.append(ID[f"play_{guard}"])
@@ -858,7 +962,7 @@ def _escape_cards(state: GameState, p: int, kind: str) -> list[int]:
 def _escapees(state: GameState) -> list[tuple[str, str]]:
     out = []
     for cid, c in state.chars.items():
-        k = _escape_kind(c)
+        k = _escape_kind(c, state)
         if k is not None and cid not in NEVER_ABROAD:
             out.append((cid, k))
     return out
@@ -869,7 +973,7 @@ def _escape_legal(state: GameState, p: int) -> bool:
         return False
     w = waived(state)
     for cid, c in state.chars.items():
-        k = _escape_kind(c)
+        k = _escape_kind(c, state)
         if k is None or cid in NEVER_ABROAD:
             continue
         if w or _escape_cards(state, p, k):
@@ -887,7 +991,7 @@ def justice_escape(state: GameState, p: int) -> None:
 @op("justice_escape_target")
 def justice_escape_target(state: GameState, choice: int, p: int) -> None:
     cid = NAME[choice][len("char_"):]
-    kind = _escape_kind(state.chars[cid])
+    kind = _escape_kind(state.chars[cid], state)
     assert kind is not None
     if waived(state):
         seq(state, ("justice_escape_country", {"p": p, "cid": cid}))
@@ -905,19 +1009,21 @@ def justice_escape_card(state: GameState, choice: int, p: int, cid: str) -> None
 
 @op("justice_escape_country")
 def justice_escape_country(state: GameState, p: int, cid: str) -> None:
-    seq(state, ask(p, "escape_country", _country_ids(state), "justice_escape_window",
+    c = state.chars[cid]
+    here = c.location if _escape_kind(c, state) == "abroad" else None  # ES §25.9: to another country
+    seq(state, ask(p, "escape_country", _country_ids(state, here), "justice_escape_window",
                    {"activity": "escape", "target": cid}, p=p, cid=cid))
 
 
 @op("justice_escape_window")
 def justice_escape_window(state: GameState, choice: int, p: int, cid: str) -> None:
     country = suffix(choice, "country_")
-    kind = _escape_kind(state.chars[cid])
+    kind = _escape_kind(state.chars[cid], state)
     guard = "prison_guards" if kind == "prison" else "port_guards"
     spec = {
         "label": f"escape of {name(cid)}",
         "dice": "none",
-        "cards": [_card_entry(guard, "any", "negate", max_total=1)],
+        "cards": [] if kind == "abroad" else [_card_entry(guard, "any", "negate", max_total=1)],
         "then": "justice_escape_result",
         "then_args": {"cid": cid, "country": country},
     }
@@ -930,6 +1036,12 @@ def justice_escape_result(state: GameState, roll: dict[str, Any], cid: str, coun
     if roll["negated"]:
         log(state, f"The escape of {name(cid)} is negated (§13.4.10).")
         return
+    if errata(state) and c.hiding and abroad(c):
+        src = c.location
+        c.location = country
+        log(state, f"{name(cid)} flees in hiding from {COUNTRY_NAMES[src]} to {COUNTRY_NAMES[country]} "
+                   "(ES §25.9, D71).")
+        return
     was_prisoner = c.imprisoned
     c.imprisoned = False
     c.suicide = False  # §29.9, §30.10: only a banished or imprisoned character
@@ -941,6 +1053,14 @@ def justice_escape_result(state: GameState, roll: dict[str, Any], cid: str, coun
         c.situation_turns = 0
         c.escaped = not c.awaiting_execution
     log(state, f"{name(cid)} escapes to {COUNTRY_NAMES[country]} and is in hiding there (§13.4.10).")
+    if errata(state):
+        if c.owner is None:  # ES §24.7 (D64): a NC cannot hide; he lives openly abroad (ES §20.8)
+            c.hiding = False
+            log(state, f"{name(cid)} is a NC and cannot hide: he lives openly in {COUNTRY_NAMES[country]} "
+                       "(ES §24.7, §20.8).")
+        else:
+            seq(state, ask(c.owner, "escape_hide_choice", [YES, NO], "justice_es_escape_hide",
+                           {"target": cid}, cid=cid))
 
 
 # ---------------------------------------------------------------------------
@@ -956,12 +1076,14 @@ def _extraditable(state: GameState, cid: str, c: Character) -> bool:
 def _extradite_legal(state: GameState, p: int) -> bool:
     if not waived(state) and not has_card(state, p, "extradition"):
         return False
-    return any(_extraditable(state, cid, c) for cid, c in state.chars.items())
+    ok = extraditable_es if errata(state) else _extraditable
+    return any(ok(state, cid, c) for cid, c in state.chars.items())
 
 
 @op("justice_extradite")
 def justice_extradite(state: GameState, p: int) -> None:
-    opts = [char_action(cid) for cid, c in state.chars.items() if _extraditable(state, cid, c)]
+    ok = extraditable_es if errata(state) else _extraditable
+    opts = [char_action(cid) for cid, c in state.chars.items() if ok(state, cid, c)]
     seq(state, ask(p, "extradite_target", opts, "justice_extradite_target", {"activity": "extradite"}, p=p))
 
 
@@ -971,6 +1093,9 @@ def justice_extradite_target(state: GameState, choice: int, p: int) -> None:
     if not waived(state):
         discard(state, take_card(state, p, "extradition"))
         log(state, f"Player {p} plays an 'Extradition' card.")
+    if errata(state):
+        seq(state, ("justice_es_extradite", {"p": p, "cid": cid}))
+        return
     seq(state, ("to_trial", {"cid": cid, "extradited": True}))
 
 
@@ -986,7 +1111,7 @@ def _own_turn(state: GameState, p: int) -> bool:
 def _hideable(state: GameState, p: int, cid: str, c: Character) -> bool:
     return (c.owner == p and cid not in ROYALS and not c.dead and not c.hiding and not c.imprisoned
             and c.office is None and c.hid_turn != state.turn
-            and (c.banished or not is_wrongdoer(c)))
+            and (c.banished or not is_wrongdoer(c) or (errata(state) and living_abroad(state, c))))
 
 
 def _unhideable(state: GameState, p: int, cid: str, c: Character) -> bool:
@@ -995,8 +1120,8 @@ def _unhideable(state: GameState, p: int, cid: str, c: Character) -> bool:
     mine = c.owner == p or (c.owner is None and p == state.first_player)
     if not mine or not c.hiding or c.dead or c.hid_turn == state.turn:
         return False
-    if is_wrongdoer(c) and not c.banished and stuck_at_war(state, c):
-        return False  # cannot return to Fandonia (§7.10.1)
+    if is_wrongdoer(c) and not c.banished and stuck_at_war(state, c) and not errata(state):
+        return False  # cannot return to Fandonia (§7.10.1); ES §20.8: he may live openly there
     return True
 
 
@@ -1042,6 +1167,17 @@ def justice_unhide_char(state: GameState, choice: int, p: int) -> None:
     log(state, f"{name(cid)} comes out of hiding (§24.8).")
     if c.banished or not is_wrongdoer(c):
         return
+    if errata(state) and abroad(c):
+        # ES §20.8 (D62): he may live openly abroad instead of returning (§24.8)
+        opts = [YES] if stuck_at_war(state, c) else [YES, NO]
+        seq(state, ask(p, "unhide_abroad", opts, "justice_es_unhide_abroad", {"target": cid}, cid=cid))
+        return
+    _back_to_justice(state, cid)
+
+
+def _back_to_justice(state: GameState, cid: str) -> None:
+    """§24.8: a wrongdoer out of hiding (not banished) is back in Fandonia and faces justice."""
+    c = state.chars[cid]
     c.location = FANDONIA
     if c.awaiting_execution:
         log(state, f"{name(cid)} was awaiting execution: he is executed at once (§31.6).")
@@ -1049,6 +1185,8 @@ def justice_unhide_char(state: GameState, choice: int, p: int) -> None:
     elif c.escaped:
         _imprison(state, cid, False, "an escaped prisoner back in Fandonia: imprisoned again (§30.6)")
     else:
+        if errata(state):
+            state.misc.get("justice_fate", {}).pop(cid, None)
         log(state, f"{name(cid)} is a wrongdoer: sent to a hearing (§24.8).")
         seq(state, ("hearing", {"cid": cid, "cont": True}))
 
@@ -1076,6 +1214,343 @@ def justice_suicide_char(state: GameState, choice: int, p: int) -> None:
 
 
 # ---------------------------------------------------------------------------
+# Errata edition: wrongdoers abroad (ES §20.8, D62, A31), hiding (ES §24.7, D64),
+# extradition (ES §25, D66-D74, ruling R2, A30), death in prison (ES §30.10, D76)
+# ---------------------------------------------------------------------------
+
+
+def _fate(state: GameState, cid: str, what: str) -> None:
+    """ES §25.10 (D72): remember what awaited a fugitive when he fled ("hearing" or
+    "trial"); errata edition only (``state.misc["justice_fate"]``)."""
+    if errata(state):
+        state.misc.setdefault("justice_fate", {})[cid] = what
+
+
+def living_abroad(state: GameState, c: Character) -> bool:
+    """ES §20.8, A30: a non-banished wrongdoer abroad who is not in hiding lives openly there."""
+    return (abroad(c) and not c.hiding and not c.banished and not c.imprisoned and not c.dead
+            and is_wrongdoer(c))
+
+
+def extraditable_es(state: GameState, cid: str, c: Character) -> bool:
+    """ES §25.1 (D66): a wrongdoer, not banished, living or hiding abroad (never one hiding
+    in Fandonia); ES §25.12 (D74): not in a country at war."""
+    return (not c.dead and cid not in ROYALS and is_wrongdoer(c) and not c.banished and not c.imprisoned
+            and abroad(c) and not stuck_at_war(state, c))
+
+
+def _captured(state: GameState, cid: str) -> None:
+    """ES §25.10 (D72): a captured fugitive, now in Fandonia and out of hiding, goes to the
+    hearing, interrogation and trial, or execution, that awaited him when he fled; an
+    escaped prisoner is imprisoned again (§30.6).  He cannot hide (§24.2)."""
+    c = state.chars[cid]
+    if c.hiding:
+        c.hiding = False
+        c.hid_turn = state.turn
+    c.location = FANDONIA
+    fate = state.misc.get("justice_fate", {}).pop(cid, None)
+    if c.awaiting_execution:
+        log(state, f"{name(cid)} was awaiting execution: he is executed at once (§31.6).")
+        seq(state, ("kill", {"cid": cid, "cause": "execution"}))
+    elif c.escaped:
+        _imprison(state, cid, False, "an escaped prisoner back in Fandonia: imprisoned again (§30.6)")
+    elif fate == "trial":
+        log(state, f"{name(cid)} goes to the trial he fled (ES §25.10).")
+        seq(state, ("to_trial", {"cid": cid, "cont": True}))
+    else:
+        log(state, f"{name(cid)} goes to the hearing he fled (ES §25.10).")
+        seq(state, ("hearing", {"cid": cid, "cont": True}))
+
+
+@op("justice_es_escape_hide")
+def justice_es_escape_hide(state: GameState, choice: int, cid: str) -> None:
+    """ES §20.8: after an escape abroad the player chooses hiding or living openly there."""
+    c = state.chars[cid]
+    if choice == NO:
+        c.hiding = False
+        log(state, f"{name(cid)} lives openly in {COUNTRY_NAMES[c.location]} (ES §20.8).")
+    else:
+        log(state, f"{name(cid)} stays in hiding in {COUNTRY_NAMES[c.location]} (ES §20.8).")
+
+
+@op("justice_es_unhide_abroad")
+def justice_es_unhide_abroad(state: GameState, choice: int, cid: str) -> None:
+    """ES §20.8 / §24.8: out of hiding abroad, a wrongdoer lives openly there (YES) or
+    returns to Fandonia and to justice (NO)."""
+    c = state.chars[cid]
+    if choice == YES:
+        log(state, f"{name(cid)} lives openly in {COUNTRY_NAMES[c.location]} (ES §20.8).")
+        return
+    _back_to_justice(state, cid)
+
+
+@op("justice_es_enter_fandonia")
+def justice_es_enter_fandonia(state: GameState, cid: str) -> None:
+    """ES §20.8 (D62): a wrongdoer living abroad who visits Fandonia goes at once to
+    Fandonian justice (ES §25.10)."""
+    c = state.chars[cid]
+    if not errata(state) or c.dead or c.banished or c.location != FANDONIA or not is_wrongdoer(c):
+        return
+    log(state, f"{name(cid)} is a wrongdoer who comes to Fandonia: he faces Fandonian justice at once "
+               "(ES §20.8, §25.10).")
+    _captured(state, cid)
+
+
+@op("justice_es_turn_start")
+def justice_es_turn_start(state: GameState, p: int) -> None:
+    """ES §20.8, A31: a player whose PC is a wrongdoer living abroad has one activity this
+    turn, more only through Extra Activity (checked when his Player Turn begins)."""
+    if not errata(state) or not state.pt:
+        return
+    c = state.chars[state.players[p].pc]
+    if not living_abroad(state, c):
+        return
+    base = state.config.get("activities_per_turn", 2)
+    state.pt["extra"] -= base - 1
+    log(state, f"Player {p}'s PC is a wrongdoer living abroad: one activity this turn unless an Extra "
+               "Activity card or counter is used (ES §20.8, A31).")
+
+
+@op("justice_d64_unhide")
+def justice_d64_unhide(state: GameState, cid: str) -> None:
+    """ES §24.7 (D64): a FAC in hiding who becomes a NC comes out of hiding at once and
+    faces the consequences (§24.8, §25.10)."""
+    c = state.chars[cid]
+    if not errata(state) or c.dead or not c.hiding or c.owner is not None:
+        return
+    c.hiding = False
+    c.hid_turn = state.turn
+    log(state, f"{name(cid)} is now a NC and cannot hide: he comes out of hiding at once (ES §24.7).")
+    if is_wrongdoer(c) and not c.banished:
+        if stuck_at_war(state, c):
+            log(state, f"{name(cid)} is in a country at war: he lives openly there (§7.10.1, ES §20.8).")
+            return
+        _captured(state, cid)
+
+
+# -- ES §25 Extradition ------------------------------------------------------
+
+
+def _ambassador_veto(state: GameState, p: int, cid: str) -> int | None:
+    """ES §25.2: the player whose FAC (Reading: or PC, as A50 reads "FAC") is the
+    Ambassador to the fugitive's country, if that is another player, may veto."""
+    where = state.chars[cid].location
+    for aid, a in state.chars.items():
+        if a.office is None or a.dead or aid == cid or OFFICES[a.office].country != where:
+            continue
+        if a.owner is not None and a.owner != p:
+            return a.owner
+    return None
+
+
+def _es_intrigue_options(state: GameState, p: int) -> list[int]:
+    """ES §25.3: an Intrigue counter (the turn's grant) or an Intrigue card."""
+    out = []
+    if state.pt.get("intrigue", 0) > 0:
+        out.append(YES)
+    if has_card(state, p, "intrigue"):
+        out.append(ID["play_intrigue"])
+    return out
+
+
+@op("justice_es_extradite")
+def justice_es_extradite(state: GameState, p: int, cid: str) -> None:
+    """The Extradition card has been played (or waived): offer the Intrigue combination
+    where it matters (a fugitive hiding abroad, or a possible veto)."""
+    c = state.chars[cid]
+    matters = c.hiding or _ambassador_veto(state, p, cid) is not None
+    opts = _es_intrigue_options(state, p) if matters else []
+    if opts:
+        seq(state, ask(p, "extradite_intrigue", [NO] + opts, "justice_es_extradite_intrigue",
+                       {"activity": "extradite", "target": cid}, p=p, cid=cid))
+        return
+    justice_es_extradite_intrigue(state, NO, p, cid)
+
+
+@op("justice_es_extradite_intrigue")
+def justice_es_extradite_intrigue(state: GameState, choice: int, p: int, cid: str) -> None:
+    c = state.chars[cid]
+    intrigue = choice != NO
+    if choice == YES:
+        state.pt["intrigue"] -= 1
+        log(state, f"Player {p} adds his Intrigue counter to the extradition (ES §25.3).")
+    elif intrigue:
+        discard(state, take_card(state, p, "intrigue"))
+        log(state, f"Player {p} plays an 'Intrigue' card with the extradition (ES §25.3).")
+    if c.hiding:
+        if not intrigue:
+            log(state, f"{name(cid)} is hiding abroad: an Extradition alone does not return him (ES §25.5); "
+                       "the Persecution it could start is not part of this edition (ruling R2), so it has no "
+                       "effect (A30).")
+            return
+        log(state, f"With Intrigue, {name(cid)} hiding abroad is extradited and no Ambassador may obstruct "
+                   "it (ES §25.6, A30).")
+        seq(state, ("justice_es_extradited", {"cid": cid}))
+        return
+    vetoer = None if intrigue else _ambassador_veto(state, p, cid)
+    if vetoer is not None:
+        seq(state, ask(vetoer, "extradition_veto", [YES, NO], "justice_es_veto",
+                       {"activity": "extradite", "target": cid}, cid=cid))
+        return
+    why = "with Intrigue no Ambassador may obstruct it (ES §25.3)" if intrigue else "(ES §25.2)"
+    log(state, f"{name(cid)}, living openly abroad, is extradited without a chance to hide {why}.")
+    seq(state, ("justice_es_extradited", {"cid": cid}))
+
+
+@op("justice_es_veto")
+def justice_es_veto(state: GameState, choice: int, cid: str) -> None:
+    if choice == YES:
+        log(state, f"The Ambassador to {COUNTRY_NAMES[state.chars[cid].location]} vetoes the extradition of "
+                   f"{name(cid)} (ES §25.2).")
+        return
+    log(state, f"The Ambassador does not veto: {name(cid)} is extradited without a chance to hide (ES §25.2).")
+    seq(state, ("justice_es_extradited", {"cid": cid}))
+
+
+@op("justice_es_extradite_counsel")
+def justice_es_extradite_counsel(state: GameState, cid: str) -> None:
+    """ES §25.4, §25.7 (D69): an accepted Extradition counsel proceeds as §25.3 (no veto, no
+    hiding); against a fugitive hiding abroad it succeeds (A30's fallback)."""
+    c = state.chars[cid]
+    if not extraditable_es(state, cid, c):
+        log(state, f"{name(cid)} can no longer be extradited: no effect.")
+        return
+    log(state, f"By counsel {name(cid)} is extradited: no Ambassador may veto and he cannot hide "
+               "(ES §25.4, §25.7, A30).")
+    seq(state, ("justice_es_extradited", {"cid": cid}))
+
+
+@op("justice_es_extradited")
+def justice_es_extradited(state: GameState, cid: str) -> None:
+    c = state.chars[cid]
+    if not extraditable_es(state, cid, c):
+        log(state, f"{name(cid)} can no longer be extradited: no effect.")
+        return
+    log(state, f"{name(cid)} is extradited and returned to Fandonia (ES §25).")
+    _captured(state, cid)
+
+
+# -- ES §30.10 Death in prison: One IP for -2 (D76) ---------------------------
+
+
+@op("justice_es_prison_death")
+def justice_es_prison_death(state: GameState, cid: str, roller: int, i: int = 0, mod: int = 0) -> None:
+    """ES §30.10 (D76): before the roll (§2.3, A11), in player order, a player may pay One
+    IP to subtract two; one payment already makes death impossible (11-12 less 2), so the
+    window closes after the first payment."""
+    c = state.chars[cid]
+    if c.dead or not c.imprisoned:
+        return
+    order = player_order(state)
+    while mod == 0 and i < len(order):
+        q = order[i]
+        if ip_spendable(state, q) >= 1:
+            seq(state, ask(q, "prison_death_pay", [YES, NO], "justice_es_prison_pay", {"target": cid},
+                           cid=cid, roller=roller, i=i))
+            return
+        i += 1
+    r = dice_sum(state)
+    total = r + mod
+    dies = total >= 11
+    ms = f" {mod:+d} = {total}" if mod else ""
+    log(state, f"Prison death roll for {name(cid)} (player {roller} rolls): {r}{ms} - "
+               f"{'11-12, the character dies in prison' if dies else 'survives'} (§30.10).")
+    if dies:
+        seq(state, ("kill", {"cid": cid, "cause": "died in prison"}))
+
+
+@op("justice_es_prison_pay")
+def justice_es_prison_pay(state: GameState, choice: int, cid: str, roller: int, i: int) -> None:
+    q = player_order(state)[i]
+    if choice == YES:
+        spend_ip(state, q, 1, f"-2 to the prison death roll of {name(cid)} (ES §30.10)")
+        seq(state, ("justice_es_prison_death", {"cid": cid, "roller": roller, "i": i + 1, "mod": -2}))
+        return
+    seq(state, ("justice_es_prison_death", {"cid": cid, "roller": roller, "i": i + 1}))
+
+
+# ---------------------------------------------------------------------------
+# §38 Clemency (optional) and ES D93
+# ---------------------------------------------------------------------------
+
+
+def _clemency_case(c: Character) -> bool:
+    return not c.dead and (c.banished or c.imprisoned)
+
+
+def _has_counselor(state: GameState, q: int) -> bool:
+    """§38 Clemency: q has a Monarch's Counselor (a PC or FAC holding the card, §13.4.3)."""
+    for c in state.chars.values():
+        if (c.owner == q and c.counselor_card is not None and not c.dead and not c.banished
+                and not c.imprisoned):
+            return True
+    return False
+
+
+@op("justice_clemency")
+def justice_clemency(state: GameState, cid: str, i: int = 0) -> None:
+    """§38 Clemency, after a trial whose result was banished, imprisoned or awaiting
+    execution.  Reading: the players with a Monarch's Counselor are asked in player order
+    (§5); each who asks rolls at once and his result applies before the next is asked;
+    the round ends when the character is no longer banished or imprisoned (executed,
+    pardoned, or sent to a new trial, whose own sentence opens a new round); a player asks
+    at most once per character per game turn."""
+    c = state.chars[cid]
+    if state.monarch is None or not _clemency_case(c):
+        return
+    order = player_order(state)
+    asked = state.tstate.setdefault("clemency_asked", [])
+    while i < len(order):
+        q = order[i]
+        if f"{q}:{cid}" not in asked and _has_counselor(state, q):
+            seq(state, ask(q, "clemency_ask", [YES, NO], "justice_clemency_answer", {"target": cid},
+                           cid=cid, i=i))
+            return
+        i += 1
+
+
+@op("justice_clemency_answer")
+def justice_clemency_answer(state: GameState, choice: int, cid: str, i: int) -> None:
+    q = player_order(state)[i]
+    state.tstate.setdefault("clemency_asked", []).append(f"{q}:{cid}")
+    if choice != YES:
+        seq(state, ("justice_clemency", {"cid": cid, "i": i + 1}))
+        return
+    c = state.chars[cid]
+    r = dice_sum(state)
+    row = lookup(CLEMENCY, r)
+    log(state, f"Player {q} asks the Monarch for clemency for {name(cid)}: rolls {r} on the Clemency Table - "
+               f"{row['text']} (§38).")
+    v = row["verdict"]
+    if v == "executed":
+        seq(state, ("kill", {"cid": cid, "cause": "execution"}))
+        return
+    if v == "pardoned":
+        restore(state, cid)
+        log(state, f"{name(cid)} is pardoned and returns to a normal situation (§38 Clemency).")
+        return
+    if v == "new_trial":
+        set_situation(c, FANDONIA, wrongdoer=True)
+        log(state, f"{name(cid)} is brought back to Fandonia for a new trial (§38 Clemency).")
+        seq(state, ("justice_trial", {"cid": cid, "mod": 0}))
+        return
+    if v == "imprisoned" and (c.banished or c.awaiting_execution):
+        _imprison(state, cid, False, "imprisoned, the King overruling the judge (§38 Clemency)")
+    seq(state, ("justice_clemency", {"cid": cid, "i": i + 1}))
+
+
+def d93_pardonable(state: GameState, c: Character) -> bool:
+    """ES Clemency (D93, A51): with the Clemency rule in the errata edition a FARC Monarch
+    may pardon any character accused of wrongdoing (any wrongdoer), on the terms of
+    §36.10.4."""
+    return not c.dead and is_wrongdoer(c) and errata(state) and opt(state, "clemency")
+
+
+if "justice_es_turn_start" not in turn.START_HOOKS:
+    turn.START_HOOKS.append("justice_es_turn_start")
+
+
+# ---------------------------------------------------------------------------
 # Registration
 # ---------------------------------------------------------------------------
 
@@ -1089,4 +1564,4 @@ registry.free_action("hide", _hide_legal, "justice_hide")
 registry.free_action("unhide", _unhide_legal, "justice_unhide")
 registry.free_action("suicide", _suicide_legal, "justice_suicide")
 
-__all__ = ["is_wrongdoer", "restore"]
+__all__ = ["is_wrongdoer", "restore", "living_abroad", "extraditable_es", "d93_pardonable"]

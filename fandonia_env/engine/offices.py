@@ -9,6 +9,18 @@ Operations registered here:
   filled at random by dice counts (§6.1.2, ruling A49).
 * ``discharge`` {cid} (§16.4, §16.5): the character leaves his office.
 * activity ``fill_office`` (§13.4.2): Three IP, one vacant office per turn.
+* ``dissolve_offer`` (errata D85, ES §36.14, A35): at the start of the Office Phase of the
+  turn after a successful usurpation, the player whose FARC is Monarch may dissolve the
+  government (decision ``dissolve_government``, YES/NO): every Office Holder is
+  discharged; he then fills up to three vacant offices at no IP cost (decisions
+  ``dissolve_office`` with ``pass`` to stop, then ``dissolve_char``) with any character
+  eligible to hold an office (A35: his PC, FACs, other players' PCs/FACs, NCs); the Office
+  Phase then goes on as usual.
+
+* Reading (D85, A35): the offer is made only at the Office Phase of the turn after the
+  usurpation (``state.reign["since"] == turn - 1``), while that FARC still reigns; the
+  three placements are one office then one character each, and the player may decline
+  the remaining ones.
 
 Rules applied everywhere an office is filled:
 
@@ -59,7 +71,7 @@ Readings:
 from __future__ import annotations
 
 from . import registry
-from .actions import ID, PASS, action_char, char_action, suffix
+from .actions import ID, NO, PASS, YES, action_char, char_action, suffix
 from .data.components import (
     COUNTRY_NAMES,
     FANDONIA,
@@ -69,7 +81,8 @@ from .data.components import (
     ROYALS,
 )
 from .machine import ask, log, op, seq
-from .queries import can_spend, dice_count, discard, free, name, spend_ip, stuck_at_war
+from .options import errata, opt
+from .queries import can_spend, dice_count, discard, free, monarch_owner, name, spend_ip, stuck_at_war
 from .state import GameState
 from .turn import place_ambassador
 
@@ -205,7 +218,24 @@ def _anyone_can_fill(state: GameState) -> bool:
 
 @op("offices_phase")
 def offices_phase(state: GameState) -> None:
-    """§6.1: every vacant office must be filled; §6.4: skipped when none is vacant."""
+    """§6.1: every vacant office must be filled; §6.4: skipped when none is vacant.
+
+    Before it: the §38 effects of unresolved problems (optional) and, in the errata
+    edition, the FARC Monarch's player's offer to dissolve the government (D85)."""
+    state.phase = "offices"
+    pre: list[tuple[str, dict]] = []
+    if opt(state, "unresolved_problems"):
+        pre.append(("unresolved_effects", {}))
+    if errata(state) and dissolve_player(state) is not None:
+        pre.append(("dissolve_offer", {}))
+    if pre:
+        seq(state, *pre, ("offices_phase_main", {}))
+        return
+    offices_phase_main(state)
+
+
+@op("offices_phase_main")
+def offices_phase_main(state: GameState) -> None:
     state.phase = "offices"
     state.tstate["offices_passed"] = []
     if not fillable_offices(state):
@@ -295,6 +325,75 @@ def offices_random(state: GameState) -> None:
             log(state, f"Random office fill for {office_name(office)}: dice count {count} names {name(cid)}.")
             appoint(state, cid, office, "selected at random, no IP cost, §6.1.2")
             break
+
+
+# ---------------------------------------------------------------------------
+# Errata D85 (ES §36.14, A35): dissolving the government
+# ---------------------------------------------------------------------------
+
+DISSOLVE_FILLS = 3  # ES §36.14
+
+
+def dissolve_player(state: GameState) -> int | None:
+    """ES §36.14, A35: the player whose FARC took the throne by usurpation last turn, while
+    that FARC still reigns (the offer comes at the start of the next Office Phase only)."""
+    r = state.reign
+    if not r or r.get("since") != state.turn - 1:
+        return None
+    p = monarch_owner(state)
+    return p if p is not None and p == r.get("player") and state.monarch == r.get("cid") else None
+
+
+def _dissolve_candidates(state: GameState) -> list[str]:
+    """A35: any character eligible to hold an office (§16.1, §6.3), his PC included."""
+    return [cid for cid in OFFICE_ELIGIBLE if eligible(state, cid) and state.chars[cid].office is None]
+
+
+@op("dissolve_offer")
+def dissolve_offer(state: GameState) -> None:
+    p = dissolve_player(state)
+    if p is None:
+        return
+    seq(state, ask(p, "dissolve_government", [YES, NO], "dissolve_choice", {"phase": "offices"}, p=p))
+
+
+@op("dissolve_choice")
+def dissolve_choice(state: GameState, choice: int, p: int) -> None:
+    """ES §36.14: all Office Holders are discharged; the player fills three offices at no IP cost."""
+    if choice != YES:
+        log(state, f"Player {p} does not dissolve the government (ES §36.14).")
+        return
+    log(state, f"Player {p}, whose FARC is Monarch, dissolves the government: every Office Holder is "
+               "discharged (ES §36.14).")
+    for cid, c in state.chars.items():
+        if c.office is not None and c.office != "monarch":
+            vacate(state, cid, "the government is dissolved, ES §36.14")
+    seq(state, ("dissolve_fill", {"p": p, "left": DISSOLVE_FILLS}))
+
+
+@op("dissolve_fill")
+def dissolve_fill(state: GameState, p: int, left: int) -> None:
+    offices = fillable_offices(state)
+    if left <= 0 or not offices or not _dissolve_candidates(state):
+        return
+    seq(state, ask(p, "dissolve_office", [ID[f"office_{o}"] for o in offices] + [PASS], "dissolve_office_chosen",
+                   {"phase": "offices", "left": left}, p=p, left=left))
+
+
+@op("dissolve_office_chosen")
+def dissolve_office_chosen(state: GameState, choice: int, p: int, left: int) -> None:
+    if choice == PASS:
+        log(state, f"Player {p} declines to fill more offices (ES §36.14).")
+        return
+    office = suffix(choice, "office_")
+    seq(state, ask(p, "dissolve_char", [char_action(c) for c in _dissolve_candidates(state)],
+                   "dissolve_char_chosen", {"phase": "offices", "office": office}, p=p, office=office, left=left))
+
+
+@op("dissolve_char_chosen")
+def dissolve_char_chosen(state: GameState, choice: int, p: int, office: str, left: int) -> None:
+    appoint(state, action_char(choice), office, f"placed by player {p}, no IP cost, ES §36.14")
+    seq(state, ("dissolve_fill", {"p": p, "left": left - 1}))
 
 
 # ---------------------------------------------------------------------------

@@ -208,6 +208,10 @@ def prestige_pick(state: GameState, choice: int, p: int) -> None:
         else:
             log(state, f"Player {p}'s bought +1 modifier cannot be used on a table where his modifier "
                        f"is already +{CAP}; it is lost (§13.4.17).")
+    from .romantic_intrigue import marriage_prestige  # ES optional Marriage (D97); lazy: import cycle
+
+    if marriage_prestige(state, p, key, mod):
+        return
     _roll(state, p, key, mod, own_turn=True)
 
 

@@ -12,6 +12,44 @@ Operations registered here:
   the turn and the Crown Events result is not a political-problem result (7-10).
 * ``problem_attempt`` {key} (internal): one attempt (§7.3-§7.8).
 
+* ``unresolved_effects`` (optional §38 ``unresolved_problems``; T1.17; errata item h,
+  D87): run at the start of the Office Phase, before anything else of the turn.
+* ``incompetence_roll`` {key, cid} (optional §38 ``deliberate_incompetence``).
+
+Errata edition: D13/D14 (ES §7.9, A8) the bonus is +10, only when the Crown Events result
+is Court Ball or Intrigue; D15 (ES §7.10.4) when a war begins the Ambassador to that
+country is expelled, loses his office and returns to Fandonia, and the post does not
+exist until that war ends (``offices.may_be_filled``); D16 (ES §7.10.6) any other Minister
+in that country is expelled and returns to Fandonia, and the 1981 "automatically
+unresolved" rule of §7.10.6 does not apply (``expel_at_war``).
+
+Optional rules:
+
+* Effects of Unresolved Political Problems: a problem whose ``turns`` (turns it went
+  unresolved in a row: the record is dropped when it is resolved) is 3 or more at the
+  start of a turn has its effect that turn: a no IP spending (``misc["unres_no_ip_turn"]``,
+  read by ``queries.ip_spendable``), b each player loses One IP, c/d forced Famine/Plague,
+  e/g a forced 'One Political Problem' that is Foreign War/Peasant Unrest, f war with
+  every country, h (errata only) two characters accused of wrongdoing.
+* Deliberate Incompetence: a PC/FAC Minister left deliberately unresolved rolls one die
+  (``rolls.modified_roll``; any player may play one Informer card for +1, one in all);
+  6 or more: discharged (§16.4).
+
+Readings (optional rules):
+
+* Reading (§38 "the next turn"): the effects are evaluated at the start of each turn (the
+  Office Phase), so a problem unresolved three turns running affects the fourth turn
+  whatever happens to it during that turn; they recur each turn it is still unresolved.
+* Reading (§38 e/g): if the forced problem is already unresolved, the result is an
+  ordinary 'One Political Problem' (roll the table, rerolling unresolved problems, §7.2).
+* Reading (§38 f): the added countries join the Foreign War problem's countries, so all
+  the wars end when it is resolved; characters there are stuck (§7.10.1); in the errata
+  edition the D15/D16 expulsions apply.
+* Reading (§38 h, D87, A3): the dice counts also reroll dead characters; if fewer than
+  two characters can be named, fewer are accused.
+* Reading (Deliberate Incompetence): a Minister already discharged by his third failure
+  in a row (§7.8) makes no roll; "a '6'" is a total of 6 or more (6, or 5 + Informer).
+
 Functions: ``change_support(state, delta, why="")`` (§32.1 clamp 0..120, logs entering
 and leaving a crisis, §33.1, §33.3), ``set_support(state, value, why)`` (§32.4),
 ``in_crisis``, ``at_war``, ``pirates_active`` (§7.11, for the Navy Support value),
@@ -81,7 +119,8 @@ from .data.components import COUNTRY_NAMES, FANDONIA, NOBLES
 from .data.tables import FOREIGN_WAR, POLITICAL_PROBLEMS, PROBLEM_KEYS, PROBLEMS, lookup
 from .machine import ask, log, op, seq
 from .offices import holder, office_name, vacate
-from .queries import abroad, dice_sum, monarch_owner, name, stuck_at_war
+from .options import errata, opt
+from .queries import abroad, dice_sum, lose_ip, monarch_owner, name, stuck_at_war
 from .rolls import modified_roll
 from .state import GameState
 
@@ -89,6 +128,9 @@ SUPPORT_MIN, SUPPORT_MAX = 0, 120  # §32.1
 RESOLVED_SUPPORT = 10  # §7.9, §32.2
 UNRESOLVED_SUPPORT = -10
 NO_PROBLEM_BONUS = 5  # §32.2 (1981)
+ERRATA_NO_PROBLEM_BONUS = 10  # ES §7.9 (D13)
+#: ES §7.9 (D13): the errata bonus needs one of these Crown Events results.
+ERRATA_BONUS_CROWN_EVENTS = frozenset({"court_ball", "intrigue"})
 DISCHARGE_AFTER = 3  # §7.8
 CRISIS_MOD = 1  # §33.2.2
 
@@ -151,6 +193,11 @@ def support_bonus(state: GameState) -> None:
         return
     events = set(state.tstate.get("crown_events", [])) | {state.crown or ""}
     if events & PROBLEM_CROWN_EVENTS:  # every result of the turn (several forced results, A10 i)
+        return
+    if errata(state):  # D13, D14, A8: +10 on 'Court Ball' or 'Intrigue' only (ES §7.9)
+        if events & ERRATA_BONUS_CROWN_EVENTS:
+            change_support(state, ERRATA_NO_PROBLEM_BONUS,
+                           "no political problems and a Court Ball or Intrigue this turn, ES §7.9")
         return
     change_support(state, NO_PROBLEM_BONUS, "no political problems this turn, §32.2")
 
@@ -228,14 +275,19 @@ def problems_pick(state: GameState, choice: int) -> None:
 
 
 @op("new_problem")
-def new_problem(state: GameState) -> None:
+def new_problem(state: GameState, forced: str | None = None) -> None:
     """§8.4.5: the first player rolls on the Political Problems Table (a problem already
     unresolved is rerolled, §7.2); a Foreign War rolls the Foreign War Table (§7.10); the
-    Minister attempts the new problem at once (A12)."""
+    Minister attempts the new problem at once (A12).  ``forced`` (§38 unresolved problems
+    e/g): the problem is that one, with no roll, unless it is already unresolved."""
     if len(state.problems) >= len(PROBLEM_KEYS):
         log(state, "Every political problem is already unresolved: no new problem can arise.")
         return
-    while True:
+    if forced is not None and forced in state.problems:
+        log(state, f"The political problem should automatically be the {problem_name(forced)}, which is "
+                   "already unresolved: roll on the Political Problems Table instead (§7.2, §38).")
+        forced = None
+    while forced is None:
         total = dice_sum(state)
         row = lookup(POLITICAL_PROBLEMS, total)
         key = row["problem"]
@@ -244,7 +296,12 @@ def new_problem(state: GameState) -> None:
                        "unresolved; roll again (§7.2).")
             continue
         break
-    log(state, f"Political Problems Table: rolled {total} - {row['text']}.")
+    if forced is not None:
+        key = forced
+        log(state, f"The political problem is automatically the {problem_name(key)} (§38, effects of "
+                   "unresolved political problems).")
+    else:
+        log(state, f"Political Problems Table: rolled {total} - {row['text']}.")
     rec: dict[str, Any] = {"fails": 0, "turns": 0, "countries": [], "minister": None}
     if key == "foreign_war":
         wtotal = dice_sum(state)
@@ -255,6 +312,8 @@ def new_problem(state: GameState) -> None:
         state.wars.extend(new)
         log(state, f"Foreign War Table: rolled {wtotal} - {wrow['text']}: Fandonia is at war with "
                    + ", ".join(COUNTRY_NAMES[k] for k in countries) + " (§7.10).")
+        if errata(state):
+            expel_at_war(state, new)
         for cid, c in state.chars.items():
             if c.location in countries and not c.dead:
                 log(state, f"{name(cid)} is stuck in {COUNTRY_NAMES[c.location]} (§7.10.1).")
@@ -285,6 +344,10 @@ def problem_attempt(state: GameState, key: str, immediate: bool = False) -> None
         _unresolved(state, key, None)
         return
     c = state.chars[cid]
+    if stuck_at_war(state, c) and errata(state):  # D16: expelled, no automatic failure (ES §7.10.6)
+        log(state, f"{name(cid)}, the {office_name(office)}, is expelled from {COUNTRY_NAMES[c.location]} "
+                   "and returns to Fandonia (ES §7.10.6).")
+        c.location = FANDONIA
     if stuck_at_war(state, c):
         log(state, f"{pn}: the {office_name(office)}, {name(cid)}, is stuck in "
                    f"{COUNTRY_NAMES[c.location]}, at war with Fandonia; the problem is automatically "
@@ -309,6 +372,8 @@ def problem_leave_choice(state: GameState, choice: int, key: str, cid: str) -> N
         log(state, f"Player {state.chars[cid].owner} deliberately lets the {problem_name(key)} remain "
                    f"unresolved this turn (§7.4).")
         _unresolved(state, key, cid)
+        if opt(state, "deliberate_incompetence"):
+            seq(state, ("incompetence_roll", {"key": key, "cid": cid}))
         return
     seq(state, ("problem_roll", {"key": key, "cid": cid}))
 
@@ -324,6 +389,9 @@ def roll_spec(state: GameState, key: str, cid: str) -> dict[str, Any]:
             if hc.owner is not None and not hc.dead:
                 signs.append({"player": hc.owner, "amount": 1,
                               "why": f"{name(h)}, {office_name(office)}, §7.6"})
+            elif hc.owner is None and state.misc.get("bribery_bought"):  # errata ES §13.4.20
+                from .bribery import bribe_signs
+                signs += bribe_signs(state, h, f"{name(h)}, {office_name(office)}, §7.6")
     for n in info["modifying_characters"]:
         mc = state.chars[str(n)]
         if mc.owner is not None and not mc.dead:
@@ -331,6 +399,9 @@ def roll_spec(state: GameState, key: str, cid: str) -> dict[str, Any]:
     mo = monarch_owner(state)
     if mo is not None:
         signs.append({"player": mo, "amount": 1, "why": "FARC Monarch, §7.12"})
+    if "counselor_powers" in state.config["optional"]:  # §38 (counsel group)
+        from .counsel import counselor_problem_signs
+        signs += counselor_problem_signs(state)
     crisis = in_crisis(state)
     return {
         "label": f"{problem_name(key)} resolution (Ability {NOBLES[cid].ability})",
@@ -404,7 +475,159 @@ def _unresolved(state: GameState, key: str, cid: str | None) -> None:
     refresh_failed_flags(state)
 
 
+# ---------------------------------------------------------------------------
+# Errata D15/D16: expulsion when a war begins (ES §7.10.4, §7.10.6)
+# ---------------------------------------------------------------------------
+
+
+def expel_at_war(state: GameState, countries: list[str]) -> None:
+    """Errata D15, D16: when war begins with ``countries``, their Ambassadors are expelled,
+    lose their office (which ceases to exist until the war ends, ``offices.may_be_filled``)
+    and return to Fandonia; any other Minister (Office Holder) there returns to Fandonia."""
+    from .data.components import OFFICES
+
+    for cid, c in state.chars.items():
+        if c.dead or c.office is None or c.office == "monarch" or c.location not in countries:
+            continue
+        if OFFICES[c.office].country == c.location:
+            log(state, f"{name(cid)}, the {office_name(c.office)}, is expelled: he loses his office, which "
+                       "ceases to exist until the war ends (ES §7.10.4).")
+            vacate(state, cid, "expelled, war, ES §7.10.4")
+        else:
+            log(state, f"{name(cid)}, the {office_name(c.office)}, is in {COUNTRY_NAMES[c.location]} when the "
+                       "war begins: he is expelled and returns to Fandonia (ES §7.10.6).")
+            c.location = FANDONIA
+
+
+def _war_with_all(state: GameState) -> None:
+    """§38 unresolved effect f: Fandonia is at war with every other country."""
+    from .data.components import COUNTRIES
+
+    new = [k for k in COUNTRIES if k not in state.wars]
+    rec = state.problems.get("foreign_war")
+    if rec is not None:
+        rec["countries"] = list(dict.fromkeys(list(rec.get("countries", [])) + list(COUNTRIES)))
+    if not new:
+        log(state, "The war spreads, but Fandonia is already at war with every country (§38 f).")
+        return
+    state.wars.extend(new)
+    log(state, "The war spreads: Fandonia is now at war with " + ", ".join(COUNTRY_NAMES[k] for k in new)
+        + " as well (§38 f).")
+    if errata(state):
+        expel_at_war(state, new)
+    for cid, c in state.chars.items():
+        if c.location in new and not c.dead:
+            log(state, f"{name(cid)} is stuck in {COUNTRY_NAMES[c.location]} (§7.10.1).")
+    seq(state, *[(h, {"countries": list(new)}) for h in WAR_START_HOOKS])
+
+
+# ---------------------------------------------------------------------------
+# §38 Deliberate Incompetence (optional)
+# ---------------------------------------------------------------------------
+
+INCOMPETENCE_DISCHARGE = 6  # §38: discharged on a '6'
+
+
+@op("incompetence_roll")
+def incompetence_roll(state: GameState, key: str, cid: str) -> None:
+    """§38 Deliberate Incompetence: the Minister's player rolls one die; any player may play
+    one 'Informer' card for +1 (no more than one); on a 6 the Minister is discharged."""
+    c = state.chars[cid]
+    if c.office != PROBLEMS[key]["resolving_office"]:
+        return  # already discharged (three failures, §7.8)
+    log(state, f"Deliberate Incompetence (§38): player {c.owner} must roll one die for {name(cid)}.")
+    seq(state, modified_roll({
+        "label": f"Deliberate Incompetence ({name(cid)})",
+        "dice": "1d",
+        "cards": [{"card": "informer", "who": "any", "effect": 1, "max_total": 1}],
+        "then": "incompetence_rolled",
+        "then_args": {"key": key, "cid": cid},
+    }))
+
+
+@op("incompetence_rolled")
+def incompetence_rolled(state: GameState, roll: dict[str, Any], key: str, cid: str) -> None:
+    c = state.chars[cid]
+    if roll["total"] >= INCOMPETENCE_DISCHARGE:
+        log(state, f"Deliberate Incompetence: {roll['total']}: {name(cid)} is discharged (§38).")
+        if c.office == PROBLEMS[key]["resolving_office"]:
+            vacate(state, cid, "deliberate incompetence, §38")
+            rec = state.problems.get(key)
+            if rec is not None and rec.get("minister") == cid:
+                rec["minister"] = None
+                rec["fails"] = 0
+            refresh_failed_flags(state)
+    else:
+        log(state, f"Deliberate Incompetence: {roll['total']}: {name(cid)} keeps his office (§38).")
+
+
+# ---------------------------------------------------------------------------
+# §38 Effects of Unresolved Political Problems (optional; errata item h, D87)
+# ---------------------------------------------------------------------------
+
+
+def _accuse_two(state: GameState) -> list[str]:
+    """Item h (D87): two dice counts name two characters; reroll a PC, a repeat (and, ruling
+    A3, a dead character); fewer if fewer can be named."""
+    usable = {cid for cid in NOBLES if not state.chars[cid].is_pc and not state.chars[cid].dead}
+    out: list[str] = []
+    for _ in range(2):
+        if not usable - set(out):
+            log(state, "No other character can be accused (ruling A3).")
+            break
+        while True:
+            r, w = state.rng.d6(), state.rng.d6()
+            cid = str(r * 10 + w)
+            if cid in usable and cid not in out:
+                break
+            why = ("the same character again" if cid in out else "a PC" if state.chars[cid].is_pc
+                   else "out of play")
+            log(state, f"Treason & Conspiracy Trials: dice count {r}{w} names {name(cid)} ({why}); roll again.")
+        log(state, f"Treason & Conspiracy Trials: dice count {r}{w} names {name(cid)}.")
+        out.append(cid)
+    return out
+
+
+@op("unresolved_effects")
+def unresolved_effects(state: GameState) -> None:
+    """§38 (T1.17): at the start of a turn, every problem unresolved three turns in a row (or
+    more) has its effect this turn; cumulative; forced Crown results are resolved together
+    (A10 i)."""
+    from .data.tables import UNRESOLVED_PROBLEM_EFFECTS, UNRESOLVED_PROBLEM_TURNS
+
+    steps: list[Any] = []
+    for key, eff in UNRESOLVED_PROBLEM_EFFECTS.items():
+        rec = state.problems.get(key)
+        if rec is None or rec.get("turns", 0) < UNRESOLVED_PROBLEM_TURNS:
+            continue
+        if eff.get("edition") == "errata" and not errata(state):
+            continue
+        log(state, f"Effects of Unresolved Political Problems (§38 {eff['item']}): the {problem_name(key)} has "
+                   f"been unresolved {rec['turns']} turns in a row: {eff['text']}")
+        code = eff["code"]
+        if code == "no_ip_spending":
+            state.misc["unres_no_ip_turn"] = state.turn
+        elif code == "all_players_lose_ip":
+            for pl in state.players:
+                lose_ip(state, pl.idx, eff["amount"], f"unresolved {problem_name(key)}, §38 b")
+                state.tstate.setdefault("ip_start", {})[str(pl.idx)] = pl.ip  # held when the turn began
+        elif code == "force_crown_event":
+            if eff["event"] not in state.forced_crown:
+                state.forced_crown.append(eff["event"])
+        elif code == "force_political_problem":
+            k = "one_problem:" + eff["problem"]
+            if k not in state.forced_crown:
+                state.forced_crown.append(k)
+        elif code == "war_with_all":
+            _war_with_all(state)
+        elif code == "two_accused":
+            steps += [("accuse", {"cid": cid, "why": "Treason & Conspiracy Trials unresolved, §38 h"})
+                      for cid in _accuse_two(state)]
+    if steps:
+        seq(state, *steps)
+
+
 __all__ = [
     "change_support", "set_support", "in_crisis", "at_war", "pirates_active", "resolving_minister",
-    "refresh_failed_flags", "roll_spec", "WAR_START_HOOKS", "WAR_END_HOOKS", "problem_name",
+    "refresh_failed_flags", "roll_spec", "WAR_START_HOOKS", "WAR_END_HOOKS", "problem_name", "expel_at_war",
 ]

@@ -15,6 +15,7 @@ from .data.components import (
     OFFICES,
     ROYALS,
     character_name,
+    printed_status,
 )
 from .machine import log
 from .state import Character, GameState
@@ -54,6 +55,8 @@ def personal_status(state: GameState, cid: str) -> int:
     c = state.chars[cid]
     if c.fixed_status is not None:
         return c.fixed_status
+    if state.config["edition"] == "errata":  # D1, D2, D11: errata printed Status
+        return printed_status(state.config, cid) + (0 if cid in ROYALS else c.titles)
     if cid in ROYALS:
         return ROYALS[cid].status
     return NOBLES[cid].status + c.titles
@@ -75,6 +78,8 @@ def status(state: GameState, cid: str) -> int:
             s = max(s, other)
     if c.office is not None:
         s += OFFICES[c.office].bonus
+    if c.counselor_card is not None and state.config["edition"] == "errata":
+        s += 2  # D28 (ES §13.4.3, §14.5.3), A18: the Monarch's Counselor card gives +2 Status (counsel group)
     if state.support == 0 and (c.office is not None or c.consort or (cid in ROYALS and c.owner is None)):
         s //= 2  # §33.2.3 government in crisis
     return s
@@ -221,6 +226,8 @@ def ip_spendable(state: GameState, p: int) -> int:
     ip = state.players[p].ip
     if state.crown == "famine":
         return 0
+    if state.misc.get("unres_no_ip_turn") == state.turn:  # §38 unresolved Banking Crisis (a)
+        return 0
     if state.support == 0:
         spent = state.tstate.get("ip_spent", {}).get(str(p), 0)
         start = state.tstate.get("ip_start", {}).get(str(p), ip + spent)
@@ -288,6 +295,13 @@ def card_options(state: GameState, p: int, ctype: str) -> list[int]:
             and has_card(state, p, "intrigue")):
         opts.append(ID[f"play_intrigue_as_{ctype}"])
     return opts
+
+
+def illegal_cards(state: GameState) -> frozenset[str]:
+    """Card types that are illegal when intrigued from a hand (§8.4.3, §14.2.7; errata D19)."""
+    from .data.components import ILLEGAL_CARDS, ILLEGAL_CARDS_ERRATA
+
+    return ILLEGAL_CARDS_ERRATA if state.config["edition"] == "errata" else ILLEGAL_CARDS
 
 
 def play_card(state: GameState, p: int, choice: int) -> tuple[str, str]:

@@ -47,6 +47,25 @@ alive, free and in Fandonia; each other player is asked in player order, then ev
 attending player rolls on the Socializing Table (operation ``socializing_roll``
 {p, guest: True}, owned by the Prestige chapter; A44 limits its side effects).
 
+Errata edition and optional rules (issue 5)
+-------------------------------------------
+* ES §18.4 "unlimited proposals per Player Turn" (D54) and the pending-proposal lock
+  (D56) are what the 1981 engine already does (no count per turn; an engaged character
+  is not marriageable); ES §18.4.4 proposing to Anne subtracts one (D55); ES §36.10.5 a
+  FARC Monarch neither proposes nor is proposed to (D83).
+* ES §13.4.16: the host rolls on the Socializing Table too (D38), first, in his own Player
+  Turn (so A44's activity-loss clauses apply to him); if his PC is marrying he rolls twice
+  (D39).  A guest who gets "Proposal Automatically Accepted" designates the proposer and
+  proposee at once (PASS loses it) or loses it (D40).
+* §38 Romantic Intrigue 3 (eloping): a natural 6 on the proposal die (A5) offers the
+  operation ``ri_elope_offer`` (``romantic_intrigue.py``).
+* ES §19.7.1: a roll naming the duellist himself is rerolled (D58) and a female rolled
+  as opponent who is a PC, FAC or EAC goes to §19.4, a neutral lady is rerolled (D59):
+  both are what the duel code below already does in either edition.
+
+Reading (D38): the host rolls before the guests ("each attending player, the host
+included"; the host's roll is part of his own wedding).
+
 Dueling (§19)
 -------------
 ``duel`` {player, cid, source, attendees}: ``player`` - a player must fight and
@@ -88,6 +107,7 @@ from . import registry
 from .actions import NO, PASS, SIGN_MINUS, SIGN_PLUS, YES, action_char, char_action
 from .data.components import DUELISTS, FANDONIA, NOBLE_IDS, NOBLES, OFFICES, ROYALS
 from .machine import ask, log, op, seq
+from .options import errata, opt
 from .queries import (
     abroad,
     can_spend,
@@ -165,6 +185,8 @@ def pair_ok(state: GameState, p: int, a: str, b: str, auto: bool = False) -> boo
         if status(state, a) < FARC_PROPOSER_STATUS or not can_spend(state, p, FARC_PROPOSAL_IP):
             return False
     if ca.location != cb.location:  # §18.4.2
+        return False
+    if state.monarch in (a, b) and errata(state):  # ES §36.10.5 (D83): never a FARC Monarch
         return False
     if not auto and (ca.proposal_turn == state.turn or cb.proposal_turn == state.turn):
         return False  # §18.4.3
@@ -283,7 +305,10 @@ def _do_proposal(state: GameState, p: int, a: str, b: str, auto: bool) -> None:
         return
     mod = state.players[p].prestige_mods.get("romance", 0)
     why = f"Romance modifier {mod:+d}" if mod else ""
-    if b == "anne":  # §18.4.4: a FAC proposing to Princess Anne
+    if b == "anne" and errata(state):  # ES §18.4.4 (D55): "restará uno"
+        mod -= 1
+        why = (why + ", " if why else "") + "-1 proposing to Princess Anne (ES §18.4.4)"
+    elif b == "anne":  # §18.4.4: a FAC proposing to Princess Anne
         mod += 1
         why = (why + ", " if why else "") + "+1 proposing to Princess Anne"
     if why:
@@ -298,6 +323,8 @@ def propose_result(state: GameState, roll: dict[str, Any], p: int, a: str, b: st
     if t >= 3:
         log(state, f"Proposal roll {t} (3-6): {name(b)} accepts {name(a)}'s proposal (§18.4).")
         _engage(state, a, b)
+        if roll["natural"] == 6 and opt(state, "romantic_intrigue"):  # §38 RI 3, A5
+            seq(state, ("ri_elope_offer", {"p": p, "a": a, "b": b}))
     elif t == 2:
         log(state, f"Proposal roll 2: {name(b)} refuses {name(a)}'s proposal (§18.4).")
     else:
@@ -322,7 +349,43 @@ def auto_proposal(state: GameState, p: int) -> None:
     else:
         d = state.tstate.setdefault("auto_proposal", {})
         d[str(p)] = d.get(str(p), 0) + 1
+        if errata(state):  # ES §13.4.16 (D40): designate at once or lose it
+            _auto_now(state, p)
+            return
     log(state, f"Player {p} may make one marriage proposal this turn that is automatically accepted (§18.4.5).")
+
+
+def _auto_now(state: GameState, p: int) -> None:
+    log(state, f"Player {p} gets 'Proposal Automatically Accepted' at a wedding: he must designate the "
+               "characters at once or lose it (ES §13.4.16, D40).")
+    proposers = sorted({a for a, _ in _pairs(state, p)})
+    if not proposers:
+        _auto_lost(state, p)
+        return
+    seq(state, ask(p, "propose_proposer", [char_action(a) for a in proposers] + [PASS], "auto_now_proposer",
+                   {"rule": "§13.4.16"}, p=p))
+
+
+def _auto_lost(state: GameState, p: int) -> None:
+    state.tstate.get("auto_proposal", {})[str(p)] = 0
+    log(state, f"Player {p}'s automatically accepted proposal is lost (ES §13.4.16, D40).")
+
+
+@op("auto_now_proposer")
+def auto_now_proposer(state: GameState, choice: int, p: int) -> None:
+    if choice == PASS:
+        _auto_lost(state, p)
+        return
+    a = action_char(choice)
+    targets = sorted({b for x, b in _pairs(state, p) if x == a})
+    seq(state, ask(p, "propose_proposee", [char_action(b) for b in targets], "auto_now_proposee",
+                   {"rule": "§13.4.16", "proposer": a}, p=p, a=a))
+
+
+@op("auto_now_proposee")
+def auto_now_proposee(state: GameState, choice: int, p: int, a: str) -> None:
+    _do_proposal(state, p, a, action_char(choice), auto=True)
+    state.tstate.get("auto_proposal", {})[str(p)] = 0  # used at once (D40)
 
 
 # ---------------------------------------------------------------------------
@@ -413,7 +476,8 @@ def wedding_pair(state: GameState, choice: int, p: int) -> None:
     if pcid in (a, b):
         sp = b if pcid == a else a
         log(state, f"{name(sp)}, spouse of player {p}'s PC, is automatically a henchman (§18.8).")
-    seq(state, ("wedding_guests", {"host": p, "i": 0, "attending": []}))
+    extra = {"pcw": True} if errata(state) and pcid in (a, b) else {}  # ES §13.4.16 (D39)
+    seq(state, ("wedding_guests", {"host": p, "i": 0, "attending": [], **extra}))
 
 
 def _may_attend(state: GameState, q: int) -> bool:
@@ -422,29 +486,47 @@ def _may_attend(state: GameState, q: int) -> bool:
 
 
 @op("wedding_guests")
-def wedding_guests(state: GameState, host: int, i: int, attending: list[int]) -> None:
+def wedding_guests(state: GameState, host: int, i: int, attending: list[int], pcw: bool = False) -> None:
     order = [q for q in (state.order or range(state.n)) if q != host]
+    extra = {"pcw": True} if pcw else {}
     while i < len(order):
         q = order[i]
         if _may_attend(state, q):
             seq(state, ask(q, "wedding_attend", [YES, NO], "wedding_attend",
-                           {"rule": "§13.4.16", "host": host}, host=host, i=i, attending=attending))
+                           {"rule": "§13.4.16", "host": host}, host=host, i=i, attending=attending, **extra))
             return
         i += 1
-    steps = []
+    steps: list[Any] = []
+    if errata(state):  # ES §13.4.16: the host rolls too (D38), twice if his PC marries (D39)
+        steps.append(("wedding_host_roll", {"host": host, "second": False}))
+        if pcw:
+            steps.append(("wedding_host_roll", {"host": host, "second": True}))
     for q in attending:
         steps.append(("socializing_roll", {"p": q, "guest": True}))
     seq(state, *steps)
 
 
 @op("wedding_attend")
-def wedding_attend(state: GameState, choice: int, host: int, i: int, attending: list[int]) -> None:
+def wedding_attend(state: GameState, choice: int, host: int, i: int, attending: list[int],
+                   pcw: bool = False) -> None:
     order = [q for q in (state.order or range(state.n)) if q != host]
     q = order[i]
     if choice == YES:
         attending = attending + [q]
         log(state, f"Player {q} attends the wedding and consults the Socializing Table (§13.4.16).")
-    seq(state, ("wedding_guests", {"host": host, "i": i + 1, "attending": attending}))
+    extra = {"pcw": True} if pcw else {}
+    seq(state, ("wedding_guests", {"host": host, "i": i + 1, "attending": attending, **extra}))
+
+
+@op("wedding_host_roll")
+def wedding_host_roll(state: GameState, host: int, second: bool) -> None:
+    """ES §13.4.16: the host rolls on the Socializing Table too (D38); if his PC is marrying he
+    rolls twice, once for the PC and once for the spouse (D39).  Rolled in his own Player Turn."""
+    if second:
+        log(state, f"Player {host}'s PC is marrying: he rolls again, for the PC's spouse (ES §13.4.16, D39).")
+    else:
+        log(state, f"Player {host}, the host, rolls on the Socializing Table too (ES §13.4.16, D38).")
+    seq(state, ("socializing_roll", {"p": host, "guest": False}))
 
 
 # ---------------------------------------------------------------------------

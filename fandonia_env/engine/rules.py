@@ -27,6 +27,8 @@ from . import rolls, turn  # noqa: F401
 CHAPTERS = (
     "offices", "problems", "crown", "activities", "prestige", "cards", "counsel",
     "romance", "justice", "death", "usurpation",
+    "bribery", "opt_activities",  # issue 5: ES §13.4.20 bribery (errata), §38 optional activities
+    "romantic_intrigue",  # issue 5: ES §13.4.15 seduction, §38 Romantic Intrigue, ES Matrimonio
 )
 
 for _m in CHAPTERS:

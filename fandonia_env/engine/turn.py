@@ -8,6 +8,18 @@ The phases of a game turn are operations pushed in order by ``new_turn``:
 in player order → ``end_of_turn`` (the registered end-of-turn hooks, then the
 next turn).  A frame ``end_of_turn`` always sits under the turn's other frames so
 that ``machine.abort_turn`` (mourning, §9.4) can cut the turn short.
+
+Errata edition and §38 switches handled here (see ``docs/helpers/coverage_setup.md``): the
+errata PC deck (D10/A22, D11), the errata Opportunity counters (D6), Beginning PC Advantages,
+Shorter Game a, c, d, e and Sweet Charity.
+
+Reading: the PC Advantage rolls are made after the whole set-up, as decisions of the
+machine; an office chosen there displaces the NC dealt to it, who stays a NC in Fandonia.
+Reading: results 6 and 7 of the PC Advantage Table give +5 IP and +10 PP over the usual
+start (also with Shorter Game a).
+Reading: with Shorter Game e the four removed RCs count as dead (A4); their Royal
+Alignment cards are removed from the game; King George is unmarried.
+Reading: Sweet Charity is offered after the other start-of-turn steps.
 """
 
 from __future__ import annotations
@@ -20,19 +32,23 @@ from .data.components import (
     CARD_IDS,
     CARD_TYPE_OF,
     CARD_TYPES,
+    ERRATA_PC_DECK,
     LOYALTY_IDS,
     NOBLE_IDS,
     NOBLES,
     NON_MONARCH_OFFICES,
     OFFICE_ELIGIBLE,
     OFFICES,
-    OPPORTUNITY_IDS,
     OPPORTUNITY_TYPE_OF,
     OPPORTUNITY_TYPES,
     PC_DECK,
+    ROYAL_ALIGNMENT_CARD,
     ROYAL_IDS,
+    opportunity_ids,
 )
+from .data.tables import CHARITY, PC_ADVANTAGE, PRESTIGE_TABLE_KEYS, PRESTIGE_TABLES, lookup
 from .machine import ask, log, op, seq
+from .options import errata, opt
 from .queries import (
     can_spend,
     d6,
@@ -40,7 +56,10 @@ from .queries import (
     dice_sum,
     draw_event,
     gain_ip,
+    gain_pp,
+    is_female,
     lose_ip,
+    lose_pp,
     name,
     pc,
     spend_ip,
@@ -49,6 +68,15 @@ from .queries import (
 from .state import Character, GameState, Player
 
 HAND_LIMIT = 12
+HAND_LIMIT_SHORTER = 15  # §38 Shorter Game c (ES b)
+#: §38 Shorter Game e (ES d): RCs removed at the beginning of the game.
+SHORTER_E_REMOVED: tuple[str, ...] = ("alfred", "catherine", "almery", "phillip")
+SHORTER_A_START = (10, 25)  # §38 Shorter Game a: (IP, PP) to start the game with
+
+
+def hand_limit(state: GameState) -> int:
+    """§14.2.1: twelve cards, fifteen with Shorter Game c."""
+    return HAND_LIMIT_SHORTER if opt(state, "shorter_c") else HAND_LIMIT
 
 
 # ---------------------------------------------------------------------------
@@ -65,7 +93,8 @@ def setup(config: dict[str, Any]) -> GameState:
     chars = {cid: Character(cid) for cid in NOBLE_IDS + ROYAL_IDS}
     state = GameState(config=config, players=[], chars=chars, rng=rng)
     # §3.1 PCs
-    pcdeck = list(PC_DECK)
+    # D10/D11, ruling R3/A22: errata 3-6 players deal from 11-44 and 56-66
+    pcdeck = list(ERRATA_PC_DECK if errata(state) and n > 2 else PC_DECK)
     rng.shuffle(pcdeck)
     for i in range(n):
         cid = pcdeck[i]
@@ -85,8 +114,12 @@ def setup(config: dict[str, Any]) -> GameState:
     chars["george"].spouse = "catherine"
     chars["catherine"].spouse = "george"
     state.monarch = "george"
+    if opt(state, "shorter_e"):
+        _shorter_e(state)
     # §3.8 IP and PP
     sg = config.get("start_ip", 2), config.get("start_pp", 10)
+    if opt(state, "shorter_a"):
+        sg = SHORTER_A_START  # §38 Shorter Game a: Ten IP and Twenty-five PP
     for pl in state.players:
         pl.ip, pl.pp = sg
     # §3.9 Event cards: one DWTK each, the rest removed; shuffle and deal nine
@@ -95,22 +128,29 @@ def setup(config: dict[str, Any]) -> GameState:
         pl.hand.append(dwtk[i])
     state.removed.extend(dwtk[n:])
     deck = [c for c in CARD_IDS if CARD_TYPE_OF[c] != "dwtk"]
+    if opt(state, "shorter_e"):  # the removed RCs' Royal Alignment cards leave the game (§31.2)
+        gone = {ROYAL_ALIGNMENT_CARD[r] for r in SHORTER_E_REMOVED}
+        state.removed.extend(c for c in deck if CARD_TYPE_OF[c] in gone)
+        deck = [c for c in deck if CARD_TYPE_OF[c] not in gone]
     rng.shuffle(deck)
     state.deck = deck
-    for _ in range(config.get("start_cards", 9)):
+    for _ in range(config.get("start_cards", 12 if opt(state, "shorter_c") else 9)):
         for pl in state.players:
             pl.hand.append(state.deck.pop())
     # §3.10 Monarch's Support
     state.support = dice_sum(state) * 10
     # §3.11 counters
     state.loyalty_pool = [cid for cid in LOYALTY_IDS if not chars[cid].is_pc]
-    state.opportunity_pool = list(OPPORTUNITY_IDS)
+    state.opportunity_pool = list(opportunity_ids(config))  # D6: the edition's counter mix
     log(state, f"Setup: {n} players. " + "; ".join(
         f"player {pl.idx}'s PC is {name(pl.pc)}" for pl in state.players) + ".")
     log(state, f"The Monarch's Support starts at {state.support}.")
     for office, cid in zip(NON_MONARCH_OFFICES, holders):
         log(state, f"{name(cid)} is {OFFICES[office].name}.")
-    seq(state, ("new_turn", {}))
+    if opt(state, "shorter_e"):
+        log(state, "Shorter Game: " + ", ".join(name(r) for r in SHORTER_E_REMOVED)
+            + " are removed from the game (§38).")
+    seq(state, ("pc_advantages", {}) if opt(state, "pc_advantages") else None, ("new_turn", {}))
     return state
 
 
@@ -242,7 +282,8 @@ START_HOOKS: list[str] = []  # operations run at the start of a Player Turn (e.g
 
 @op("turn_start_hooks")
 def turn_start_hooks(state: GameState, p: int) -> None:
-    seq(state, *[(h, {"p": p}) for h in START_HOOKS])
+    seq(state, *[(h, {"p": p}) for h in START_HOOKS],
+        ("sweet_charity", {"p": p}) if opt(state, "sweet_charity") else None)
 
 
 @op("turn_counsel")
@@ -339,6 +380,8 @@ def _opportunity_effect(state: GameState, p: int, kind: str) -> None:
         pt["intrigue"] += 1
     elif kind == "scandal":
         pt["scandal"] += 1
+    # "free_counsel" (errata, D7/ES §12.3.9): no effect on drawing; the Counsel phase
+    # (counsel.py) looks for it in ``opportunity_drawn``; it goes back at the end of the turn.
 
 
 def activities_left(state: GameState) -> int:
@@ -351,7 +394,7 @@ def activities_left(state: GameState) -> int:
         state.tstate[f"restricted_{pt['player']}"] = True
     if pc(state, pt["player"]).imprisoned:
         pt["imprisoned"] = True  # §30.3
-    base = state.config.get("activities_per_turn", 2)
+    base = state.config.get("activities_per_turn", 3 if "shorter_d" in state.config["optional"] else 2)  # §38 d
     if pt["restricted"]:
         return max(0, 1 - len(pt["done"]))  # never more than one, free ones included (§24.3, §29.2)
     total = base + pt["extra"]
@@ -471,8 +514,9 @@ def activity_done(state: GameState) -> None:
 
 def act_label(key: str) -> str:
     from .actions import ACTIVITIES as A
+    from .actions import ID, describe
 
-    return dict(A)[key].split(" (")[0]
+    return (dict(A).get(key) or describe(ID[f"act_{key}"])).split(" (")[0]  # issue 5: appended activities
 
 
 def uses_intrigue(state: GameState, p: int) -> bool:
@@ -500,7 +544,7 @@ def discard_options(state: GameState, p: int) -> list[int]:
 @op("end_player_turn")
 def end_player_turn(state: GameState, p: int) -> None:
     pl = state.players[p]
-    over = len(pl.hand) - HAND_LIMIT
+    over = len(pl.hand) - hand_limit(state)
     if over > 0:
         opts = discard_options(state, p)
         if opts:
@@ -546,7 +590,8 @@ def end_of_turn(state: GameState) -> None:
         pl.opportunity_drawn = []
         pl.free_counsel = False
     # §14.2.1: a Player Turn cut short (mourning, §9.4) still ends with the hand limit
-    over = [("end_player_turn", {"p": pl.idx}) for pl in state.players if len(pl.hand) > HAND_LIMIT]
+    lim = hand_limit(state)
+    over = [("end_player_turn", {"p": pl.idx}) for pl in state.players if len(pl.hand) > lim]
     seq(state, *over, *[(name_, {}) for _, name_ in registry.END_OF_TURN], ("new_turn", {}))
 
 
@@ -559,6 +604,127 @@ def builder_halt(state: GameState) -> None:
 def builder_halted(state: GameState, choice: int) -> None:
     seq(state, ("builder_halt", {}))
 
+
+
+# ---------------------------------------------------------------------------
+# §38 optional rules of set-up and of the start of a Player Turn
+# ---------------------------------------------------------------------------
+
+
+def _shorter_e(state: GameState) -> None:
+    """§38 Shorter Game e (ES d): Alfred, Queen Catherine, Almery and Phillip are removed at
+    the beginning.  Reading (A4): they count as dead RCs (removed from the game, §31.2), so
+    succession, Royal Death and every RC choice skip them; their Royal Alignment cards leave
+    the game with them (done in ``setup``); King George is then unmarried (and, as ever, may
+    not remarry, §18.5)."""
+    for r in SHORTER_E_REMOVED:
+        c = state.chars[r]
+        c.dead = True
+        if c.spouse is not None:
+            state.chars[c.spouse].spouse = None
+            c.spouse = None
+
+
+@op("pc_advantages")
+def pc_advantages(state: GameState) -> None:
+    """§38 Beginning PC Advantages: after the PCs are dealt, each player in turn, from the
+    player whose PC has the lowest ID and going clockwise (increasing player index, §5),
+    rolls a dice sum on the PC Advantage Table (tables-and-differences §1.16).
+
+    Reading: the rolls are made once the whole set-up (§3.1-§3.11) is done, so that a
+    player's choices are decisions like any other; a PC placed in an office displaces the
+    NC dealt to it by §3.3, who stays a NC in Fandonia (the office pile)."""
+    state.phase = "setup"
+    low = min(range(state.n), key=lambda p: int(state.players[p].pc))
+    seq(state, *[("pc_advantage_roll", {"p": (low + i) % state.n}) for i in range(state.n)])
+
+
+@op("pc_advantage_roll")
+def pc_advantage_roll(state: GameState, p: int) -> None:
+    pl = state.players[p]
+    while True:
+        a, b = state.rng.d6(), state.rng.d6()
+        row = lookup(PC_ADVANTAGE, a + b)
+        log(state, f"PC Advantage Table: player {p} rolls {a + b} ({a}+{b}): {row['text']}.")
+        if row.get("choose_office") and is_female(pl.pc):
+            log(state, f"Player {p}'s PC is female (she may hold no office): he rolls again (§38).")
+            continue
+        break
+    for table, mod in row.get("table_mods", {}).items():
+        if table == "court_ball":
+            pl.ball_mod += mod
+            log(state, f"Player {p}'s Court Ball modifier becomes {pl.ball_mod:+d}.")
+        else:
+            pl.prestige_mods[table] = pl.prestige_mods.get(table, 0) + mod
+            log(state, f"Player {p}'s {PRESTIGE_TABLES[table]['name']} modifier becomes "
+                       f"{pl.prestige_mods[table]:+d}.")
+    if row.get("start_ip"):
+        # Reading: the advantage is the difference to the usual start (+5 IP), kept with Shorter Game a
+        gain_ip(state, p, row["start_ip"] - 2, "PC Advantage Table")
+    if row.get("start_pp"):
+        gain_pp(state, p, row["start_pp"] - 10, "PC Advantage Table")  # +10 PP, same reading
+    if row.get("choose_prestige_mod"):
+        female = is_female(pl.pc)
+        opts = [ID[f"prestige_{k}"] for k in PRESTIGE_TABLE_KEYS if not (female and k == "sporting")]
+        seq(state, ask(p, "pc_advantage_table", opts, "pc_advantage_table_pick",
+                       {"table": "pc_advantage"}, p=p, mod=row["choose_prestige_mod"]))
+    if row.get("choose_office"):
+        opts = [ID[f"office_{o}"] for o in NON_MONARCH_OFFICES
+                if not any(c.office == o and c.is_pc for c in state.chars.values())]
+        seq(state, ask(p, "pc_advantage_office", opts + [PASS], "pc_advantage_office_pick",
+                       {"table": "pc_advantage"}, p=p))
+
+
+@op("pc_advantage_table_pick")
+def pc_advantage_table_pick(state: GameState, choice: int, p: int, mod: int) -> None:
+    table = NAME[choice][len("prestige_"):]
+    pl = state.players[p]
+    pl.prestige_mods[table] = pl.prestige_mods.get(table, 0) + mod
+    log(state, f"Player {p} takes {mod:+d} on the {PRESTIGE_TABLES[table]['name']} "
+               f"(now {pl.prestige_mods[table]:+d}).")
+
+
+@op("pc_advantage_office_pick")
+def pc_advantage_office_pick(state: GameState, choice: int, p: int) -> None:
+    if choice == PASS:
+        log(state, f"Player {p} leaves his PC out of office.")
+        return
+    office = NAME[choice][len("office_"):]
+    c = pc(state, p)
+    for other in state.chars.values():
+        if other.office == office:
+            other.office = None
+            other.location = "fandonia"  # an ambassador comes home (§20.4)
+            log(state, f"{name(other.cid)} gives up the office of {OFFICES[office].name}.")
+    c.office = office
+    _place_ambassador(state, c.cid)
+    log(state, f"Player {p} places his PC {name(c.cid)} in the office of {OFFICES[office].name} "
+               "(PC Advantage Table).")
+
+
+@op("sweet_charity")
+def sweet_charity(state: GameState, p: int) -> None:
+    """§38 Sweet Charity: at the beginning of his Player Turn a player with no IP may roll
+    a dice sum on the Charity Table; this is not an activity (a yes/no decision).
+    Reading: it comes after the other start-of-turn steps (a PC who dies in prison has no
+    Player Turn left to beg in)."""
+    if state.active != p or pc(state, p).dead or state.players[p].ip != 0:
+        return
+    seq(state, ask(p, "sweet_charity", [YES, NO], "sweet_charity_choice", {"table": "charity"}, p=p))
+
+
+@op("sweet_charity_choice")
+def sweet_charity_choice(state: GameState, choice: int, p: int) -> None:
+    if choice != YES:
+        return
+    a, b = state.rng.d6(), state.rng.d6()
+    row = lookup(CHARITY, a + b)
+    log(state, f"Charity Table: player {p} rolls {a + b} ({a}+{b}): {row['text']}")
+    if row["pp"] < 0:
+        lose_pp(state, p, -row["pp"], "Charity Table")
+        seq(state, ("pp_check_all", {}))  # §35.5: PP lost may leave FACs unsupported
+    if row["ip"] > 0:
+        gain_ip(state, p, row["ip"], "Charity Table")
 
 
 # -- a few utilities chapter modules share -----------------------------------

@@ -81,6 +81,29 @@ Readings (where the rules and rulings are silent)
   and his player then loses his next Player Turn (``Player.lost_turns``).  A death of the FARC
   Monarch always ends the turn (mourning, §9.4), so that next Player Turn is in the next turn;
   if the player's PC is face-down then too, the two losses overlap.
+
+Errata edition (ruling R1) and optional rules (§38), each behind its switch
+---------------------------------------------------------------------------
+* D80 (ES §33.4, A53): while the government is in crisis every Support card is worth its
+  boosted (maximum) printed value; the war cap on Army and the Pirates cap on Navy still win.
+* D84 (ES §36.10.6, A34): a FARC Monarch does not count against his player's PP total
+  (already so in both editions, A17/A59, ``queries.pp_required_all``); when the FARC takes
+  the throne by usurpation the player receives 10 PP and 10 IP, once.
+* free action ``abdicate`` (switch ``abdication``, §38 Abdication): the player with a FARC
+  Monarch abdicates; the FARC becomes a NRC (his Royal Alignment card is discarded) and the
+  next-in-line succeeds; the player loses nothing.
+  Reading: "at anytime" is read as a free action at any point of his own Player Turn (the
+  engine has no out-of-turn windows); any number of times is moot (he then has no FARC
+  Monarch).
+  Reading: the next-in-line is the first living RC of the order of succession (§9.2),
+  the abdicating RC included.  If it is another RC, that RC succeeds by the full §9
+  procedure (``succession``: §9.4 applies "when a new RC succeeds": his Royal Alignment card
+  removed, Support re-established, Office Holders discharged, mourning discards, the turn
+  ends, next turn's Crown result Court Ball).  If it is the abdicating RC himself, no new RC
+  succeeds: he simply stays on the throne as a NRC Monarch and his Royal Alignment card is
+  removed from the game (§9.4: a Monarch can never be a FARC); nothing else happens.  The
+  record of the usurper's reign (§37) ends at once; the player does not lose a Player Turn
+  (§36.11 is about a death).
 """
 
 from __future__ import annotations
@@ -98,12 +121,16 @@ from .data.components import (
     SUPPORT_CARDS,
 )
 from .data.tables import monarch_support_value
-from .justice import is_wrongdoer, restore
+from .justice import d93_pardonable, is_wrongdoer, restore
 from .machine import ask, log, op, seq
+from .options import errata, opt
 from .queries import (
     d6,
     dice_sum,
+    discard,
     free,
+    gain_ip,
+    gain_pp,
     is_female,
     monarch_owner,
     name,
@@ -144,6 +171,7 @@ NAVY_PIRATES_MULT = 2  # §7.11
 MARRIED_MONARCH_BONUS = 10  # §36.5.3, §36.8.1
 CATHERINE_BONUS = 10  # §36.5.3
 VICTORY_TURNS = 3  # §37, A48
+FARC_MONARCH_BONUS = 10  # ES §36.10.6 (D84): 10 PP and 10 IP
 
 
 def _at_war(state: GameState) -> bool:
@@ -157,6 +185,16 @@ def support_multiplier(state: GameState, p: int, ctype: str) -> tuple[int, str]:
     if ctype == "navy_support" and "pirates" in state.problems:
         return NAVY_PIRATES_MULT, "Pirates unresolved (§7.11)"
     base, boosted, conds = SUPPORT_VALUES[ctype]
+    if ctype.startswith("foreign_support_") and state.config["edition"] == "errata":
+        base, boosted = 3, 4  # D3, D4 (ES §2.1.4): all four Foreign Support cards 1dx3 / 1dx4 (setup group)
+    if state.config["edition"] == "errata" and state.crown == "famine":  # D18, A23, R3 (crown group)
+        from .data.components import FAMINE_SUPPORT_ERRATA
+
+        if ctype in FAMINE_SUPPORT_ERRATA:
+            return boosted, "Famine (ES §8.4.2)"
+        conds = tuple(c for c in conds if c[0] != "famine")
+    if state.support == 0 and errata(state):
+        return boosted, "the government is in crisis (ES §33.4)"  # D80, A53
     for cond in conds:
         kind = cond[0]
         if kind == "fac":
@@ -482,6 +520,9 @@ def _success(state: GameState, p: int, cid: str, rating: int, m_rating: int, q: 
         state.forced_crown.append("court_ball")
     log(state, "Next turn's Crown Events result will automatically be 'Court Ball' (§36.6).")
     state.reign = {"player": p, "cid": cid, "since": state.turn}
+    if errata(state):  # D84, A34: once, when the FARC becomes Monarch
+        gain_pp(state, p, FARC_MONARCH_BONUS, "FARC Monarch bonus, ES §36.10.6")
+        gain_ip(state, p, FARC_MONARCH_BONUS, "FARC Monarch bonus, ES §36.10.6")
     steps.append(("pp_check_all", {}))
     seq(state, *steps)
 
@@ -507,7 +548,7 @@ def _failure(state: GameState, p: int, cid: str, rating: int, m_rating: int) -> 
 def _pardon_targets(state: GameState, p: int) -> list[str]:
     out = []
     for cid, c in state.chars.items():
-        if c.owner != p or c.dead or cid in ROYALS:
+        if (c.owner != p and not d93_pardonable(state, c)) or c.dead or cid in ROYALS:  # ES D93: justice.py
             continue
         if is_wrongdoer(c) or c.banned:
             out.append(cid)
@@ -542,7 +583,7 @@ def farc_pardon_chosen(state: GameState, choice: int, p: int) -> None:
         what.append("wrongdoing" + (" (in hiding)" if c.hiding else ""))
     if is_wrongdoer(c):
         restore(state, cid)  # the same return to a normal situation as a Pardon (§13.4.5)
-    if c.banned:
+    if c.banned and c.owner == p:  # D93 pardons of others lift no ban
         c.banned = False
         what.append("Court Ball ban")
     where = "" if c.location == FANDONIA else f"; {name(cid)} is abroad"
@@ -663,10 +704,48 @@ def victory_check(state: GameState) -> None:
 
 
 # ---------------------------------------------------------------------------
+# §38 Abdication (switch ``abdication``)
+# ---------------------------------------------------------------------------
+
+
+def _abdicate_legal(state: GameState, p: int) -> bool:
+    if not opt(state, "abdication") or state.over:
+        return False
+    return monarch_owner(state) == p and state.active == p
+
+
+@op("abdicate_start")
+def abdicate_start(state: GameState, p: int) -> None:
+    """§38 Abdication: the FARC Monarch becomes a NRC; the next-in-line succeeds."""
+    mon = state.monarch
+    c = state.chars[mon]
+    if c.owner != p:
+        return
+    log(state, f"Player {p}'s FARC Monarch {name(mon)} abdicates and becomes a NRC; player {p} loses "
+               f"nothing (§38 Abdication).")
+    c.owner = None
+    state.reign = {}
+    heir = next((rc for rc in SUCCESSION if not state.chars[rc].dead), None)
+    if heir == mon:
+        if c.alignment_card is not None:
+            state.removed.append(c.alignment_card)
+            c.alignment_card = None
+            log(state, f"{name(mon)}'s Royal Alignment card is permanently removed from the game (§9.4).")
+        log(state, f"{name(mon)} is the next-in-line and stays on the throne as a NRC Monarch (§38 Abdication).")
+        return
+    if c.alignment_card is not None:
+        discard(state, c.alignment_card)  # a FARC becoming a NRC (§14.2.5)
+        c.alignment_card = None
+        log(state, f"{name(mon)}'s Royal Alignment card is discarded (§14.2.5).")
+    seq(state, ("succession", {}))
+
+
+# ---------------------------------------------------------------------------
 # Registration
 # ---------------------------------------------------------------------------
 
 registry.free_action("usurp", _usurp_legal, "usurp_start")
 registry.free_action("farc_pardon", _farc_pardon_legal, "farc_pardon_start")
+registry.free_action("abdicate", _abdicate_legal, "abdicate_start")
 registry.end_of_turn(10, "pp_check_all")
 registry.end_of_turn(90, "victory_check")

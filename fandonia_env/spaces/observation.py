@@ -58,6 +58,12 @@ DECISION_KINDS: tuple[str, ...] = (
     "counsel_prevent",
     "dissolve_government", "dissolve_office", "dissolve_char",
     "pc_advantage_table", "pc_advantage_office", "sweet_charity",
+    "bribe_demand", "bribe_target", "bribe_offerer", "bribe_amount",
+    "foreign_support_country", "fandonian_support_card", "emissary_character", "emissary_country",
+    "blackmail_choice", "blackmail_pay", "blackmail_keep",
+    "extradite_intrigue", "extradition_veto", "unhide_abroad", "escape_hide_choice", "prison_death_pay",
+    "clemency_ask",
+    "ri_elope", "ri_elope_romance", "marriage_spouse",
 )
 _KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
 _OPT_INDEX = {k: i for i, k in enumerate(OPTIONAL_RULES)}

@@ -96,6 +96,9 @@ JUDGES = (JUDGE_1, JUDGE_2)
 
 #: §3.1: the deck PCs are dealt from (11-24 and 56-66).
 PC_DECK: tuple[str, ...] = tuple(c for c in NOBLE_IDS if int(c) <= 24 or int(c) >= 56)
+#: D10, ruling R3/A22 (ES §3.1): the errata deck for 3-6 players is 11-44 and 56-66
+#: (29 cards); with two players ES §3.1.1 (D11) keeps 11-24 and 56-66 (``PC_DECK``).
+ERRATA_PC_DECK: tuple[str, ...] = tuple(c for c in NOBLE_IDS if int(c) <= 44 or int(c) >= 56)
 #: §3.3 / §16.1: characters who may hold office (11-44).
 OFFICE_ELIGIBLE: tuple[str, ...] = tuple(c for c in NOBLE_IDS if int(c) <= 44)
 #: §13.4.1: characters who may never acquire a title.
@@ -112,7 +115,48 @@ FEMALE_TITLES: tuple[str, ...] = ("lady", "duchess")
 TITLE_NAMES = {
     "sir": "Sir", "knight": "Knight", "earl": "Earl", "lord": "Lord", "duke": "Duke",
     "lady": "Lady", "duchess": "Duchess", "": "",
+    # errata female ladder (ES §13.4.1, D25): Baronesa, Condesa, Marquesa, Duquesa
+    "baroness": "Baroness", "countess": "Countess", "marchioness": "Marchioness",
 }
+
+# -- errata edition (ruling R1): printed values that differ -------------------
+#: D25, ruling R3/A20 (ES §13.4.1): Lady -> Baronesa -> Condesa -> Marquesa -> Duquesa;
+#: the costs are ``tables.TITLE_TABLE_ERRATA_FEMALE`` (2, 3, 4, 5 IP by rank reached).
+ERRATA_FEMALE_TITLES: tuple[str, ...] = ("lady", "baroness", "countess", "marchioness", "duchess")
+#: D1 (ES §2.1.1: Jane S5) and D2 (ES §2.1.2: 56/61 Marquesa S4, 62/63 Condesa S3,
+#: 64/65 Baronesa S2, 66 Lady S1; Seduction ratings unchanged).
+ERRATA_STATUS: dict[str, int] = {"jane": 5, "56": 4, "61": 4, "62": 3, "63": 3, "64": 2, "65": 2, "66": 1}
+ERRATA_TITLE: dict[str, str] = {
+    "56": "marchioness", "61": "marchioness", "62": "countess", "63": "countess",
+    "64": "baroness", "65": "baroness", "66": "lady",
+}
+#: D11 (ES §3.1.1): in a two-player errata game every female character is a Condesa
+#: with Status 3 (Jane, a royal, keeps her Status 5).
+ERRATA_2P_FEMALE = ("countess", 3)
+
+
+def printed_status(config: dict, cid: str) -> int:
+    """The Status printed on ``cid``'s card in this game's edition (D1, D2, D11)."""
+    if config["edition"] != "errata":
+        return NOBLES[cid].status if cid in NOBLES else ROYALS[cid].status
+    if cid in FEMALES and config["players"] == 2:
+        return ERRATA_2P_FEMALE[1]
+    s = ERRATA_STATUS.get(cid)
+    if s is not None:
+        return s
+    return NOBLES[cid].status if cid in NOBLES else ROYALS[cid].status
+
+
+def printed_title(config: dict, cid: str) -> str:
+    """The title printed on noble ``cid``'s card in this game's edition (D2, D11)."""
+    if config["edition"] == "errata" and cid in FEMALES:
+        return ERRATA_2P_FEMALE[0] if config["players"] == 2 else ERRATA_TITLE[cid]
+    return NOBLES[cid].title
+
+
+def female_titles(config: dict) -> tuple[str, ...]:
+    """The female title ladder of this game's edition (§13.4.1; D25)."""
+    return ERRATA_FEMALE_TITLES if config["edition"] == "errata" else FEMALE_TITLES
 
 
 # ---------------------------------------------------------------------------
@@ -245,6 +289,14 @@ SUPPORT_CARDS: tuple[str, ...] = tuple(k for k, t in CARD_TYPES.items() if t.sup
 ROYAL_ALIGNMENT_CARD: dict[str, str] = {r: f"ra_{r}" for r in ALIGNABLE_ROYALS}
 #: §8.4.3, §13.4.12, §14.2.7: illegal cards (1981 edition).
 ILLEGAL_CARDS: frozenset[str] = frozenset({"dwtk", "assassination", "treachery", "intrigue"})
+#: Errata edition (D19, ES §8.4.3, §13.4.12, §14.2.7, §14.5.2): DWTK, Assassination and the
+#: Foreign Support cards; Treachery and Intrigue are legal (D45, D46).
+ILLEGAL_CARDS_ERRATA: frozenset[str] = frozenset(
+    {"dwtk", "assassination"} | {k for k in SUPPORT_CARDS if k.startswith("foreign_support")})
+#: §8.4.2: Support cards whose Usurpation Value is boosted in a Famine (1981: Army; errata
+#: D18, A23, ruling R3: Peasant instead of Army).
+FAMINE_SUPPORT: frozenset[str] = frozenset({"trade_guild_support", "merchant_support", "army_support"})
+FAMINE_SUPPORT_ERRATA: frozenset[str] = frozenset({"trade_guild_support", "merchant_support", "peasant_support"})
 #: §14.5.7: an Intrigue card may be used as any of these.
 INTRIGUE_SUBSTITUTES: tuple[str, ...] = ("assassination", "treachery", "informer", "escape", "alibi")
 #: Physical card ids: "c000".."c119", in CARD_TYPES order.
@@ -271,6 +323,8 @@ OPPORTUNITY_TYPES: dict[str, tuple[str, int]] = {
     "duel": ("Duel", 1),
     "gout": ("Gout", 1),
     "gain_ip": ("Gain One IP", 8),
+    # D7 (ES §12.3.9): errata only, so none in the 1981 mix
+    "free_counsel": ("Free Counsel", 0),
 }
 OPPORTUNITY_IDS: tuple[str, ...] = tuple(f"o{i:02d}" for i in range(24))
 OPPORTUNITY_TYPE_OF: dict[str, str] = {}
@@ -280,7 +334,24 @@ for _k, (_nm, _c) in OPPORTUNITY_TYPES.items():
         OPPORTUNITY_TYPE_OF[f"o{_i:02d}"] = _k
         _i += 1
 assert _i == 24
+#: D6 (ES §2.2.2): the errata counter mix, also 24 counters, with the ids "o24".."o47"
+#: (distinct from the 1981 ids, so that ``OPPORTUNITY_TYPE_OF`` stays one static lookup).
+ERRATA_OPPORTUNITY_COUNTS: dict[str, int] = {
+    "any_activity": 2, "extra_activity": 3, "intrigue": 5, "scandal": 4, "favor": 2,
+    "duel": 1, "gout": 1, "gain_ip": 4, "free_counsel": 2,
+}
+ERRATA_OPPORTUNITY_IDS: tuple[str, ...] = tuple(f"o{i:02d}" for i in range(24, 48))
+for _k, _c in ERRATA_OPPORTUNITY_COUNTS.items():
+    for _ in range(_c):
+        OPPORTUNITY_TYPE_OF[f"o{_i:02d}"] = _k
+        _i += 1
+assert _i == 48
 del _i, _k, _nm, _c
+
+
+def opportunity_ids(config: dict) -> tuple[str, ...]:
+    """The 24 Opportunity counters of this game's edition (§2.2.2; D6)."""
+    return ERRATA_OPPORTUNITY_IDS if config["edition"] == "errata" else OPPORTUNITY_IDS
 #: One Loyalty counter per noble, its number that noble's id (§2.2.1).
 LOYALTY_IDS: tuple[str, ...] = NOBLE_IDS
 

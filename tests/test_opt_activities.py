@@ -1,0 +1,299 @@
+"""§38 optional activities (opt_activities.py): Gaining Foreign Support, Gaining Fandonian
+Support, Emissaries (A52), Blackmail (errata D94)."""
+
+from __future__ import annotations
+
+from fandonia_env.engine import registry
+from fandonia_env.engine.actions import ID, NO, YES, char_action
+from fandonia_env.engine.builder import Position
+from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES
+from fandonia_env.engine.invariants import check
+
+
+def setup(optional=(), edition="1981", players=3, seed=5, p=0, **pt) -> Position:
+    pos = Position(players=players, seed=seed, edition=edition, optional=list(optional))
+    for q in range(players):
+        pos.empty_hand(q)
+    pos.turn_state(p, **pt)
+    return pos
+
+
+def nc(st, pred=lambda cid: True, exclude=()):
+    for cid in NOBLES:
+        c = st.chars[cid]
+        if (c.owner is None and c.office is None and not c.is_pc and c.location == "fandonia"
+                and cid not in exclude and pred(cid)):
+            return cid
+    raise LookupError("no such NC")
+
+
+def legal(st, key, p=0):
+    return registry.ACTIVITIES[key].legal(st, p)
+
+
+def logs(g) -> str:
+    return "\n".join(e["t"] for e in g.state.log)
+
+
+def kind(g) -> str:
+    return g.decision()["kind"]
+
+
+def halted(g) -> None:
+    assert kind(g) == "halt", g.decision()
+    check(g.state)
+
+
+def holds(st, p, ctype) -> int:
+    return sum(1 for c in st.players[p].hand if CARD_TYPE_OF[c] == ctype)
+
+
+# ---------------------------------------------------------------------------
+# Gaining Foreign Support
+# ---------------------------------------------------------------------------
+
+
+def test_opt_foreign_support_off_by_default_and_needs_a_fac_abroad():
+    pos = setup()
+    st = pos.state
+    st.chars[st.players[0].pc].location = "epalin"
+    assert not legal(st, "foreign_support")
+    pos = setup(["foreign_support"])
+    st = pos.state
+    assert not legal(st, "foreign_support")
+    st.chars[st.players[0].pc].location = "epalin"
+    assert legal(st, "foreign_support")
+    st.wars.append("epalin")
+    assert not legal(st, "foreign_support")  # never a country at war
+
+
+def test_opt_foreign_support_success_takes_card_from_another_hand():
+    pos = setup(["foreign_support"])
+    st = pos.state
+    st.chars[st.players[0].pc].location = "epalin"
+    pos.give(1, "foreign_support_epalin").dice(5)  # 1 FAC: 5-6 successful
+    g = pos.run("opt_foreign_support", p=0)
+    halted(g)
+    assert holds(st, 0, "foreign_support_epalin") == 1 and holds(st, 1, "foreign_support_epalin") == 0
+    assert "die 5: Successful" in logs(g)
+
+
+def test_opt_foreign_support_column_by_fac_count_and_failure():
+    pos = setup(["foreign_support"])
+    st = pos.state
+    st.chars[st.players[0].pc].location = "cronos"
+    fac = nc(st)
+    pos.char(fac, owner=0, location="cronos")
+    card = next(c for c in st.deck if CARD_TYPE_OF[c] == "foreign_support_cronos")
+    st.deck.remove(card)
+    st.discard.append(card)
+    pos.dice(3)  # 2 FACs: 4-6 successful; 3 fails
+    g = pos.run("opt_foreign_support", p=0)
+    halted(g)
+    assert card in st.discard and "2 FAC(s) in the country, die 3: — (no effect)" in logs(g)
+    st.tstate.clear()
+    pos.dice(4)
+    g = pos.run("opt_foreign_support", p=0)
+    halted(g)
+    assert card in st.players[0].hand
+
+
+def test_opt_foreign_support_card_still_in_deck_gives_nothing():
+    pos = setup(["foreign_support"])
+    st = pos.state
+    st.chars[st.players[0].pc].location = "sandarkan"
+    pos.dice(6)
+    g = pos.run("opt_foreign_support", p=0)
+    halted(g)
+    assert holds(st, 0, "foreign_support_sandarkan") == 0 and "receives nothing" in logs(g)
+
+
+# ---------------------------------------------------------------------------
+# Gaining Fandonian Support
+# ---------------------------------------------------------------------------
+
+
+def test_opt_fandonian_support_eligibility_a_to_g():
+    pos = setup(["fandonian_support"])
+    st = pos.state
+    assert not legal(st, "fandonian_support")
+    fac = nc(st)
+    pos.char(fac, owner=0).office("high_minister", fac)
+    g = pos.run("opt_fandonian_support", p=0)
+    opts = g.decision()["options"]
+    assert set(opts) == {ID["fandonian_support_townsmen_support"], ID["fandonian_support_merchant_support"],
+                         ID["fandonian_support_trade_guild_support"]}  # b, f, g
+    pos2 = setup(["fandonian_support"])
+    st2 = pos2.state
+    pos2.char("55", owner=0, office=None)  # the Archbishop: a (Peasant) and c (Clergy)
+    g2 = pos2.run("opt_fandonian_support", p=0)
+    assert set(g2.decision()["options"]) == {ID["fandonian_support_peasant_support"],
+                                             ID["fandonian_support_clergy_support"]}
+    assert not legal(setup(["foreign_support"]).state, "fandonian_support")
+    del st2
+
+
+def test_opt_fandonian_support_six_takes_every_card_from_hands_and_discards():
+    pos = setup(["fandonian_support"])
+    st = pos.state
+    pos.char("52", owner=0, office=None)  # the Sheriff: Peasant Support
+    pos.give(1, "peasant_support", "peasant_support").give(2, "peasant_support")
+    card = next(c for c in st.deck if CARD_TYPE_OF[c] == "peasant_support")
+    st.deck.remove(card)
+    st.discard.append(card)
+    pos.dice(6)
+    g = pos.run("opt_fandonian_support", p=0)
+    halted(g)
+    assert holds(st, 0, "peasant_support") == 4 and holds(st, 1, "peasant_support") == 0
+    assert card in st.players[0].hand
+
+
+def test_opt_fandonian_support_one_to_five_no_effect():
+    pos = setup(["fandonian_support"])
+    st = pos.state
+    pos.char("52", owner=0, office=None)
+    pos.give(1, "peasant_support").dice(5)
+    g = pos.run("opt_fandonian_support", p=0)
+    halted(g)
+    assert holds(st, 1, "peasant_support") == 1 and holds(st, 0, "peasant_support") == 0
+
+
+# ---------------------------------------------------------------------------
+# Emissaries (A52)
+# ---------------------------------------------------------------------------
+
+
+def test_opt_emissaries_need_minister_of_state_or_ambassador():
+    pos = setup(["emissaries"])
+    st = pos.state
+    assert not legal(st, "emissary")
+    pos.office("minister_of_state", st.players[0].pc)
+    assert legal(st, "emissary")
+    pos2 = setup()
+    pos2.office("minister_of_state", pos2.state.players[0].pc)
+    assert not legal(pos2.state, "emissary")  # switch off
+
+
+def test_opt_emissaries_success_places_nc_abroad_and_failure_does_nothing():
+    pos = setup(["emissaries"])
+    st = pos.state
+    pos.office("minister_of_state", st.players[0].pc)
+    target = nc(st, lambda cid: cid not in ("45", "46", "51", "52", "55"))
+    pos.dice(2)
+    g = pos.run("opt_emissary", p=0)
+    d = g.decision()
+    assert d["kind"] == "emissary_character" and char_action(target) in d["options"]
+    assert char_action(st.players[1].pc) not in d["options"] and char_action("john") not in d["options"]
+    assert char_action("55") not in d["options"]  # not allowed to travel (§20.7)
+    g.apply(char_action(target))
+    g.apply(ID["country_epalin"])
+    halted(g)
+    assert st.chars[target].location == "fandonia" and "Monarch refuses" in logs(g)
+    pos.dice(3)
+    g = pos.run("opt_emissary", p=0)
+    g.apply(char_action(target))
+    g.apply(ID["country_epalin"])
+    halted(g)
+    assert st.chars[target].location == "epalin" and st.misc["emissary"] == {target: "epalin"}
+    assert st.chars[target].owner is None
+
+
+# ---------------------------------------------------------------------------
+# Blackmail (D94)
+# ---------------------------------------------------------------------------
+
+
+def _victim_hand(pos, q=1, types=("evidence", "alibi", "informer")):
+    pos.give(q, *types)
+
+
+def test_opt_blackmail_paid_transfers_one_ip_and_bars_drawing_this_turn():
+    pos = setup(["blackmail"])
+    st = pos.state
+    _victim_hand(pos)
+    pos.player(0, ip=0).player(1, ip=3)
+    g = pos.run("intrigue_draw", p=0, victim=1)
+    d = g.decision()
+    assert d["kind"] == "blackmail_choice" and d["player"] == 0
+    g.apply(YES)
+    d = g.decision()
+    assert d["kind"] == "blackmail_pay" and d["player"] == 1
+    g.apply(YES)
+    halted(g)
+    assert st.players[0].ip == 1 and st.players[1].ip == 2 and len(st.players[1].hand) == 4
+    g = pos.run("intrigue_draw", p=0, victim=1)
+    halted(g)
+    assert len(st.players[1].hand) == 4 and "may not draw a card" in logs(g)
+
+
+def test_opt_blackmail_refused_player_keeps_the_drawn_card():
+    pos = setup(["blackmail"])
+    st = pos.state
+    _victim_hand(pos, types=("evidence", "evidence", "evidence"))
+    # arrange the hand so that the random draw does not pick DOWN WITH THE KING
+    i = st.rng.copy().below(4)
+    hand = st.players[1].hand
+    dw = next(c for c in hand if CARD_TYPE_OF[c] == "dwtk")
+    hand.remove(dw)
+    hand.insert((i + 1) % 4, dw)
+    pos.player(1, ip=3)
+    g = pos.run("intrigue_draw", p=0, victim=1)
+    g.apply(YES)
+    g.apply(NO)  # refuses to pay
+    d = g.decision()
+    assert d["kind"] == "blackmail_keep" and d["ctx"]["card"] == "evidence"
+    g.apply(YES)
+    halted(g)
+    assert holds(st, 0, "evidence") == 1 and len(st.players[1].hand) == 3 and st.players[1].ip == 3
+
+
+def test_opt_blackmail_declined_uses_the_normal_intrigue_draw():
+    pos = setup(["blackmail"])
+    st = pos.state
+    _victim_hand(pos, types=("evidence", "evidence", "evidence"))
+    i = st.rng.copy().below(4)
+    hand = st.players[1].hand
+    dw = next(c for c in hand if CARD_TYPE_OF[c] == "dwtk")
+    hand.remove(dw)
+    hand.insert((i + 1) % 4, dw)
+    g = pos.run("intrigue_draw", p=0, victim=1)
+    g.apply(NO)
+    halted(g)
+    assert len(st.players[1].hand) == 3 and "a legal card, which is discarded" in logs(g)
+
+
+def _dwtk_drawn(pos):
+    st = pos.state
+    _victim_hand(pos, types=("evidence", "evidence", "evidence"))
+    i = st.rng.copy().below(4)
+    hand = st.players[1].hand
+    dw = next(c for c in hand if CARD_TYPE_OF[c] == "dwtk")
+    hand.remove(dw)
+    hand.insert(i, dw)
+    pos.player(1, ip=0)  # cannot pay: refusal is automatic
+    g = pos.run("intrigue_draw", p=0, victim=1)
+    g.apply(YES)
+    return g
+
+
+def test_opt_blackmail_errata_d94_dwtk_is_returned_and_another_drawn():
+    pos = setup(["blackmail"], edition="errata")
+    st = pos.state
+    g = _dwtk_drawn(pos)
+    d = g.decision()
+    assert d["kind"] == "blackmail_keep" and d["ctx"]["card"] == "evidence"
+    g.apply(NO)
+    halted(g)
+    assert "D94" in logs(g)
+    assert holds(st, 1, "dwtk") == 1 and holds(st, 0, "evidence") == 0 and len(st.players[1].hand) == 3
+
+
+def test_opt_blackmail_1981_dwtk_stays_and_owner_is_accused():
+    pos = setup(["blackmail"])
+    st = pos.state
+    st.chars[st.players[1].pc].fixed_status = 8
+    pos.dice(1)  # 1 + 2 = 3: innocent
+    g = _dwtk_drawn(pos)
+    halted(g)
+    assert holds(st, 1, "dwtk") == 1 and len(st.players[1].hand) == 4
+    assert "+2 (DOWN WITH THE KING)" in logs(g)

@@ -972,12 +972,16 @@ def _escape_legal(state: GameState, p: int) -> bool:
     if not _country_ids(state):
         return False
     w = waived(state)
+    tried: set[str] = set()
     for cid, c in state.chars.items():
+        if not (c.imprisoned or c.hiding):
+            continue  # cheap filter: _escape_kind is None
         k = _escape_kind(c, state)
-        if k is None or cid in NEVER_ABROAD:
+        if k is None or cid in NEVER_ABROAD or k in tried:
             continue
         if w or _escape_cards(state, p, k):
             return True
+        tried.add(k)  # the cards needed depend only on the kind
     return False
 
 
@@ -1126,11 +1130,14 @@ def _unhideable(state: GameState, p: int, cid: str, c: Character) -> bool:
 
 
 def _hide_legal(state: GameState, p: int) -> bool:
-    return _own_turn(state, p) and any(_hideable(state, p, cid, c) for cid, c in state.chars.items())
+    # the cheap owner/hiding filters first: these run at every main decision
+    return _own_turn(state, p) and any(_hideable(state, p, cid, c) for cid, c in state.chars.items()
+                                       if c.owner == p and not c.hiding)
 
 
 def _unhide_legal(state: GameState, p: int) -> bool:
-    return _own_turn(state, p) and any(_unhideable(state, p, cid, c) for cid, c in state.chars.items())
+    return _own_turn(state, p) and any(_unhideable(state, p, cid, c) for cid, c in state.chars.items()
+                                       if c.hiding)
 
 
 @op("justice_hide")
@@ -1197,7 +1204,8 @@ def _suicidable(p: int, c: Character) -> bool:
 
 
 def _suicide_legal(state: GameState, p: int) -> bool:
-    return _own_turn(state, p) and any(_suicidable(p, c) for c in state.chars.values())
+    return _own_turn(state, p) and any(_suicidable(p, c) for c in state.chars.values()
+                                       if c.banished or c.imprisoned)
 
 
 @op("justice_suicide")

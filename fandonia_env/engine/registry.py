@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .actions import ID
 from .state import GameState
 
 
@@ -26,6 +27,7 @@ class Activity:
     key: str
     legal: Callable[[GameState, int], bool]
     start: str  # operation name, called with p=<player>
+    aid: int = -1  # its action id (act_<key> or free_<key>)
 
 
 ACTIVITIES: dict[str, Activity] = {}
@@ -44,11 +46,11 @@ IMPRISONED_SET: frozenset[str] = frozenset({"pardon", "amnesty", "escape"})
 
 
 def activity(key: str, legal: Callable[[GameState, int], bool], start: str) -> None:
-    ACTIVITIES[key] = Activity(key, legal, start)
+    ACTIVITIES[key] = Activity(key, legal, start, ID[f"act_{key}"])
 
 
 def free_action(key: str, legal: Callable[[GameState, int], bool], start: str) -> None:
-    FREE_ACTIONS[key] = Activity(key, legal, start)
+    FREE_ACTIONS[key] = Activity(key, legal, start, ID[f"free_{key}"])
 
 
 def end_of_turn(priority: int, op_name: str) -> None:

@@ -424,24 +424,27 @@ def _activity_options(state: GameState, p: int) -> list[int]:
     pt = state.pt
     opts: list[int] = [ID[f"act_{k}"] for k in dict.fromkeys(pt.get("free", ())) if _free_ok(state, p, k)]
     if activities_left(state) > 0:
+        done = pt["done"]
+        imprisoned = pt["imprisoned"]
+        any_activity = pt["any_activity"] > 0
         for key, a in registry.ACTIVITIES.items():
-            if key in pt["done"] or ID[f"act_{key}"] in opts:
+            if key in done or a.aid in opts:
                 continue  # §13.1: not the same activity twice in a turn
-            if pt["imprisoned"] and key not in registry.IMPRISONED_SET:
+            if imprisoned and key not in registry.IMPRISONED_SET:
                 continue
             if a.legal(state, p):
-                opts.append(ID[f"act_{key}"])
-            elif pt["any_activity"] > 0 and key in registry.ANY_ACTIVITY_SET:
+                opts.append(a.aid)
+            elif any_activity and key in registry.ANY_ACTIVITY_SET:
                 pt["waiver"] = True
                 try:
                     ok = a.legal(state, p)
                 finally:
                     pt["waiver"] = False
                 if ok:
-                    opts.append(ID[f"act_{key}"])
-    for key, a in registry.FREE_ACTIONS.items():
+                    opts.append(a.aid)
+    for a in registry.FREE_ACTIONS.values():
         if a.legal(state, p):
-            opts.append(ID[f"free_{key}"])
+            opts.append(a.aid)
     return opts
 
 

@@ -13,6 +13,7 @@ fixed constant and clipped to [0, 1] (or [-1, 1] for signed values).
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -170,6 +171,9 @@ _C_LOC = 11
 _C_SIT = _C_LOC + len(LOCATIONS)
 _C_OFFICE = _C_SIT + 6
 _C_FLAGS = _C_OFFICE + 1 + len(OFFICE_KEYS)
+
+
+_PACK = struct.Struct(f"{OBS_SIZE}f").pack
 
 
 def _clip(x: float) -> float:
@@ -356,9 +360,8 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[o] = 1.0
     for k in cfg["optional"]:
         buf[o + 1 + _OPT_INDEX[k]] = 1.0
-    obs = np.fromiter(buf, dtype=np.float32, count=OBS_SIZE)  # about twice as fast as np.array(list)
-    np.clip(obs, -1.0, 1.0, out=obs)
-    return obs
+    # struct packing is about twice as fast as np.fromiter / np.array on a list of floats
+    return np.clip(np.frombuffer(_PACK(*buf), dtype=np.float32), -1.0, 1.0)
 
 
 def _flatten(ctx: Any, key: str = ""):

@@ -1313,8 +1313,9 @@ def justice_es_turn_start(state: GameState, p: int) -> None:
     c = state.chars[state.players[p].pc]
     if not living_abroad(state, c):
         return
-    base = state.config.get("activities_per_turn", 2)
-    state.pt["extra"] -= base - 1
+    from .turn import base_activities
+
+    state.pt["extra"] -= base_activities(state) - 1
     log(state, f"Player {p}'s PC is a wrongdoer living abroad: one activity this turn unless an Extra "
                "Activity card or counter is used (ES §20.8, A31).")
 

@@ -384,6 +384,11 @@ def _opportunity_effect(state: GameState, p: int, kind: str) -> None:
     # (counsel.py) looks for it in ``opportunity_drawn``; it goes back at the end of the turn.
 
 
+def base_activities(state: GameState) -> int:
+    """Activities per Player Turn before extras: two (§13.1), three with Shorter Game d (§38)."""
+    return 3 if "shorter_d" in state.config["optional"] else 2
+
+
 def activities_left(state: GameState) -> int:
     pt = state.pt
     if pt["no_more"]:
@@ -394,7 +399,7 @@ def activities_left(state: GameState) -> int:
         state.tstate[f"restricted_{pt['player']}"] = True
     if pc(state, pt["player"]).imprisoned:
         pt["imprisoned"] = True  # §30.3
-    base = state.config.get("activities_per_turn", 3 if "shorter_d" in state.config["optional"] else 2)  # §38 d
+    base = base_activities(state)
     if pt["restricted"]:
         return max(0, 1 - len(pt["done"]))  # never more than one, free ones included (§24.3, §29.2)
     total = base + pt["extra"]

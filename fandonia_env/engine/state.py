@@ -186,7 +186,7 @@ class GameState:
         g = GameState.__new__(GameState)
         g.config = self.config  # never mutated after creation
         g.players = [p.copy() for p in self.players]
-        g.chars = {k: c.copy() for k, c in self.chars.items()}
+        g.chars = {k: Character(*_char_values(c)) for k, c in self.chars.items()}  # = c.copy(), inlined
         g.rng = self.rng.copy()
         g.turn = self.turn
         g.first_player = self.first_player

@@ -198,6 +198,37 @@ def test_opt_emissaries_success_places_nc_abroad_and_failure_does_nothing():
     assert st.chars[target].owner is None
 
 
+def test_opt_emissaries_consort_and_characters_who_travelled_this_turn_are_not_candidates():
+    pos = setup(["emissaries"])
+    st = pos.state
+    pos.office("minister_of_state", st.players[0].pc)
+    queen = nc(st, lambda cid: cid not in ("45", "46", "51", "52", "55"))
+    back = nc(st, lambda cid: cid not in ("45", "46", "51", "52", "55"), exclude=(queen,))
+    pos.char(queen, consort=True)  # the King/Queen consort is a NRC (§9.2): never an emissary
+    pos.char(back, owner=0, travel_turn=st.turn)  # came home this turn (§20.1)
+    g = pos.run("opt_emissary", p=0)
+    opts = g.decision()["options"]
+    assert char_action(queen) not in opts and char_action(back) not in opts
+    st.chars[back].travel_turn = st.turn - 1
+    g = pos.run("opt_emissary", p=0)
+    assert char_action(back) in g.decision()["options"]
+
+
+def test_opt_emissaries_success_counts_as_travel_this_turn():
+    pos = setup(["emissaries"])
+    st = pos.state
+    pos.office("minister_of_state", st.players[0].pc)
+    fac = nc(st, lambda cid: cid not in ("45", "46", "51", "52", "55"))
+    pos.char(fac, owner=0).dice(6)
+    g = pos.run("opt_emissary", p=0)
+    g.apply(char_action(fac))
+    g.apply(ID["country_cronos"])
+    halted(g)
+    assert st.chars[fac].location == "cronos" and st.chars[fac].travel_turn == st.turn
+    from fandonia_env.engine.activities import _travellers
+    assert fac not in _travellers(st, 0)  # may not travel back in the same turn (§20.1)
+
+
 # ---------------------------------------------------------------------------
 # Blackmail (D94)
 # ---------------------------------------------------------------------------
@@ -297,3 +328,32 @@ def test_opt_blackmail_1981_dwtk_stays_and_owner_is_accused():
     halted(g)
     assert holds(st, 1, "dwtk") == 1 and len(st.players[1].hand) == 4
     assert "+2 (DOWN WITH THE KING)" in logs(g)
+
+
+def test_opt_blackmail_off_uses_the_normal_draw_without_asking():
+    pos = setup()
+    st = pos.state
+    _victim_hand(pos, types=("evidence", "evidence", "evidence"))
+    i = st.rng.copy().below(4)
+    hand = st.players[1].hand
+    dw = next(c for c in hand if CARD_TYPE_OF[c] == "dwtk")
+    hand.remove(dw)
+    hand.insert((i + 1) % 4, dw)
+    g = pos.run("intrigue_draw", p=0, victim=1)
+    halted(g)  # no blackmail_choice decision with the switch off
+    assert len(st.players[1].hand) == 3 and "a legal card, which is discarded" in logs(g)
+    assert "blackmail" not in logs(g).lower()
+
+
+def test_opt_blackmail_payer_is_not_offered_as_intrigue_victim_for_the_rest_of_the_turn():
+    from fandonia_env.engine.crown import _intrigue_victims
+
+    pos = setup(["blackmail"])
+    st = pos.state
+    for q in range(st.n):
+        pos.give(q, "evidence", "evidence", "evidence", "evidence")
+    before = _intrigue_victims(st, 0)
+    assert 1 in before
+    st.tstate.setdefault("blackmail_paid", []).append([0, 1])
+    assert _intrigue_victims(st, 0) == [q for q in before if q != 1]
+    assert 0 in _intrigue_victims(st, 1)  # only the blackmailer is barred, not the payer

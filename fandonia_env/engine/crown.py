@@ -365,7 +365,8 @@ def intrigue_draw(state: GameState, p: int, victim: int, blackmail_asked: bool =
 
 
 def _intrigue_victims(state: GameState, p: int) -> list[int]:
-    return [q for q in _opponents(state, p) if intrigue_victim_ok(state, q)]
+    paid = state.tstate.get("blackmail_paid", ())  # §38 Blackmail: no draw from a payer this turn
+    return [q for q in _opponents(state, p) if intrigue_victim_ok(state, q) and [p, q] not in paid]
 
 
 def intrigue_card_legal(state: GameState, p: int) -> bool:

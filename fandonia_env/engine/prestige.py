@@ -452,7 +452,8 @@ def socializing_roll(state: GameState, p: int, guest: bool = True) -> None:
     """§13.4.16: not an activity, no cost, modified by the existing Socializing modifier."""
     own = (not guest) and _own_turn(state, p)
     mod = state.players[p].prestige_mods.get("socializing", 0)
-    log(state, f"Player {p} rolls on the Socializing Table as a wedding guest (§13.4.16: not an activity, "
+    who = "a wedding guest" if guest else "the host of the wedding (ES §13.4.16, D38)"
+    log(state, f"Player {p} rolls on the Socializing Table as {who} (§13.4.16: not an activity, "
                "no IP cost).")
     _roll(state, p, "socializing", mod, own_turn=own)
 

@@ -351,7 +351,7 @@ def test_opt_blackmail_payer_is_not_offered_as_intrigue_victim_for_the_rest_of_t
     pos = setup(["blackmail"])
     st = pos.state
     for q in range(st.n):
-        pos.give(q, "evidence", "evidence", "evidence", "evidence")
+        pos.give(q, "evidence", "informer", "escape", "alibi")
     before = _intrigue_victims(st, 0)
     assert 1 in before
     st.tstate.setdefault("blackmail_paid", []).append([0, 1])

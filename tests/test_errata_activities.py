@@ -276,6 +276,40 @@ def test_errata_d43_a_six_accuses_the_nc_and_the_offerer_with_the_amount():
     assert "(taking a bribe)" in text and "(offering a bribe)" in text
 
 
+def test_errata_d43_bought_sign_on_a_counseling_roll_and_one_success_per_nc_a_turn():
+    from fandonia_env.engine.bribery import _bribable, _pairs
+    from fandonia_env.engine.counsel import modifier_signs
+
+    pos = setup()
+    st = pos.state
+    navy = next(cid for cid, c in st.chars.items() if c.office == "minister_of_navy")
+    pos.char(navy, owner=None)
+    pos.player(0, ip=5).player(1, ip=5).dice(1)
+    g = pos.run("bribe_offer", p=0)
+    if kind(g) == "bribe_target":
+        g.apply(char_action(navy))
+    if kind(g) == "bribe_offerer":
+        g.apply(char_action(_pc(st)))
+    g.apply(ID["amount_1"])
+    halted(g)
+    assert navy not in _bribable(st)  # each NC Office Holder: one successful bribe a turn
+    assert navy not in _pairs(st, 1)  # not offered to player 1 either
+    signs = modifier_signs(st, "pirates", 3, None)  # the Minister Of The Navy modifies this counsel
+    mine = [s for s in signs if "bribed" in s["why"]]
+    assert mine == [{"player": 0, "amount": 1, "why": mine[0]["why"]}]
+    assert not [s for s in modifier_signs(st, "pirates", 3, None) if "bribed" in s["why"]]  # used up
+
+
+def test_errata_d43_bribe_sign_not_given_in_1981():
+    pos = setup("1981")
+    st = pos.state
+    navy = next(cid for cid, c in st.chars.items() if c.office == "minister_of_navy")
+    pos.char(navy, owner=None)
+    st.misc["bribery_bought"] = {navy: {"p": 0, "turn": st.turn}}
+    from fandonia_env.engine.counsel import modifier_signs
+    assert not [s for s in modifier_signs(st, "pirates", 3, None) if "bribed" in s["why"]]
+
+
 # ---------------------------------------------------------------------------
 # D52 A henchman courting a FARC
 # ---------------------------------------------------------------------------

@@ -121,6 +121,28 @@ def test_errata_d7_without_the_counter_no_counsel():
     assert kind(g) == "halt"
 
 
+def test_errata_d7_declining_the_counter_counsel_is_not_told_to_others():
+    pos = pos_with(mc=False)
+    pos.opportunity(0, "free_counsel")
+    g = pos.run("counsel_step", p=0)
+    take(g, "counsel_table", PASS)
+    entry = next(e for e in pos.state.log if "does not counsel" in e["t"])
+    assert entry["to"] == 0  # the counter is hidden: a public line would reveal it
+    pub = pos_with()  # a Monarch's Counselor is public: the refusal stays public
+    g = pub.run("counsel_step", p=0)
+    take(g, "counsel_table", PASS)
+    assert next(e for e in pub.state.log if "does not counsel" in e["t"])["to"] is None
+
+
+def test_errata_d7_counter_in_a_famine_ban_logged_privately():
+    pos = pos_with(crown="famine", mc=False, problems=("pirates",))
+    pos.opportunity(0, "free_counsel")
+    g = pos.run("counsel_step", p=0)
+    assert kind(g) == "halt"
+    entry = next(e for e in pos.state.log if "No counseling is allowed" in e["t"])
+    assert entry["to"] == 0 and not pos.state.tstate.get("counsel_ban_logged")
+
+
 # ---------------------------------------------------------------------------
 # D27 the Monarch's Counselor card is discarded away from court
 # ---------------------------------------------------------------------------

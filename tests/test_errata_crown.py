@@ -134,6 +134,19 @@ def test_errata_d15_ambassador_to_country_at_war_expelled_office_ceases_until_wa
     assert st.wars == [] and "amb_cronos" in fillable_offices(st)
 
 
+def test_errata_d15_ambassador_away_from_his_post_loses_the_office_too():
+    pos = make(minister_of_army="43")
+    st = pos.state
+    amb = next(cid for cid, c in st.chars.items() if c.office == "amb_cronos")
+    st.chars[amb].location = "fandonia"  # e.g. extradited home and acquitted, still in office
+    pos.dice(3, 3, 1, 5, 6)  # Foreign War; Foreign War Table 6 = Cronos; attempt fails
+    halted(pos.run("new_problem"))
+    assert st.wars == ["cronos"]
+    assert st.chars[amb].office is None and st.chars[amb].location == "fandonia"
+    assert logged(st, "loses his office, which ceases to exist until the war ends (ES §7.10.4)")
+    assert "amb_cronos" not in fillable_offices(st)
+
+
 def test_errata_d15_1981_contrast_ambassador_stays_stuck():
     pos = make(edition="1981", minister_of_army="43")
     st = pos.state
@@ -341,6 +354,17 @@ def test_errata_d21_banned_pc_loses_two_pp_at_every_court_ball():
     assert [pl.pp - q for pl, q in zip(s81.players, pp)] == [0, 0, 0]
 
 
+def test_errata_d21_face_down_banned_pc_loses_nothing():
+    pos = make()
+    st = pos.state
+    c = st.chars[st.players[1].pc]
+    c.banned = True
+    c.dead = True  # face-down (§31.5): he takes part in nothing
+    pp = [pl.pp for pl in st.players]
+    halted(ball(pos, 3, 4, 3, 4))
+    assert [pl.pp for pl in st.players] == pp
+
+
 # ---------------------------------------------------------------------------
 # D85 (A35): dissolving the government
 # ---------------------------------------------------------------------------
@@ -402,3 +426,26 @@ def test_errata_d85_offered_only_in_errata_at_the_next_office_phase(edition, ago
     pos = make(edition=edition)
     farc_monarch(pos, since_ago=ago)
     halted(pos.run("offices_phase"))
+
+
+@pytest.mark.parametrize("edition", ["1981", "errata"])
+def test_errata_d64_fac_spouse_in_hiding_of_a_new_monarch_comes_out(edition):
+    """ES §24.7 (D64): the new Monarch's FAC spouse becomes a NC consort (§18.10); in the
+    errata edition a NC may not hide, so one in hiding comes out at once."""
+    pos = Position(players=3, seed=1, edition=edition)
+    st = pos.state
+    for pl in st.players:
+        st.chars[pl.pc].location = "fandonia"
+    g0 = st.chars["george"]
+    g0.dead, g0.office, g0.spouse = True, None, None
+    st.chars["catherine"].spouse = None
+    wife = "62" if st.chars["62"].owner is None else "64"
+    pos.char("alan", owner=1, spouse=wife)
+    pos.char(wife, owner=1, spouse="alan", hiding=True)
+    for p in range(3):
+        pos.empty_hand(p)
+    pos.run("succession")  # mourning ends the turn (§9.4): the game runs on to the next Office Phase
+    w = st.chars[wife]
+    assert w.consort and w.owner is None
+    assert w.hiding == (edition == "1981")
+    check(st)

@@ -227,3 +227,26 @@ def test_errata_d95_funeral_row_5_loses_one_pp_not_ip():
 def test_errata_d95_funeral_row_5_in_1981_loses_one_ip():
     pl = _funeral_row_5("1981")
     assert (pl.pp, pl.ip) == (10, 9)
+
+
+# ---------------------------------------------------------------------------
+# D98: the errata Shorter Game has four rules (EN a, c, d, e); EN b does not exist
+# ---------------------------------------------------------------------------
+
+
+def test_errata_d98_shorter_b_does_not_exist_but_noble_deaths_are_permanent_anyway():
+    import pytest
+
+    from fandonia_env.engine.game import make_config
+    from fandonia_env.engine.options import ConfigError, switches_for
+
+    with pytest.raises(ConfigError, match="shorter_b exists only in"):
+        make_config(edition="errata", optional=["shorter_b"])
+    assert [s for s in switches_for("errata") if s.startswith("shorter_")] == [
+        "shorter_a", "shorter_c", "shorter_d", "shorter_e"]
+    pos = fresh()  # errata, no switch: a noble's death is permanent (ES §31.3), a functionary's is not
+    cid = nc(pos, 56, 66)
+    g = pos.run("kill", cid=cid, cause="duel")
+    g = pos.run("kill", cid="52", cause="duel")
+    done(g)
+    assert removed_characters(g.state) == [cid] and not g.state.chars["52"].dead

@@ -385,3 +385,59 @@ def test_errata_d76_nobody_pays_and_12_kills():
     pos.dice(6, 6)
     g = pos.run("justice_prison_deaths", p=1)
     assert "dies in prison" in logs(g)
+
+
+def test_errata_d72_captured_fugitive_awaiting_execution_is_executed_escaped_prisoner_reimprisoned():
+    # a prisoner awaiting execution who escaped and lives openly abroad, extradited: executed (ES §25.10)
+    pos = fresh()
+    pos.turn_state(1)
+    pos.give(1, "extradition")
+    pos.char(ROLAND, owner=2, wrongdoer=True, awaiting_execution=True, location="cronos")
+    g = pos.run("justice_extradite", p=1)
+    done(g)
+    assert g.state.chars[ROLAND].dead and "executed at once" in logs(g)  # and removed (D77)
+    # an escaped prisoner living openly abroad: imprisoned again, no hearing
+    pos = fresh()
+    pos.turn_state(1)
+    pos.give(1, "extradition")
+    pos.char(ROLAND, owner=2, wrongdoer=True, escaped=True, location="cronos")
+    g = pos.run("justice_extradite", p=1)
+    done(g)
+    c = g.state.chars[ROLAND]
+    assert c.imprisoned and not c.escaped and c.location == "fandonia" and "Hearing of" not in logs(g)
+
+
+def test_errata_d72_captured_escaped_prisoner_holding_an_office_loses_it():
+    # an escaped prisoner living openly abroad who was given an office meanwhile (ES §20.8: treated
+    # as any character abroad) is imprisoned again when captured and leaves the office (§30.4)
+    pos = fresh()
+    pos.turn_state(1)
+    pos.give(1, "extradition")
+    pos.char(ROLAND, wrongdoer=True, escaped=True, location="cronos")
+    pos.office("high_minister", ROLAND)
+    pos.state.chars[ROLAND].location = "cronos"
+    g = pos.run("justice_extradite", p=1)
+    done(g)
+    c = g.state.chars[ROLAND]
+    assert c.imprisoned and c.office is None and "High Minister" in logs(g)
+    assert not any(x.office == "high_minister" for x in g.state.chars.values())
+
+
+def test_errata_d62_wrongdoer_living_abroad_may_not_be_given_an_office():
+    from fandonia_env.engine import offices
+    from fandonia_env.engine.builder import Position
+    from fandonia_env.engine.data.components import OFFICE_ELIGIBLE
+
+    pos = Position(players=3, seed=4, edition="errata")
+    st = pos.state
+    cid = next(c for c in OFFICE_ELIGIBLE if st.chars[c].owner is None and st.chars[c].office is None
+               and not st.chars[c].dead)
+    c = st.chars[cid]
+    c.location = "cronos"
+    assert offices.eligible(st, cid)
+    c.escaped = True  # an escaped prisoner living openly abroad (ES §20.8, §24.7)
+    assert not offices.eligible(st, cid)
+    c.escaped, c.wrongdoer = False, True
+    assert not offices.eligible(st, cid)
+    c.location = "fandonia"
+    assert offices.eligible(st, cid)  # the 1981 rules for a wrongdoer at home are unchanged

@@ -375,3 +375,26 @@ def test_errata_d83_1981_farc_monarch_still_proposed_to_and_courted():
     pos.state.monarch = "anne"
     assert pair_ok(pos.state, 0, "35", "anne")
     assert "anne" in _farcs_alive(pos.state, 0)
+
+
+def test_errata_d36_seducing_pc_rolls_six_stays_with_her_player():
+    # Reading: a PC never changes sides (the backfire takes only a FAC).
+    pos = errata_pos(pcs=("66", "12", "13"))
+    pos.char("21", owner=1)
+    pos.turn_state(0, intrigue=1)
+    assert "66" in _seducers(pos.state, 0)
+    pos.dice(6)
+    g = seduce(pos, 0, "66", "21")
+    st = g.state
+    assert st.chars["66"].owner == 0 and st.chars["66"].is_pc and st.chars["21"].owner == 1
+    assert "is a PC and cannot change sides" in logs(g)
+    check(st, decision=False)
+
+
+def test_errata_d83_farc_monarch_never_proposes_even_with_auto_proposal():
+    pos = errata_pos()
+    _anne_setup(pos)
+    pos.state.monarch = "anne"
+    pos.state.pt["auto_proposal"] = 1
+    assert not pair_ok(pos.state, 0, "35", "anne", auto=True)
+    assert not _legal_propose(pos.state, 0)

@@ -139,3 +139,41 @@ def test_errata_d93_farc_monarch_may_pardon_any_wrongdoer_with_clemency():
     for edition, optional in (("errata", ()), ("1981", ("clemency",))):
         pos = _farc_monarch(edition, optional)
         assert not registry.FREE_ACTIONS["farc_pardon"].legal(pos.state, 0)
+
+
+def test_opt_clemency_a_player_who_declined_may_ask_after_a_new_trial_gives_a_new_sentence():
+    pos = fresh()
+    counselor(pos, 1, DALE)
+    counselor(pos, 2, MORTIMER)
+    pos.dice(4, 4, 1, 5, 5)  # p2: 8 new trial -> Judge 1, trial 10 - 3 = 7: Imprisoned again
+    g = pos.run("justice_trial_result", roll=verdict(7), cid=ROLAND)  # Imprisoned
+    assert g.decision()["player"] == 1
+    g.apply(NO)
+    assert g.decision()["player"] == 2
+    g.apply(YES)
+    d = g.decision()  # the new sentence opens a new round: player 1 declined, he may ask now
+    assert d["kind"] == "clemency_ask" and d["player"] == 1
+    g.apply(NO)
+    done(g)  # player 2 has asked once already this turn
+    assert "King grants a new trial" in logs(g) and g.state.chars[ROLAND].imprisoned
+
+
+def test_opt_clemency_king_overrules_judge_awaiting_execution_becomes_plain_prisoner():
+    pos = fresh()
+    counselor(pos, 1, DALE)
+    pos.dice(2, 3)  # 5: King overrules judge
+    g = pos.run("justice_trial_result", roll=verdict(10), cid=ROLAND)  # Awaiting Execution
+    assert g.state.chars[ROLAND].awaiting_execution
+    g.apply(YES)
+    done(g)
+    c = g.state.chars[ROLAND]
+    assert c.imprisoned and not c.awaiting_execution and "King overrules judge" in logs(g)
+
+
+def test_opt_clemency_only_after_banished_imprisoned_or_awaiting_execution():
+    pos = fresh()
+    counselor(pos, 1, DALE)
+    pos.dice(1, 1)
+    g = pos.run("justice_trial_result", roll=verdict(2), cid=ROLAND)  # Not Guilty: nothing to ask
+    done(g)
+    assert not g.state.chars[ROLAND].wrongdoer and g.state.rng.scripted == [1, 1]

@@ -106,6 +106,32 @@ def test_opt_counselor_powers_declined_prevention_lets_the_counsel_go_on():
     assert pos.state.players[0].counsels == {"court_ball": [3]}
 
 
+def test_opt_counselor_powers_opponents_asked_in_player_order_second_may_prevent():
+    pos = base()
+    pos.char("42", owner=0)
+    pos.office("minister_of_trade", "42")
+    make_mc(pos, 1, MC)
+    make_mc(pos, 2, "36")
+    g = pos.run("counsel_step", p=0)
+    take(g, "counsel_table", T("court_ball"))
+    assert g.decision()["player"] == 1
+    take(g, "counsel_prevent", NO)
+    d = g.decision()
+    assert d["kind"] == "counsel_prevent" and d["player"] == 2
+    g.apply(YES)
+    assert kind(g) == "halt"
+    assert pos.state.tstate["counsel_prevented_by"] == [2]  # player 1 keeps his prevention
+    assert pos.state.players[0].counsels == {}
+
+
+def test_opt_counselor_powers_dead_counselor_gives_no_power():
+    pos = counsel_pos()
+    pos.state.chars[MC].dead = True
+    g = pos.run("counsel_step", p=0)
+    take(g, "counsel_table", T("court_ball"))
+    assert kind(g) == "counsel_choice"
+
+
 def test_opt_counselor_powers_only_one_prevention_a_turn():
     pos = counsel_pos()
     pos.state.tstate["counsel_prevented_by"] = [1]

@@ -83,6 +83,25 @@ def test_opt_unresolved_problems_needs_three_consecutive_turns():
     assert ip_spendable(st, 0) == 5 and st.forced_crown == []
 
 
+def test_opt_unresolved_problems_counted_from_real_attempts_and_end_when_resolved():
+    pos = make(UP, minister_of_trade="41")
+    st = pos.state
+    st.problems = {"natural_disaster": rec(turns=0)}
+    for turn in range(3):  # three Problems Phases, each attempt a natural 6 (§7.5)
+        pos.dice(6)
+        halted(pos.run("problems_phase"))
+        halted(pos.run("unresolved_effects"))
+        assert st.forced_crown == ([] if turn < 2 else ["plague"]), turn
+    assert st.problems["natural_disaster"]["turns"] == 3
+    st.forced_crown = []
+    pos.office("minister_of_trade", "41")  # discharged by §7.8; back in office
+    pos.dice(1)
+    halted(pos.run("problems_phase"))  # resolved: the effect ends
+    assert "natural_disaster" not in st.problems
+    halted(pos.run("unresolved_effects"))
+    assert st.forced_crown == [] and st.rng.scripted == []
+
+
 def test_opt_unresolved_problems_off_by_default():
     pos = make()
     st = pos.state

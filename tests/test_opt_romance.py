@@ -440,3 +440,80 @@ def test_opt_marriage_not_in_1981_court_ball_rolls_once():
     pos.dice(3, 4)
     g = pos.run("court_ball_next", i=0, attendees=attendees)
     assert logs(g).count("Court Ball Table: player 0 rolls") == 1
+
+
+# ---------------------------------------------------------------------------
+# Audit (issue 5): readings checked against the texts
+# ---------------------------------------------------------------------------
+
+
+def test_opt_romantic_intrigue_d90_usurper_monarchs_noble_spouse_never_seduced():
+    # ES closing paragraph: "El Monarca y su esposa no podrán ser seducidos" - also the noble
+    # wife of a FARC who usurped the throne (she stays a FAC, not a consort), though RI 5 would
+    # otherwise allow a married female EAC.
+    pos = ri("errata")
+    pos.char("alfred", owner=1)
+    pos.char("61", owner=1)
+    pos.char("62", owner=1)
+    pos.char("22", owner=1)
+    marry(pos, "alfred", "61")
+    marry(pos, "22", "62")
+    pos.state.monarch = "alfred"
+    pos.turn_state(0, intrigue=1)
+    t = _seduce_targets(pos.state, 0, "11")
+    assert "62" in t  # a married female EAC (RI 5)
+    assert "61" not in t  # the Monarch's wife
+
+
+def test_opt_romantic_intrigue_2_own_pcs_spouse_recruited_back_alone():
+    # RI 2: the wife of player 0's PC, now player 1's EAC, may be recruited back by treachery;
+    # "both become FACs": the PC is already player 0's.
+    pos = ri()
+    pos.char("61", owner=1)
+    marry(pos, "11", "61")
+    pos.give(0, "treachery")
+    pos.turn_state(0, intrigue=1)
+    assert "61" in _treachery_targets(pos.state, 0)
+    g = pos.run("act_treachery_target", choice=char_action("61"), p=0)
+    st = g.state
+    assert st.chars["61"].owner == 0 and st.chars["11"].owner == 0 and st.chars["11"].is_pc
+    check(st, decision=False)
+
+
+def test_opt_seduction_failure_accused_negated_seduction_is_not_a_failure(rec):
+    pos = fresh(edition="errata", optional=["seduction_failure_accused"])
+    pos.char("56", owner=0)
+    pos.give(1, "treachery")
+    pos.turn_state(0, intrigue=1)
+    g = pos.run("act_seduce_target", choice=char_action("21"), p=0, seducer="56")
+    assert g.decision()["kind"] == "card_window"
+    g.apply(ID["play_treachery"])
+    assert "negated" in logs(g) and accused(rec) == []
+
+
+def test_opt_marriage_other_tables_roll_once():
+    pos = fresh(edition="errata", optional=["marriage"])
+    pos.char("61", owner=0)
+    marry(pos, "11", "61")
+    pos.turn_state(0)
+    pos.dice(3, 4)
+    g = pos.run("prestige_pick", choice=ID["prestige_literary"], p=0)
+    assert g.decision()["kind"] == "halt" and "D97" not in logs(g)
+
+
+@pytest.mark.parametrize("gone", ["imprisoned", "dead"])
+def test_opt_marriage_no_second_roll_when_spouse_no_longer_along(gone):
+    pos = fresh(edition="errata", optional=["marriage"])
+    pos.char("61", owner=0)
+    marry(pos, "11", "61")
+    pos.turn_state(0)
+    setattr(pos.state.chars["61"], gone, True)
+    g = pos.run("marriage_prestige_second", p=0, table="fashion", spouse="61")
+    assert "no second roll" in logs(g) and "Fashion Table, row" not in logs(g)
+    pos = fresh(edition="errata", optional=["marriage"])
+    pos.char("61", owner=0)
+    marry(pos, "11", "61")
+    pos.turn_state(0)
+    pos.dice(3, 4)
+    g = pos.run("marriage_prestige_second", p=0, table="fashion", spouse="61")
+    assert "Fashion Table, row 7" in logs(g)

@@ -98,6 +98,21 @@ def test_opt_pc_advantages_female_pc_rolls_again_on_8_12():
     assert any("rolls again" in e["t"] for e in st.log)
 
 
+def test_opt_pc_advantages_6_and_7_add_to_the_shorter_game_a_start():
+    for seed in range(40):
+        pos = Position(players=3, seed=seed, optional=["pc_advantages", "shorter_a"])
+        if not any(pl.pc in FEMALES for pl in pos.state.players):
+            break
+    st = pos.state
+    first, second, third = _roll_order(st)
+    pos.dice(3, 3, 3, 4, 2, 3)  # 6: +5 IP; 7: +10 PP; 5: +1 on a Prestige Table
+    g = pos.run("pc_advantages")
+    g.apply(ID["prestige_fashion"])
+    _halted(g)
+    assert [(st.players[p].ip, st.players[p].pp) for p in (first, second, third)] == [(15, 25), (10, 35), (10, 25)]
+    assert st.players[third].prestige_mods == {"fashion": 1}
+
+
 def test_opt_pc_advantages_game_starts_with_the_rolls():
     g = Game(players=3, seed=5, optional=["pc_advantages"])
     rolls = [e["t"] for e in g.state.log if e["t"].startswith("PC Advantage Table")]

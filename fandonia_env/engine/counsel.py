@@ -358,6 +358,12 @@ def _eligible(state: GameState, p: int) -> tuple[bool, list[str]]:
     return free, counselors(state, p)
 
 
+def _counter_only(state: GameState, p: int, free: bool) -> bool:
+    """D7: p may counsel only through his (hidden) Free Counsel counter, so his choices
+    must not be logged publicly (the counter is drawn face down, §12.1)."""
+    return free and not state.players[p].free_counsel and not counselors(state, p)
+
+
 @op("counsel_step")
 def counsel_step(state: GameState, p: int) -> None:
     """§15.1: at the end of his Player Turn the player may counsel the Monarch."""
@@ -366,6 +372,9 @@ def counsel_step(state: GameState, p: int) -> None:
         return
     why = counsel_banned(state)
     if why is not None:
+        if _counter_only(state, p, free):  # D7: his eligibility is hidden information
+            log(state, f"No counseling is allowed this turn: {why}.", to=p)
+            return
         if not state.tstate.get("counsel_ban_logged"):
             state.tstate["counsel_ban_logged"] = True
             log(state, f"No counseling is allowed this turn: {why}.")
@@ -380,7 +389,8 @@ def counsel_step(state: GameState, p: int) -> None:
 @op("counsel_table_chosen")
 def counsel_table_chosen(state: GameState, choice: int, p: int, free: bool) -> None:
     if choice == PASS:
-        log(state, f"Player {p} does not counsel the Monarch.")
+        # D7: declining a counsel the hidden Free Counsel counter allowed is told to him only
+        log(state, f"Player {p} does not counsel the Monarch.", to=p if _counter_only(state, p, free) else None)
         return
     table = NAME[choice][len("counsel_table_"):]
     if opt(state, "counselor_powers") and preventers(state, p):

@@ -638,6 +638,8 @@ def succession(state: GameState) -> None:
             log(state, f"{name(h.spouse)}, player {sp.owner}'s FAC, becomes the NRC consort (§18.10); "
                        "the Loyalty counter stays on the card.")
             sp.owner = None
+            if sp.hiding and errata(state):  # ES §24.7 (D64): a NC may not hide
+                seq(state, ("justice_d64_unhide", {"cid": h.spouse}))
             if sp.henchman_card is not None:
                 discard(state, sp.henchman_card)  # §17.4
                 sp.henchman_card = None

@@ -52,6 +52,9 @@ def check(state: GameState, decision: bool = True) -> None:
         ch = state.chars[cid]
         assert ch.dead and ch.owner is None and ch.office is None and not ch.is_pc, \
             f"permanently removed character {cid} is still in play"
+        assert (ch.spouse is None and ch.engaged_to is None and not ch.loyalty_counter
+                and ch.henchman_card is None and ch.counselor_card is None), \
+            f"permanently removed character {cid} still has a spouse, an engagement, a counter or a card"
     badl = [x for x in LOYALTY_IDS if lc[x] != 1]
     assert not badl, f"Loyalty counters not in exactly one place: {[(x, lc[x]) for x in badl[:5]]}"
     assert sum(lc.values()) == 36, f"{sum(lc.values())} Loyalty counters instead of 36"

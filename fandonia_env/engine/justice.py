@@ -126,7 +126,8 @@ Errata edition (ruling R1; ``errata(state)``):
   ask; an execution or a pardon ends the matter; a new trial (the §28 trial only, no new
   interrogation, no interrogation modifier, the character brought back to Fandonia) ends
   the round and its own sentence may open a new one.  A player asks at most once per
-  character per game turn (so the process ends).  The Clemency Table roll has no modifiers.
+  character per game turn (so the process ends); one who declined is asked again when a new
+  trial gives a new sentence.  The Clemency Table roll has no modifiers.
 * "King overrules judge": a banished or awaiting-execution character becomes a plain prisoner.
 * ES D93 (errata with Clemency on, A51): a FARC Monarch may pardon any wrongdoer, on the
   terms of §36.10.4 (free, during his own Player Turn); the pardon of another player's or a
@@ -206,6 +207,7 @@ def restore(state: GameState, cid: str) -> None:
     c.hiding = keep_hiding
     if errata(state):
         state.misc.get("justice_fate", {}).pop(cid, None)
+        state.misc.get("bribe_hearing", {}).pop(cid, None)  # no stale bribe for a later hearing
 
 
 def _can_hide_now(state: GameState, cid: str, c: Character) -> bool:
@@ -1262,6 +1264,8 @@ def _captured(state: GameState, cid: str) -> None:
         seq(state, ("kill", {"cid": cid, "cause": "execution"}))
     elif c.escaped:
         _imprison(state, cid, False, "an escaped prisoner back in Fandonia: imprisoned again (§30.6)")
+        # §30.4: one living openly abroad may have been given an office meanwhile; he loses it
+        seq(state, vacate_step(state, cid))
     elif fate == "trial":
         log(state, f"{name(cid)} goes to the trial he fled (ES §25.10).")
         seq(state, ("to_trial", {"cid": cid, "cont": True}))
@@ -1521,10 +1525,11 @@ def justice_clemency(state: GameState, cid: str, i: int = 0) -> None:
 @op("justice_clemency_answer")
 def justice_clemency_answer(state: GameState, choice: int, cid: str, i: int) -> None:
     q = player_order(state)[i]
-    state.tstate.setdefault("clemency_asked", []).append(f"{q}:{cid}")
     if choice != YES:
         seq(state, ("justice_clemency", {"cid": cid, "i": i + 1}))
         return
+    # only a request counts (a player who declined may still ask after a new trial's sentence)
+    state.tstate.setdefault("clemency_asked", []).append(f"{q}:{cid}")
     c = state.chars[cid]
     r = dice_sum(state)
     row = lookup(CLEMENCY, r)

@@ -83,7 +83,7 @@ from .data.components import (
 from .machine import ask, log, op, seq
 from .options import errata, opt
 from .queries import can_spend, dice_count, discard, free, monarch_owner, name, spend_ip, stuck_at_war
-from .state import GameState
+from .state import Character, GameState
 from .turn import place_ambassador
 
 OFFICE_ELIGIBLE_SET = frozenset(OFFICE_ELIGIBLE)
@@ -132,13 +132,21 @@ def eligible(state: GameState, cid: str) -> bool:
     if cid not in OFFICE_ELIGIBLE_SET:
         return False
     c = state.chars[cid]
-    return not c.consort and free(state, c)
+    return not c.consort and free(state, c) and not _es_fugitive(state, c)
+
+
+def _es_fugitive(state: GameState, c: Character) -> bool:
+    """Errata ES §20.8: a wrongdoer living openly abroad is a fugitive from Fandonian justice
+    and may not be given an office (Reading: in 1981 a wrongdoer abroad is always hiding or
+    banished, which ``free`` already excludes)."""
+    return (c.wrongdoer or c.escaped or c.awaiting_execution) and c.location != FANDONIA and errata(state)
 
 
 def candidates(state: GameState, p: int) -> list[str]:
     """Player p's PC and FACs who may fill a vacant office (office holders may move, §6.2)."""
     return [cid for cid, c in state.chars.items()
-            if c.owner == p and cid in OFFICE_ELIGIBLE_SET and not c.consort and free(state, c)]
+            if c.owner == p and cid in OFFICE_ELIGIBLE_SET and not c.consort and free(state, c)
+            and not _es_fugitive(state, c)]
 
 
 # ---------------------------------------------------------------------------

@@ -38,8 +38,10 @@ Readings:
   which he holds every card is not offered; on success every such card held by another
   player or discarded is received (the text's "card/s").
 * Reading (Emissaries): PCs are not emissaries (the rule lists "FAC, EAC, or NC"); "not
-  allowed to travel" excludes §20.7 characters, Ambassadors and their wives (§20.4) and a
-  Minister who failed a problem (§20.3); "only one character may be designated in one turn"
+  allowed to travel" excludes §20.7 characters, Ambassadors and their wives (§20.4), a
+  Minister who failed a problem (§20.3) and a character who already travelled this turn
+  (§20.1, as for the Travel activity); the King/Queen consort, a NRC (§9.2, §18.10), is
+  excluded with the RCs; "only one character may be designated in one turn"
   is one character per activity (an activity is performed at most once per Player Turn,
   §13.1); the emissary counts as having travelled this turn (§20.1).
 * Reading (Blackmail): the opponent may pay only if he can spend One IP (§34.6-§34.7); the
@@ -222,10 +224,12 @@ def _no_travel(state: GameState, cid: str) -> bool:
 def _emissary_candidates(state: GameState, p: int) -> list[str]:
     out = []
     for cid, c in state.chars.items():
-        if cid in ROYALS or c.is_pc or c.dead or c.location != FANDONIA:
-            continue
+        if cid in ROYALS or c.consort or c.is_pc or c.dead or c.location != FANDONIA:
+            continue  # the King/Queen consort is a NRC (§9.2, §18.10): "RCs may not be emissaries"
         if c.banished or c.imprisoned or c.hiding or _no_travel(state, cid):
             continue
+        if c.travel_turn == state.turn:
+            continue  # §20.1: he travelled (came home) this turn and may not travel again
         out.append(cid)
     return out
 

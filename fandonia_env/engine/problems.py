@@ -483,13 +483,23 @@ def _unresolved(state: GameState, key: str, cid: str | None) -> None:
 def expel_at_war(state: GameState, countries: list[str]) -> None:
     """Errata D15, D16: when war begins with ``countries``, their Ambassadors are expelled,
     lose their office (which ceases to exist until the war ends, ``offices.may_be_filled``)
-    and return to Fandonia; any other Minister (Office Holder) there returns to Fandonia."""
+    and return to Fandonia; any other Minister (Office Holder) there returns to Fandonia.
+    An Ambassador to such a country who is not there (e.g. extradited home and acquitted)
+    loses his office all the same: the office itself ceases to exist (ES §7.10.4)."""
     from .data.components import OFFICES
 
     for cid, c in state.chars.items():
-        if c.dead or c.office is None or c.office == "monarch" or c.location not in countries:
+        if c.dead or c.office is None or c.office == "monarch":
             continue
-        if OFFICES[c.office].country == c.location:
+        post = OFFICES[c.office].country
+        if post in countries and c.location != post:
+            log(state, f"{name(cid)}, the {office_name(c.office)}, loses his office, which ceases to exist "
+                       "until the war ends (ES §7.10.4).")
+            vacate(state, cid, "war, ES §7.10.4")
+            continue
+        if c.location not in countries:
+            continue
+        if post == c.location:
             log(state, f"{name(cid)}, the {office_name(c.office)}, is expelled: he loses his office, which "
                        "ceases to exist until the war ends (ES §7.10.4).")
             vacate(state, cid, "expelled, war, ES §7.10.4")

@@ -53,12 +53,16 @@ Readings:
   married characters and RI 5 extends only to married EACs); the consort is never a
   target.  In 1981 the reigning Monarch and his spouse are excluded too, by analogy with
   §14.5.19 (a Royal Alignment card is never played on the Monarch, nor on Catherine while
-  George reigns): the errata text says so outright.
+  George reigns): the errata text says so outright.  "His spouse" includes the noble
+  spouse of a usurping FARC Monarch, who stays a FAC (no consort) and would otherwise be
+  a married EAC open to RI 5.
 * Reading (married): a character is married while his spouse lives (§18.6: a widow(er) may
   remarry).
 * Reading (RI 2): the target must meet §13.4.14 and the RI closing paragraph; the spouse
   follows wherever he is, but a spouse who is a PC, King George, Thomas or the Monarch
   cannot change sides, so such a marriage cannot be recruited; the PP must cover both.
+  A spouse who already belongs to the recruiting player (his own PC included) stays; only
+  the target joins.
 * Reading (D36 on a PC): a PC never changes sides; a seducing PC who rolls a 6 stays.
 * Reading (D92): a natural 6 backfire is also a failure, so with D92 the female is both
   handed over and accused.  A negated seduction did not fail: no accusation.
@@ -71,7 +75,9 @@ Readings:
 * Reading (marriage, D97): the player decides before rolling whether the spouse comes
   along; if so the second roll follows the first (after any Roll Again), with the
   player's modifier as it then stands (a bought +1 is used once).  The table's cost is
-  paid once.  At a Court Ball the second roll is made only if the PC and spouse both still
+  paid once.  The second roll is made only if the spouse is still along then (the PC
+  alive and married to her/him, the spouse alive, free and in the PC's country): the
+  first roll's duel, scandal or accusation may have ended that.  At a Court Ball the second roll is made only if the PC and spouse both still
   attend.  A wedding guest's Socializing roll is not a consultation of the table (A62) and
   gets no second roll.
 """
@@ -167,8 +173,10 @@ def seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
                 continue
         elif fem or (kind == "jane" and not rc):
             continue
+        if _monarch_or_spouse(state, cid):  # D90 / reading: also a usurper's noble spouse
+            continue
         if rc:
-            if cid in NEVER_SEDUCED or _monarch_or_spouse(state, cid) or living_spouse(state, cid):
+            if cid in NEVER_SEDUCED or living_spouse(state, cid):
                 continue
         else:
             if cid == ARCHBISHOP:
@@ -341,9 +349,11 @@ def married_joining(state: GameState, p: int, cid: str) -> list[str] | None:
     if sp is None:
         return [cid]
     s = state.chars[sp]
+    if s.owner == p:
+        return [cid]  # the spouse is already his (even his own PC)
     if s.is_pc or sp in NEVER_SEDUCED or sp == state.monarch:
         return None
-    return [cid] if s.owner == p else [cid, sp]
+    return [cid, sp]
 
 
 def married_treachery(state: GameState, p: int, cid: str) -> bool:
@@ -445,7 +455,7 @@ def ri_elope_romance(state: GameState, choice: int, p: int) -> None:
 def _spouse_along(state: GameState, p: int) -> str | None:
     c = pc(state, p)
     sp = living_spouse(state, c.cid)
-    if sp is None:
+    if sp is None or c.dead:
         return None
     s = state.chars[sp]
     if s.imprisoned or s.hiding or s.banished or s.location != c.location:
@@ -472,12 +482,16 @@ def marriage_prestige_pick(state: GameState, choice: int, p: int, table: str, mo
         sp = state.chars[pc(state, p).cid].spouse
         log(state, f"Player {p} brings {name(sp)}, his PC's spouse, along: he will roll twice on the "
                    f"{PRESTIGE_TABLES[table]['name']} Table (ES §38 Matrimonio, D97).")
-        second = ("marriage_prestige_second", {"p": p, "table": table})
+        second = ("marriage_prestige_second", {"p": p, "table": table, "spouse": sp})
     seq(state, _prestige_roll(p, table, mod), second)
 
 
 @op("marriage_prestige_second")
-def marriage_prestige_second(state: GameState, p: int, table: str) -> None:
+def marriage_prestige_second(state: GameState, p: int, table: str, spouse: str | None = None) -> None:
+    if spouse is not None and _spouse_along(state, p) != spouse:
+        log(state, f"Player {p}'s PC and {name(spouse)} are no longer together and free: no second roll on "
+                   f"the {PRESTIGE_TABLES[table]['name']} Table (D97).")
+        return
     mod = state.players[p].prestige_mods.get(table, 0)
     log(state, f"Player {p}'s second roll on the {PRESTIGE_TABLES[table]['name']} Table, for the PC's spouse "
                "(ES §38 Matrimonio, D97).")

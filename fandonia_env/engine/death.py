@@ -298,11 +298,10 @@ def _kill_royal(state: GameState, cid: str, cause: str, why: str, fun: tuple | N
     seq(state, *steps)
 
 
-def _kill_noble(state: GameState, cid: str, why: str, fun: tuple | None = None) -> None:
-    """§31.3, §31.4: the heir takes the card's place in a normal neutral situation."""
+def _clear_card(state: GameState, cid: str) -> tuple[str, dict] | None:
+    """What a noble's death clears on his card (§31.3, §31.4; ES §31.3): spouse, engagement,
+    situation, titles, fixed Status, ban, consort; returns the step vacating his office."""
     c = state.chars[cid]
-    owner = c.owner
-    log(state, f"{name(cid)} dies{why}. His/her heir is now in the game (§31.3, §31.4).")
     vac = vacate_step(state, cid)
     _widow(state, cid)
     _break_engagement(state, cid)
@@ -311,6 +310,15 @@ def _kill_noble(state: GameState, cid: str, why: str, fun: tuple | None = None) 
     c.fixed_status = None
     c.banned = False
     c.consort = False
+    return vac
+
+
+def _kill_noble(state: GameState, cid: str, why: str, fun: tuple | None = None) -> None:
+    """§31.3, §31.4: the heir takes the card's place in a normal neutral situation."""
+    c = state.chars[cid]
+    owner = c.owner
+    log(state, f"{name(cid)} dies{why}. His/her heir is now in the game (§31.3, §31.4).")
+    vac = _clear_card(state, cid)
     steps: list = [vac]
     if owner is not None:
         steps.append(("release", {"cid": cid}))
@@ -327,14 +335,7 @@ def _remove_noble(state: GameState, cid: str, why: str, fun: tuple | None = None
     rule = "ES §31.3" if errata(state) else "§38 Shorter Game b"
     log(state, f"{name(cid)} dies{why} and is permanently removed from the game with his/her "
                f"Loyalty counter: there is no heir ({rule}).")
-    vac = vacate_step(state, cid)
-    _widow(state, cid)
-    _break_engagement(state, cid)
-    _clear_situation(c)
-    c.titles = 0
-    c.fixed_status = None
-    c.banned = False
-    c.consort = False
+    vac = _clear_card(state, cid)
     for attr, what in (("henchman_card", "Henchman"), ("counselor_card", "Monarch's Counselor")):
         card = getattr(c, attr)
         if card is not None:

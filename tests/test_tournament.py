@@ -167,3 +167,20 @@ def test_bench_tiny(capsys) -> None:
     assert bench.main(["--seconds", "0.05", "--players", "2", "--max-turns", "6", "--markdown"]) == 0
     text = capsys.readouterr().out
     assert "python -m fandonia_env.bench" in text and "| 2 |" in text and "nproc" in text
+
+
+@pytest.mark.parametrize("preset", ["errata-all-optional", "1981-all-optional"])
+def test_tournament_and_bench_under_a_preset(tmp_path, capsys, preset) -> None:
+    r = run_tournament(["noble-rule-v1", "random-v1"], players=3, games=3, seed=2, max_turns=6, jobs=1,
+                       bootstrap=50, progress=False, rules={"preset": preset})
+    edition = "errata" if preset.startswith("errata") else "1981"
+    assert r.config["edition"] == edition and r.config["optional"]
+    assert f"edition {edition}" in r.markdown and len(r.games) == 3
+    assert tournament.main(["--agents", "random-v1", "--players", "2", "--games", "2", "--max-turns", "3",
+                            "--jobs", "1", "--no-progress", "--bootstrap", "20", "--preset", preset]) == 0
+    assert f"edition {edition}" in capsys.readouterr().out
+    rows = bench.run_bench(players=[2], seconds=0.05, max_turns=6, rules={"preset": preset})
+    assert rows[0]["engine_dec_s"] > 0 and rows[0]["aec_steps_s"] > 0
+    with pytest.raises(SystemExit):  # an unknown preset stops the command with the valid names
+        bench.main(["--seconds", "0.05", "--players", "2", "--preset", "no-such-preset"])
+    assert "valid presets" in capsys.readouterr().err

@@ -22,6 +22,11 @@ step, a small potential-based term (0.01 x change in the player's PP + 5*IP... s
 Version History
 ---------------
 * v0 (0.1.0): first release; 1981 edition.
+* v0 (0.2.0): ``preset=``, ``edition=`` and ``optional=`` (the errata edition and the §38
+  optional rules). Action ids 0-232 keep their meaning (ids 233-251 appended). The observation
+  grew from 2,887 to 2,937 floats (new decision kinds, the Free Counsel counter, a block naming
+  the rules in play): policies trained on 0.1.0 observations must be retrained. Default-config
+  games are move-for-move the same as in 0.1.0.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Any
 
 from .engine import Game
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 __all__ = ["FandoniaGymEnv", "Game", "__version__"]
 
 

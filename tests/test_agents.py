@@ -17,7 +17,8 @@ from fandonia_env.engine.state import GameState
 
 #: small budgets keep the search agent fast in tests
 FAST = {"noble-ismcts-v1": {"iterations": 3, "horizon": 15},
-        "noble-ismcts-v2": {"determinizations": 1, "horizon": 20, "max_candidates": 3}}
+        "noble-ismcts-v2": {"determinizations": 1, "horizon": 20, "max_candidates": 3},
+        "noble-ismcts-v3": {"determinizations": 1, "max_determinizations": 2, "horizon": 30, "turns_ahead": 1, "max_candidates": 3}}
 
 
 def _play(ids: list[str], seed: int, max_turns: int = 15) -> Game:
@@ -137,3 +138,32 @@ def test_ismcts_v2_searches_and_sees_only_its_view() -> None:
         assert a in legal
         g.apply(a)
     assert bot.searches > 0
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_ismcts_v3_plays_complete_games_deterministically(n: int) -> None:
+    """noble-ismcts-v3 (small budget) finishes 2- and 6-player games legally, the same for a seed."""
+    ids = ["noble-ismcts-v3"] * 2 + ["noble-rule-v1"] * (n - 2)
+    a = _play(ids, seed=70 + n, max_turns=8)
+    b = _play(ids, seed=70 + n, max_turns=8)
+    assert a.over and a.log_lines() == b.log_lines()
+
+
+def test_ismcts_v3_searches_stakes_and_sees_only_its_view() -> None:
+    from agents import ismcts_v3
+
+    assert "GameState" not in inspect.getsource(ismcts_v3)
+    bot = make_agent("noble-ismcts-v3", seed=4, **FAST["noble-ismcts-v3"])
+    assert bot.id == "noble-ismcts-v3" and make_agent("noble-ismcts-v2", seed=1).id == "noble-ismcts-v2"
+    others = [make_agent("noble-rule-v1", seed=10 + i) for i in range(3)]
+    g = Game(players=4, seed=300, max_turns=30)
+    while not g.over:
+        p = g.current_player()
+        legal = g.legal_actions()
+        if p == 0:
+            a = bot.act(g.view(p, log=False), legal, InfoSet(g.state, p))
+        else:
+            a = others[p - 1].act(g.view(p, log=False), legal)
+        assert a in legal
+        g.apply(a)
+    assert bot.searches > 0 and bot.rollouts >= 2 * bot.searches

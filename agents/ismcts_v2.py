@@ -58,13 +58,13 @@ from .noble_rule import (
     NobleRuleV1,
     _faction_value,
     _female,
-    _free,
     _married,
     _mean,
     _royal_uv,
     _support_mult,
     best_usurp,
     monarch_support_value,
+    neutral_status,
     usurpers,
 )
 
@@ -102,17 +102,7 @@ def usurp_gap(view: dict[str, Any], with_hand: bool = True) -> float:
         u = _mean(_royal_uv(cid)) + _faction_value(view, me, cid) + u_sup
         m = _mean(_royal_uv(mon, halve))
         if q is None:
-            neutrals = 0
-            for c, ch in view["chars"].items():
-                if ch["owner"] is not None or c == mon:
-                    continue
-                if c == "catherine" and mon == "george":
-                    continue
-                if c == "thomas" and cid == "thomas":
-                    continue
-                if _free(view, c):
-                    neutrals += view["status"][c]
-            m += neutrals + sv
+            m += neutral_status(view, mon, cid) + sv
             if mon == "george":
                 if not view["chars"]["catherine"]["dead"]:
                     m += _mean(_royal_uv("catherine")) + CATHERINE_BONUS

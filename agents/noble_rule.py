@@ -206,6 +206,23 @@ def usurpers(view: dict[str, Any]) -> list[str]:
     return ["thomas"]
 
 
+
+def neutral_status(view: dict[str, Any], mon: str, cid: str) -> int:
+    """§36.5.2, A14: Statuses of the free NCs and NRCs counted for a neutral Monarch against a
+    usurpation with ``cid`` (not the Monarch, not Catherine while George reigns, not Thomas
+    when he is the usurper's RC)."""
+    total = 0
+    for c, ch in view["chars"].items():
+        if ch["owner"] is not None or c == mon:
+            continue
+        if c == "catherine" and mon == "george":
+            continue
+        if c == "thomas" and cid == "thomas":
+            continue
+        if _free(view, c):
+            total += view["status"][c]
+    return total
+
 def usurp_chance(view: dict[str, Any], cid: str, with_hand: bool = True) -> float:
     """P(the viewer's usurpation with ``cid`` succeeds), all its Support cards played.
 
@@ -225,17 +242,7 @@ def usurp_chance(view: dict[str, Any], cid: str, with_hand: bool = True) -> floa
     sv = monarch_support_value(view["support"])
     m_rand = [("uv", mon, halve)]
     if q is None:
-        neutrals = 0
-        for c, ch in view["chars"].items():
-            if ch["owner"] is not None or c == mon:
-                continue
-            if c == "catherine" and mon == "george":
-                continue
-            if c == "thomas" and cid == "thomas":
-                continue
-            if _free(view, c):
-                neutrals += view["status"][c]
-        m_fix = neutrals + sv
+        m_fix = neutral_status(view, mon, cid) + sv
         if mon == "george":
             if not view["chars"]["catherine"]["dead"]:
                 m_rand.append(("uv", "catherine", False))

@@ -161,7 +161,10 @@ def _bring_home(state: GameState, cid: str, country: str) -> None:
     c = state.chars[cid]
     if c.location == country and not (c.banished or c.hiding or c.dead):
         c.location = FANDONIA
-        war = " (no longer stuck there: recalled, §7.10.4)" if country in state.wars else ""
+        war = ""
+        if country in state.wars:
+            war = (" (expelled: the country is at war with Fandonia, ES §7.10.4)" if errata(state)
+                   else " (no longer stuck there: recalled, §7.10.4)")
         log(state, f"{name(cid)} returns to Fandonia from {COUNTRY_NAMES[country]}{war}.")
         sp = state.chars[c.spouse] if c.spouse else None
         if sp is not None and not sp.is_pc and sp.location == country and not (sp.banished or sp.hiding):

@@ -72,6 +72,7 @@ from .queries import (
     pc,
     play_card,
     pp_required,
+    pull_loyalty_counter,
     spend_ip,
     stuck_at_war,
     take_card,
@@ -155,13 +156,7 @@ def _take_loyalty_counter(state: GameState, cid: str) -> None:
     c = state.chars[cid]
     if cid in ROYALS or c.loyalty_counter:
         return
-    if cid in state.loyalty_pool:
-        state.loyalty_pool.remove(cid)
-    else:
-        for pl in state.players:
-            if cid in pl.loyalty_drawn:
-                pl.loyalty_drawn.remove(cid)
-                break
+    pull_loyalty_counter(state, cid)
     c.loyalty_counter = True
 
 

@@ -114,6 +114,7 @@ from .queries import (
     lose_pp,
     name,
     player_order,
+    pull_loyalty_counter,
     stuck_at_war,
     take_card,
 )
@@ -336,12 +337,7 @@ def _remove_noble(state: GameState, cid: str, why: str, fun: tuple | None = None
     log(state, f"{name(cid)} dies{why} and is permanently removed from the game with his/her "
                f"Loyalty counter: there is no heir ({rule}).")
     vac = _clear_card(state, cid)
-    for attr, what in (("henchman_card", "Henchman"), ("counselor_card", "Monarch's Counselor")):
-        card = getattr(c, attr)
-        if card is not None:
-            discard(state, card)
-            setattr(c, attr, None)
-            log(state, f"{name(cid)}'s '{what}' card is discarded ({rule}).")
+    _discard_cards(state, cid, rule)
     _remove_loyalty_counter(state, cid)
     c.owner = None
     c.dead = True
@@ -354,16 +350,22 @@ def _remove_loyalty_counter(state: GameState, cid: str) -> None:
     c = state.chars[cid]
     if c.loyalty_counter:
         c.loyalty_counter = False
-    elif cid in state.loyalty_pool:
-        state.loyalty_pool.remove(cid)
     else:
-        for pl in state.players:
-            if cid in pl.loyalty_drawn:
-                pl.loyalty_drawn.remove(cid)
-                log(state, f"The Loyalty counter {cid} you drew ({name(cid)}) is removed from the game.",
-                    to=pl.idx)
-                break
+        drawer = pull_loyalty_counter(state, cid)
+        if drawer is not None:
+            log(state, f"The Loyalty counter {cid} you drew ({name(cid)}) is removed from the game.", to=drawer)
     state.misc.setdefault(REMOVED_KEY, []).append(cid)
+
+
+def _discard_cards(state: GameState, cid: str, rule: str) -> None:
+    """A dead character's Henchman and Monarch's Counselor cards are discarded."""
+    c = state.chars[cid]
+    for attr, what in (("henchman_card", "Henchman"), ("counselor_card", "Monarch's Counselor")):
+        card = getattr(c, attr)
+        if card is not None:
+            discard(state, card)
+            setattr(c, attr, None)
+            log(state, f"{name(cid)}'s '{what}' card is discarded ({rule}).")
 
 
 def _release_local(state: GameState, cid: str) -> None:
@@ -371,12 +373,7 @@ def _release_local(state: GameState, cid: str) -> None:
     back in the container (§35.5.1).  For NCs (a FAC goes through ``release``), e.g. a
     former consort whose Loyalty counter still lies on the card (§18.10)."""
     c = state.chars[cid]
-    for attr, what in (("henchman_card", "Henchman"), ("counselor_card", "Monarch's Counselor")):
-        card = getattr(c, attr)
-        if card is not None:
-            discard(state, card)
-            setattr(c, attr, None)
-            log(state, f"{name(cid)}'s '{what}' card is discarded (§31.4).")
+    _discard_cards(state, cid, "§31.4")
     if c.loyalty_counter and not c.is_pc:
         c.loyalty_counter = False
         state.loyalty_pool.append(cid)

@@ -365,3 +365,16 @@ def actor_for(state: GameState, cid: str) -> int:
     """Who rolls and decides for a character: its owner, else the first player (§5, A9)."""
     owner = state.chars[cid].owner
     return state.first_player if owner is None else owner
+
+
+def pull_loyalty_counter(state: GameState, cid: str) -> int | None:
+    """Take ``cid``'s Loyalty counter out of the container or out of the counters a player
+    drew this turn (§11); returns that player, if it was one."""
+    if cid in state.loyalty_pool:
+        state.loyalty_pool.remove(cid)
+        return None
+    for pl in state.players:
+        if cid in pl.loyalty_drawn:
+            pl.loyalty_drawn.remove(cid)
+            return pl.idx
+    return None

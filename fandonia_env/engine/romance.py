@@ -267,10 +267,14 @@ def propose_start(state: GameState, p: int) -> None:
 
 @op("propose_proposer")
 def propose_proposer(state: GameState, choice: int, p: int) -> None:
-    a = action_char(choice)
+    _ask_proposee(state, p, action_char(choice), "propose_proposee", "§18.4")
+
+
+def _ask_proposee(state: GameState, p: int, a: str, then: str, rule: str) -> None:
+    """Ask p whom ``a`` proposes to, among the pairs open to him."""
     targets = sorted({b for x, b in _pairs(state, p) if x == a})
-    seq(state, ask(p, "propose_proposee", [char_action(b) for b in targets], "propose_proposee",
-                   {"rule": "§18.4", "proposer": a}, p=p, a=a))
+    seq(state, ask(p, "propose_proposee", [char_action(b) for b in targets], then,
+                   {"rule": rule, "proposer": a}, p=p, a=a))
 
 
 @op("propose_proposee")
@@ -376,10 +380,7 @@ def auto_now_proposer(state: GameState, choice: int, p: int) -> None:
     if choice == PASS:
         _auto_lost(state, p)
         return
-    a = action_char(choice)
-    targets = sorted({b for x, b in _pairs(state, p) if x == a})
-    seq(state, ask(p, "propose_proposee", [char_action(b) for b in targets], "auto_now_proposee",
-                   {"rule": "§13.4.16", "proposer": a}, p=p, a=a))
+    _ask_proposee(state, p, action_char(choice), "auto_now_proposee", "§13.4.16")
 
 
 @op("auto_now_proposee")

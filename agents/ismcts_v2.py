@@ -267,24 +267,15 @@ class NobleISMCTSV2(Agent):
         for _ in range(k):
             if self.time_limit is not None and diffs[default] and time.perf_counter() - t0 > self.time_limit:
                 break
-            base = infoset.sample(self.rng)
-            seeds = [self.rng.getrandbits(32) for _ in range(base.n)]
-            vals = {}
-            for a in cands:
-                g = Game.from_state(base.clone(), advance=False)
-                g.apply(a)
-                vals[a] = self._rollout(g, me, start_turn, seeds)
-            for a in cands:
-                diffs[a].append(vals[a] - vals[default])
+            paired_sample(infoset, self.rng, cands, default, diffs,
+                          lambda g, seeds: self._rollout(g, me, start_turn, seeds))
         best, best_mean = default, 0.0
         for a in cands:
             d = diffs[a]
             if a == default or not d:
                 continue
-            mean = sum(d) / len(d)
-            var = sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)
-            se = math.sqrt(var / len(d))
-            if mean >= self.margin and mean > best_mean and (se == 0.0 or mean / se >= z_min):
+            mean, z = paired_stats(d)
+            if mean >= self.margin and mean > best_mean and z >= z_min:
                 best, best_mean = a, mean
         if best != default:
             self.changed += 1
@@ -325,6 +316,32 @@ class NobleISMCTSV2(Agent):
         m = max(zs)
         ex = [math.exp(z - m) for z in zs]
         return ex[me] / sum(ex)
+
+
+def paired_sample(infoset: Any, rng: random.Random, cands: list[int], default: int,
+                  diffs: dict[int, list[float]], rollout: Any) -> None:
+    """One determinisation of ``infoset``: every candidate is applied to a clone of the same
+    sample and played on by ``rollout(game, seeds)`` with the same policy seeds (common random
+    numbers); appends each candidate's value minus the default's to ``diffs``."""
+    base = infoset.sample(rng)
+    seeds = [rng.getrandbits(32) for _ in range(base.n)]
+    vals = {}
+    for a in cands:
+        g = Game.from_state(base.clone(), advance=False)
+        g.apply(a)
+        vals[a] = rollout(g, seeds)
+    for a in cands:
+        diffs[a].append(vals[a] - vals[default])
+
+
+def paired_stats(d: list[float]) -> tuple[float, float]:
+    """Mean paired advantage and its z-score (inf when every sample agrees and the mean > 0)."""
+    mean = sum(d) / len(d)
+    var = sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)
+    se = math.sqrt(var / len(d))
+    if se == 0.0:
+        return mean, (math.inf if mean > 0 else 0.0)
+    return mean, mean / se
 
 
 register("noble-ismcts-v2", NobleISMCTSV2)

@@ -37,7 +37,6 @@ All randomness comes from the agent's own ``random.Random``; the agent is a pure
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -45,7 +44,7 @@ from fandonia_env.engine import Game
 from fandonia_env.engine.actions import ID
 
 from .base import Agent, register
-from .ismcts_v2 import NobleISMCTSV2, _DefaultPolicy
+from .ismcts_v2 import NobleISMCTSV2, _DefaultPolicy, paired_sample, paired_stats
 from .noble_rule import NobleRuleV1, best_usurp
 
 PASS = ID["pass"]
@@ -149,22 +148,15 @@ class NobleISMCTSV3(Agent):
         diffs: dict[int, list[float]] = {a: [] for a in cands}
         best, best_mean = default, 0.0
         while len(diffs[default]) < self.max_determinizations:
-            base = infoset.sample(self.rng)
-            seeds = [self.rng.getrandbits(32) for _ in range(base.n)]
-            vals = {}
-            for a in cands:
-                g = Game.from_state(base.clone(), advance=False)
-                g.apply(a)
-                vals[a] = self._rollout(g, me, stop_turn, seeds)
-            for a in cands:
-                diffs[a].append(vals[a] - vals[default])
+            paired_sample(infoset, self.rng, cands, default, diffs,
+                          lambda g, seeds: self._rollout(g, me, stop_turn, seeds))
             if len(diffs[default]) < self.determinizations:
                 continue
             best, best_mean, close = default, 0.0, False
             for a in cands:
                 if a == default:
                     continue
-                mean, z = _paired(diffs[a])
+                mean, z = paired_stats(diffs[a])
                 if mean >= self.margin and mean > best_mean and z >= self.z_min:
                     best, best_mean = a, mean
                 if mean > 0 and self.z_min - 0.75 <= z < self.z_min + 1.0:
@@ -192,16 +184,6 @@ class NobleISMCTSV3(Agent):
                 g.apply(pols[p].act(g.view(p, log=False), legal))
             steps += 1
         return NobleISMCTSV2.evaluate(g, me)
-
-
-def _paired(d: list[float]) -> tuple[float, float]:
-    """Mean paired advantage and its z-score (inf when every sample agrees and the mean > 0)."""
-    mean = sum(d) / len(d)
-    var = sum((x - mean) ** 2 for x in d) / max(1, len(d) - 1)
-    se = math.sqrt(var / len(d))
-    if se == 0.0:
-        return mean, (math.inf if mean > 0 else 0.0)
-    return mean, mean / se
 
 
 register("noble-ismcts-v3", NobleISMCTSV3)

@@ -9,7 +9,7 @@ in player order → ``end_of_turn`` (the registered end-of-turn hooks, then the
 next turn).  A frame ``end_of_turn`` always sits under the turn's other frames so
 that ``machine.abort_turn`` (mourning, §9.4) can cut the turn short.
 
-Errata edition and §38 switches handled here (see ``docs/helpers/coverage_setup.md``): the
+Errata edition and §38 switches handled here (see ``docs/rules-coverage.md``): the
 errata PC deck (D10/A22, D11), the errata Opportunity counters (D6), Beginning PC Advantages,
 Shorter Game a, c, d, e and Sweet Charity.
 
@@ -71,7 +71,10 @@ HAND_LIMIT = 12
 HAND_LIMIT_SHORTER = 15  # §38 Shorter Game c (ES b)
 #: §38 Shorter Game e (ES d): RCs removed at the beginning of the game.
 SHORTER_E_REMOVED: tuple[str, ...] = ("alfred", "catherine", "almery", "phillip")
-SHORTER_A_START = (10, 25)  # §38 Shorter Game a: (IP, PP) to start the game with
+START_IP_PP = (2, 10)  # §3.8: (IP, PP) to start the game with
+SHORTER_A_START = (10, 25)  # §38 Shorter Game a: Ten IP and Twenty-five PP
+START_CARDS = 9  # §3.9
+START_CARDS_SHORTER = 12  # §38 Shorter Game c
 
 
 def hand_limit(state: GameState) -> int:
@@ -117,9 +120,7 @@ def setup(config: dict[str, Any]) -> GameState:
     if opt(state, "shorter_e"):
         _shorter_e(state)
     # §3.8 IP and PP
-    sg = config.get("start_ip", 2), config.get("start_pp", 10)
-    if opt(state, "shorter_a"):
-        sg = SHORTER_A_START  # §38 Shorter Game a: Ten IP and Twenty-five PP
+    sg = SHORTER_A_START if opt(state, "shorter_a") else START_IP_PP  # §38 Shorter Game a
     for pl in state.players:
         pl.ip, pl.pp = sg
     # §3.9 Event cards: one DWTK each, the rest removed; shuffle and deal nine
@@ -134,7 +135,7 @@ def setup(config: dict[str, Any]) -> GameState:
         deck = [c for c in deck if CARD_TYPE_OF[c] not in gone]
     rng.shuffle(deck)
     state.deck = deck
-    for _ in range(config.get("start_cards", 12 if opt(state, "shorter_c") else 9)):
+    for _ in range(START_CARDS_SHORTER if opt(state, "shorter_c") else START_CARDS):
         for pl in state.players:
             pl.hand.append(state.deck.pop())
     # §3.10 Monarch's Support

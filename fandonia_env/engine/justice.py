@@ -586,9 +586,13 @@ def justice_trial_result(state: GameState, roll: dict[str, Any], cid: str) -> No
 
 
 def _imprison(state: GameState, cid: str, execute: bool, why: str) -> None:
+    """§30.4: an imprisoned character leaves his office (the trial flows have usually vacated
+    it already; e.g. an escaped prisoner living openly abroad in the errata edition has not)."""
+    vac = vacate_step(state, cid)
     set_situation(state.chars[cid], imprisoned=True, awaiting_execution=execute, wrongdoer=True)
     log(state, f"{name(cid)} is {why}.")
     _counselor_leaves_court(state, cid, "imprisoned")  # D27 (errata)
+    seq(state, vac)
 
 
 @op("justice_imprison")
@@ -1264,8 +1268,6 @@ def _captured(state: GameState, cid: str) -> None:
         seq(state, ("kill", {"cid": cid, "cause": "execution"}))
     elif c.escaped:
         _imprison(state, cid, False, "an escaped prisoner back in Fandonia: imprisoned again (§30.6)")
-        # §30.4: one living openly abroad may have been given an office meanwhile; he loses it
-        seq(state, vacate_step(state, cid))
     elif fate == "trial":
         log(state, f"{name(cid)} goes to the trial he fled (ES §25.10).")
         seq(state, ("to_trial", {"cid": cid, "cont": True}))

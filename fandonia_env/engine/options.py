@@ -1,7 +1,7 @@
 """Editions, optional-rule switches and named presets (ruling R1; §38; issue 5).
 
 * ``edition``: ``"1981"`` (default, the English rules) or ``"errata"`` (every difference
-  D1-D98 of class a-c of ``tables-and-differences.md`` §3 on top of it, ruling R1; the three
+  D1-D98 of class a-c (docs/rules-coverage.md) on top of it, ruling R1 (docs/rulings.md); the three
   systems of ruling R2 are absent).
 * ``optional``: a list of switch names from :data:`OPTIONAL_RULES`, all off by default.  Each
   names the §38 optional rule it turns on.  A few exist in one edition only:

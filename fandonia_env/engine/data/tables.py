@@ -1,7 +1,7 @@
 """Every game table of *Down With The King* (Avalon Hill, 1981) as plain Python data.
 
-Source of truth: ``shared/rules/tables-and-differences.md`` section 1 ("Table
-reconstruction", sub-sections 1.1-1.20), which is authoritative by ruling R4,
+Source of truth: section 1 of the project's rules reference ("Table
+reconstruction", sub-sections 1.1-1.20), authoritative by ruling R4 (docs/rulings.md),
 including the rows whose dice numbers were reconstructed from printed order.
 Rule numbers ("§13.4.17") are the English (EN, 1981) rule numbers; "T1.x" means
 sub-section 1.x of tables-and-differences.md.  Where that document states an

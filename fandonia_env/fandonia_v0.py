@@ -10,14 +10,36 @@ Observation (the same space for every agent and every player count)::
      "action_mask": Box(0, 1, (NUM_ACTIONS,), int8)}          # all zeros unless deciding
 
 Actions: ``Discrete(NUM_ACTIONS)`` over the engine's fixed catalogue (docs/actions.md);
-``action_to_string`` / ``string_to_action``.  An action outside the mask raises the engine's
-``IllegalActionError`` (wrap with ``IllegalActionPenalty`` to penalise instead).
+``action_to_string`` / ``string_to_action``.  ``step(action)`` checks the action the way
+PettingZoo's classic envs (chess, connect_four) do:
+
+* a **malformed** action (not a Python ``int`` or numpy integer, e.g. ``'3'``, ``3.0``,
+  ``np.float32(3)``, ``True``, ``None`` while the agent must decide, or an id outside
+  ``0..NUM_ACTIONS-1``) always raises ``InvalidActionError`` (a ``ValueError`` and
+  ``TypeError``; ``fandonia_env.InvalidActionError``) naming the value and the legal ids; nothing
+  changes;
+* an in-range id that is **illegal now** (outside the mask) follows ``illegal=``:
+  ``"terminate"`` (default, the classic envs' ``TerminateIllegalWrapper`` convention): the game
+  ends, the offender gets -1 and every other agent 0, ``terminations`` are all True
+  (``truncations`` stay False: they mean the turn limit only), the masks all zero, the infos
+  say ``result="illegal_move"``, and PettingZoo's warning "Illegal move made, game terminating
+  with current player losing" is logged; ``"raise"``: the engine's ``IllegalActionError``,
+  nothing changes.
 
 Rewards (docs/rewards.md): zero-sum at the end of the game: the winner +1, the others share
 -1 (each -1/(n-1)); a draw or a truncated game gives 0.  ``shaped=True`` adds, after every
-step, a small potential-based term (0.01 x change in the player's PP + 5*IP... see
-``shaping``), off by default.  The turn limit (``max_turns``, ruling R11) sets
+step, to every player the change of his potential ``0.01 x (PP + 2 x IP)`` since the previous
+step (potential-based, off by default).  The turn limit (``max_turns``, ruling R11) sets
 ``truncations``, never ``terminations``.
+
+Reset: ``reset(seed=None, options=None)``.  ``seed`` re-seeds the generator that draws each
+game's seed (the constructor's ``seed=`` seeds it once; without either, games differ);
+``options={"position": saved}`` starts from a saved position, ``saved`` being what
+``Game.to_json()`` returns (a dict or its JSON string): its player count must equal
+``players``; its own rules and turn limit and its RNG state apply, so ``seed`` does not change
+it.  Other option keys are rejected (the key ``"options"``, which PettingZoo's ``api_test``
+passes as a probe, is ignored).  ``observe``, ``last``, ``render`` and ``step`` before
+``reset()`` raise ``RuntimeError``.
 
 Version History
 ---------------
@@ -27,6 +49,10 @@ Version History
   grew from 2,887 to 2,937 floats (new decision kinds, the Free Counsel counter, a block naming
   the rules in play): policies trained on 0.1.0 observations must be retrained. Default-config
   games are move-for-move the same as in 0.1.0.
+* v0 (next release, issue 9): actions are checked (``InvalidActionError`` for malformed ones);
+  an illegal id now ends the game with -1 for the offender by default (``illegal="terminate"``;
+  ``illegal="raise"`` keeps the old behaviour); ``reset(options={"position": ...})``; calls
+  before ``reset()`` raise ``RuntimeError``.
 """
 
 from __future__ import annotations
@@ -36,12 +62,14 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from .engine import Game, IllegalActionError
+from .engine import Game
 from .engine.actions import CATALOGUE, ID, NAME, NUM_ACTIONS
+from .env_common import InvalidActionError, check_action, check_illegal_mode, parse_reset_options, warn_illegal_move
 from .spaces.observation import OBS_SIZE, encode
 
-__all__ = ["env", "raw_env", "action_to_string", "string_to_action", "metadata"]
+__all__ = ["InvalidActionError", "env", "raw_env", "action_to_string", "string_to_action", "metadata"]
 
 metadata = {
     "name": "fandonia_v0",
@@ -66,22 +94,62 @@ def string_to_action(name: str) -> int:
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's order-enforcing wrapper."""
-    from pettingzoo.utils import wrappers
+    """The environment with PettingZoo's order-enforcing wrapper (calls before ``reset()`` raise
+    ``RuntimeError``).  Keyword arguments: those of :class:`raw_env`."""
+    return _OrderEnforcing(raw_env(**kwargs))
 
-    e = raw_env(**kwargs)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+
+def _before_reset(what: str) -> RuntimeError:
+    return RuntimeError(f"fandonia_v0: call reset() before {what}")
+
+
+class _OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper, raising one clear RuntimeError for every call made
+    before ``reset()`` (the wrapper itself raises AssertionError, or AttributeError in ``last``)."""
+
+    def _check_reset(self, what: str) -> None:
+        if not self._has_reset:
+            raise _before_reset(what)
+
+    def observe(self, agent: str) -> Any:
+        self._check_reset("observe()")
+        return super().observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._check_reset("last()")
+        return super().last(observe)
+
+    def render(self) -> Any:
+        self._check_reset("render()")
+        return super().render()
+
+    def step(self, action: Any) -> None:
+        self._check_reset("step()")
+        super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        self._check_reset("agent_iter()")
+        return super().agent_iter(max_iter)
 
 
 class raw_env(AECEnv):
+    """The AEC environment without wrappers (see the module docstring).
+
+    ``players`` 2-6; ``max_turns`` the turn limit (None: none); ``render_mode`` ``"ansi"`` /
+    ``"human"`` / None; ``shaped`` adds the potential-based shaping; ``seed`` seeds the
+    generator of game seeds; ``illegal`` ``"terminate"`` (default) or ``"raise"``: what an
+    in-range action outside the mask does; ``**config``: the engine's rules config
+    (``preset=``, ``edition=``, ``optional=``), validated here."""
+
     metadata = metadata
 
     def __init__(self, players: int = 4, max_turns: int | None = 100, render_mode: str | None = None,
-                 shaped: bool = False, seed: int | None = None, **config: Any) -> None:
+                 shaped: bool = False, seed: int | None = None, illegal: str = "terminate",
+                 **config: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {metadata['render_modes']} or None, got {render_mode!r}")
+        self.illegal = check_illegal_mode(illegal, ("terminate", "raise"))
         from .engine.game import make_config
 
         make_config(players=players, max_turns=max_turns, **config)  # validate early
@@ -100,6 +168,7 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.game: Game | None = None
+        self._ended = False  # the episode ended on an illegal move (the game itself goes on)
         self._seed_rng = np.random.default_rng(seed)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -109,11 +178,22 @@ class raw_env(AECEnv):
         return self.action_spaces[agent]
 
     # -- AEC API ------------------------------------------------------------
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game.  ``seed`` re-seeds the generator of game seeds; ``options`` may hold
+        ``"position"``: a saved game (``Game.to_json()``, dict or JSON string) of ``players``
+        players to continue from (see the module docstring)."""
+        position = parse_reset_options(options, extra_keys=("options",))
+        if position is not None and position.n_players != self.n:
+            raise ValueError(f"reset option 'position' is a {position.n_players}-player game; "
+                             f"this env has players={self.n}")
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
-        game_seed = int(self._seed_rng.integers(0, 2**31 - 1))
-        self.game = Game(players=self.n, seed=game_seed, max_turns=self.max_turns, **self.config)
+        if position is not None:
+            self.game = position
+        else:
+            game_seed = int(self._seed_rng.integers(0, 2**31 - 1))
+            self.game = Game(players=self.n, seed=game_seed, max_turns=self.max_turns, **self.config)
+        self._ended = False
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -131,11 +211,18 @@ class raw_env(AECEnv):
             self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.game is None:
+            raise _before_reset("observe()")
         i = self.agent_name_mapping[agent]
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if self.game.current_player() == i:
+        if not self._ended and self.game.current_player() == i:
             mask[self.game.legal_actions()] = 1
         return {"observation": encode(self.game.state, i), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.game is None:
+            raise _before_reset("last()")
+        return super().last(observe)
 
     def _phi(self, i: int) -> float:
         if not self.shaped:
@@ -144,13 +231,20 @@ class raw_env(AECEnv):
         return 0.01 * (pl.pp + 2 * pl.ip)
 
     def step(self, action: int | None) -> None:
+        """Play ``action`` for ``agent_selection`` (None for an agent that is done).  A malformed
+        action raises ``InvalidActionError``; an illegal one follows ``illegal=``."""
+        if self.game is None:
+            raise _before_reset("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise IllegalActionError(f"{agent} must act: got None while the game is running")
-        self.game.apply(int(action))
+        legal = self.game.legal_actions()
+        a = check_action(action, legal, who=f"{agent} must act")
+        if a not in legal and self.illegal == "terminate":
+            self._terminate_illegal(agent, a)
+            return
+        self.game.apply(a)  # illegal="raise": the engine's IllegalActionError, nothing changed
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if self.shaped:
@@ -172,7 +266,24 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _terminate_illegal(self, agent: str, action: int) -> None:
+        """PettingZoo's TerminateIllegalWrapper convention: -1 to the offender, 0 to the others."""
+        warn_illegal_move()
+        self._ended = True
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards[agent] = -1.0
+        for a in self.agents:
+            self.terminations[a] = True
+            self.infos[a] = {"result": "illegal_move", "winner": None, "offender": agent,
+                             "illegal_action": action}
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
     def render(self) -> str | None:
+        if self.game is None:
+            raise _before_reset("render()")
         if self.render_mode is None:
             import gymnasium
 

@@ -11,15 +11,40 @@ earned it (never an opponent's reward).
   MaskablePPO calls it); ``info["action_mask"]`` holds the same.
 * reward: +1 if the learner wins, -1/(n-1) if another player wins, 0 for a draw or a truncated
   game; ``shaped=True`` adds a potential-based term (0.01 x (PP + 2 IP) change), off by default.
-* ``illegal_action``: ``"raise"`` (default: the engine's IllegalActionError, state untouched)
-  or ``"penalize"``: the action is ignored, the learner gets ``-illegal_penalty`` and decides
-  again (what Gymnasium's and SB3's ``check_env`` need, as they step with unmasked samples).
+* actions are checked as in PettingZoo's classic envs.  A **malformed** action (not a Python
+  ``int`` or numpy integer: ``'3'``, ``3.0``, ``np.float32(3)``, ``True``, ``None``; or an id
+  outside ``0..NUM_ACTIONS-1``) always raises ``InvalidActionError`` (a ``ValueError`` and
+  ``TypeError``) naming the value and the legal ids; nothing changes.  An in-range id outside
+  the mask follows ``illegal=``:
+
+  - ``"terminate"`` (default): the episode ends (``terminated=True``) with reward -1, the
+    info says ``result="illegal_move"`` and ``illegal_action``, and PettingZoo's classic-env
+    warning "Illegal move made, game terminating with current player losing" is logged.  This
+    is what lets Gymnasium's and SB3's ``check_env`` (which step with unmasked samples) pass;
+  - ``"raise"``: the engine's ``IllegalActionError``, nothing changes;
+  - ``"penalize"``: no move, reward ``-illegal_penalty`` (default 0.1), the episode goes on and
+    the learner decides again (``info["illegal_action"]`` names the id).
+
+  ``illegal_action=`` is the deprecated old name of ``illegal=``.
 * ``players``: an int, or a tuple ``(lo, hi)`` to draw the table size per episode;
-  ``seat``: an int, or None to draw the learner's seat per episode.
+  ``seat``: an int, or None to draw the learner's seat per episode.  The rules config
+  (``preset=``, ``edition=``, ``optional=``, ``max_turns``) and the opponents are validated in
+  the constructor.
+* ``reset(seed=None, options=None)``: ``seed`` seeds the episode's draws (table size, seat,
+  opponents' and game's seeds); ``options={"position": saved}`` starts from a saved position,
+  ``saved`` being what ``Game.to_json()`` returns (a dict or its JSON string): its player count
+  must be within ``players`` and ``seat`` (when fixed) must be a seat of it; its own rules,
+  turn limit and RNG state apply.  Opponents then move until the learner decides.  Other
+  option keys are rejected.  ``step``, ``action_masks`` and ``render`` before ``reset()``
+  raise ``RuntimeError``.
+* registered as ``gymnasium.make("fandonia_env/Fandonia-v0", **kwargs)`` (also
+  ``gymnasium.make_vec``) once ``fandonia_env`` is imported.
 """
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,37 +54,59 @@ from gymnasium import spaces
 
 from .engine import Game, IllegalActionError
 from .engine.actions import NUM_ACTIONS
-from .engine.game import player_view
+from .engine.game import make_config, player_view
 from .engine.hidden import InfoSet
+from .env_common import ILLEGAL_MODES, check_action, check_illegal_mode, parse_reset_options, warn_illegal_move
 from .spaces.observation import OBS_SIZE, encode
 
 Opponent = Any  # an agents.Agent, a callable fn(obs, mask) -> int, or a registered agent id
 
 
+def _is_int(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+
+
 class FandoniaGymEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, players: int | tuple[int, int] = 4, seat: int | None = None,
                  opponents: Opponent | Sequence[Opponent] = "random-v1", max_turns: int | None = 100,
-                 shaped: bool = False, render_mode: str | None = None, illegal_action: str = "raise",
-                 illegal_penalty: float = 0.1, **config: Any) -> None:
+                 shaped: bool = False, render_mode: str | None = None, illegal: str = "terminate",
+                 illegal_penalty: float = 0.1, illegal_action: str | None = None, **config: Any) -> None:
         super().__init__()
-        if illegal_action not in ("raise", "penalize"):
-            raise ValueError(f"illegal_action must be 'raise' or 'penalize', got {illegal_action!r}")
-        self.illegal_action = illegal_action
-        self.illegal_penalty = illegal_penalty
-        if isinstance(players, int):
-            lo = hi = players
+        if illegal_action is not None:
+            warnings.warn("FandoniaGymEnv(illegal_action=...) is deprecated: use illegal=...",
+                          DeprecationWarning, stacklevel=2)
+            if illegal != "terminate" and illegal != illegal_action:
+                raise ValueError(f"illegal={illegal!r} and its deprecated alias illegal_action={illegal_action!r} "
+                                 "disagree: give only illegal=")
+            illegal = illegal_action
+        self.illegal = check_illegal_mode(illegal, ILLEGAL_MODES)
+        is_number = _is_int(illegal_penalty) or isinstance(illegal_penalty, (float, np.floating))
+        if not (is_number and math.isfinite(illegal_penalty) and illegal_penalty >= 0):
+            raise ValueError(f"illegal_penalty must be a finite number >= 0, got {illegal_penalty!r}")
+        self.illegal_penalty = float(illegal_penalty)
+        if _is_int(players):
+            lo = hi = int(players)
+        elif isinstance(players, (tuple, list)) and len(players) == 2 and all(map(_is_int, players)):
+            lo, hi = (int(x) for x in players)
         else:
-            lo, hi = players
+            lo, hi = 0, -1
         if not (2 <= lo <= hi <= 6):
             raise ValueError(f"players must be an int 2..6 or a range (lo, hi) within 2..6, got {players!r}")
-        if seat is not None and not 0 <= seat < lo:
-            raise ValueError(f"seat must be None or 0..{lo - 1}, got {seat!r}")
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        if seat is not None and not (_is_int(seat) and 0 <= seat < lo):
+            raise ValueError(f"seat must be None or an int 0..{lo - 1} (a seat at the smallest table), got {seat!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if not isinstance(shaped, (bool, np.bool_)):
+            raise ValueError(f"shaped must be a bool, got {shaped!r}")
+        if "seed" in config:
+            raise ValueError("FandoniaGymEnv takes no seed= argument: seed episodes with reset(seed=...)")
+        for n in range(lo, hi + 1):  # the rules config: errors here, not at reset()
+            make_config(players=n, max_turns=max_turns, **config)
+        _check_opponents(opponents)
         self.players_range = (lo, hi)
-        self.fixed_seat = seat
+        self.fixed_seat = None if seat is None else int(seat)
         self.max_turns = max_turns
         self.shaped = shaped
         self.render_mode = render_mode
@@ -68,6 +115,7 @@ class FandoniaGymEnv(gym.Env):
         self.observation_space = spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
+        self._ended = False  # the episode ended on an illegal move (the game itself goes on)
         self.seat = 0
         self.opponents: list[Any] = []
 
@@ -88,11 +136,14 @@ class FandoniaGymEnv(gym.Env):
 
     def _mask(self) -> np.ndarray:
         m = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if self.game is not None and self.game.current_player() == self.seat:
+        if self.game is not None and not self._ended and self.game.current_player() == self.seat:
             m[self.game.legal_actions()] = 1
         return m
 
     def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now (all False once the episode is over)."""
+        if self.game is None:
+            raise RuntimeError("FandoniaGymEnv: call reset() before action_masks()")
         return self._mask().astype(bool)
 
     def _phi(self) -> float:
@@ -127,33 +178,49 @@ class FandoniaGymEnv(gym.Env):
                 "result": st.result, "winner": st.winner, "turn": st.turn}
 
     # -- Gymnasium API ----------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Start an episode; ``options={"position": saved}`` continues a saved game (see the
+        module docstring)."""
+        position = parse_reset_options(options)
         lo, hi = self.players_range
-        n = int(self.np_random.integers(lo, hi + 1))
+        if position is not None and not lo <= position.n_players <= hi:
+            raise ValueError(f"reset option 'position' is a {position.n_players}-player game; this env has "
+                             f"players={lo if lo == hi else (lo, hi)}")
+        super().reset(seed=seed)
+        n = int(self.np_random.integers(lo, hi + 1)) if position is None else position.n_players
         self.seat = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(n))
         self.opponents = self._make_opponents(n)
         for o in self.opponents:
             if hasattr(o, "reset"):
                 o.reset(int(self.np_random.integers(2**31 - 1)))
-        self.game = Game(players=n, seed=int(self.np_random.integers(2**31 - 1)),
-                         max_turns=self.max_turns, **self.config)
+        game_seed = int(self.np_random.integers(2**31 - 1))
+        self.game = position if position is not None else Game(players=n, seed=game_seed,
+                                                               max_turns=self.max_turns, **self.config)
+        self._ended = False
         self._play_opponents()
         self._potential = self._phi()
         return encode(self.game.state, self.seat), self._info()
 
     def step(self, action: int):
         if self.game is None:
-            raise RuntimeError("call reset() before step()")
-        if self.game.over:
+            raise RuntimeError("FandoniaGymEnv: call reset() before step()")
+        if self.game.over or self._ended:
             raise RuntimeError("the episode is over: call reset()")
         if self.game.current_player() != self.seat:  # pragma: no cover - guarded by _play_opponents
             raise IllegalActionError("it is not the learner's decision")
-        if self.illegal_action == "penalize" and int(action) not in self.game.legal_actions():
+        legal = self.game.legal_actions()
+        a = check_action(action, legal, who=f"the learner (player {self.seat}) must act")
+        if a not in legal and self.illegal == "penalize":
             info = self._info()
-            info["illegal_action"] = int(action)
+            info["illegal_action"] = a
             return encode(self.game.state, self.seat), -self.illegal_penalty, False, False, info
-        self.game.apply(int(action))
+        if a not in legal and self.illegal == "terminate":
+            warn_illegal_move()
+            self._ended = True
+            info = self._info()
+            info.update(result="illegal_move", illegal_action=a)
+            return encode(self.game.state, self.seat), -1.0, True, False, info
+        self.game.apply(a)  # illegal="raise": the engine's IllegalActionError, nothing changed
         self._play_opponents()
         reward = 0.0
         if self.shaped:
@@ -170,13 +237,31 @@ class FandoniaGymEnv(gym.Env):
     def render(self) -> str | None:
         from .fandonia_v0 import render_text
 
-        if self.render_mode is None or self.game is None:
+        if self.game is None:
+            raise RuntimeError("FandoniaGymEnv: call reset() before render()")
+        if self.render_mode is None:
             return None
         text = render_text(self.game)
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+
+def _check_opponents(spec: Any) -> None:
+    """Registered agent ids, agents (with ``act``) or callables; anything else is a ValueError."""
+    specs = list(spec) if isinstance(spec, (list, tuple)) else [spec]
+    if not specs:
+        raise ValueError("opponents must not be empty: give an agent id, an agent, a callable or a list of them")
+    for s in specs:
+        if isinstance(s, str):
+            from agents import AGENTS
+
+            if s not in AGENTS:
+                raise ValueError(f"unknown opponent agent id {s!r}; registered: {sorted(AGENTS)}")
+        elif not (hasattr(s, "act") or callable(s)):
+            raise ValueError(f"an opponent must be a registered agent id, an agent with act() or a callable "
+                             f"fn(obs, mask) -> action, got {type(s).__name__} {s!r}")
 
 
 def make_gym_env(**kw: Any) -> Callable[[], FandoniaGymEnv]:

@@ -70,8 +70,8 @@ def test_masks_zero_for_non_deciding_agents_and_nonzero_for_the_decider():
         e.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
 
 
-def test_illegal_action_raises_engine_error():
-    e = fandonia_v0.env(players=3)
+def test_illegal_action_raises_engine_error_with_illegal_raise():
+    e = fandonia_v0.env(players=3, illegal="raise")
     e.reset(seed=1)
     obs, *_ = e.last()
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])

@@ -2,6 +2,8 @@
 
     python -m fandonia_env.bench [--seconds 5] [--players 2,4,6] [--max-turns 100] [--markdown]
 
+It writes no file (the table goes to stdout; ``--max-turns 0`` means no turn limit).
+
 For each player count, with uniformly random legal play (seeded, so the games are the same
 from run to run; only timings vary):
 
@@ -256,23 +258,25 @@ def markdown(rows: Sequence[dict[str, float]], command: str) -> str:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
+    argv = list(argv) if argv is not None else None
     ap = argparse.ArgumentParser(prog="python -m fandonia_env.bench",
                                  description="Speed of the engine and the PettingZoo env (random legal play).")
-    ap.add_argument("--seconds", type=float, default=5.0, help="time per measurement (default 5)")
-    ap.add_argument("--players", default="2,4,6", help="player counts (default 2,4,6)")
-    ap.add_argument("--max-turns", type=int, default=100, help="turn limit, 0 for none (default 100, as the env)")
-    ap.add_argument("--seed", type=int, default=0)
+    from .cli import add_rules_args, max_turns_arg, player_counts_arg, positive_float, rules_from_args, seed_arg
+
+    ap.add_argument("--seconds", type=positive_float, default=5.0, help="time per measurement, > 0 (default 5)")
+    ap.add_argument("--players", type=player_counts_arg, default="2,4,6",
+                    help="player counts 2..6, like 4, 2,4,6 or 2-6 (default 2,4,6)")
+    ap.add_argument("--max-turns", type=max_turns_arg, default=100,
+                    help="turn limit, 0 for none (default 100, as the env)")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="first game seed, >= 0 (default 0)")
     ap.add_argument("--markdown", action="store_true", help="print a block for docs/benchmarks.md")
     ap.add_argument("--json", action="store_true", help="print the rows as JSON lines too")
-    from .cli import add_rules_args, rules_from_args
-
     add_rules_args(ap)
-    a = ap.parse_args(list(argv) if argv is not None else None)
+    a = ap.parse_args(argv)
     rules = rules_from_args(a, ap)
-    players = [int(x) for x in a.players.split(",") if x.strip()]
-    rows = run_bench(players, a.seconds, a.max_turns or None, a.seed, progress=True, rules=rules)
+    rows = run_bench(a.players, a.seconds, a.max_turns, a.seed, progress=True, rules=rules)
     if a.markdown:
-        args = list(argv) if argv is not None else sys.argv[1:]
+        args = argv if argv is not None else sys.argv[1:]
         print(markdown(rows, " ".join(["python -m fandonia_env.bench", *args])))
     else:
         print(table(rows))

@@ -6,12 +6,22 @@
 
 ``rules_from_args`` turns them into ``Game``/env keyword arguments, validated at once so a
 wrong name stops the command with the list of valid ones.
+
+It also holds the argparse ``type=`` helpers every command line uses (``players_arg``,
+``positive_int``, ``seed_arg``, ``positive_float``, ``max_turns_arg`` (0 = no limit),
+``player_counts_arg``, ``agent_id_arg``, ``agent_list_arg``, ``existing_file``), so a bad value
+ends any command with the usage, an ``error:`` line naming the value and what is allowed, and
+exit code 2; and ``report_written``, the ``wrote PATH`` lines of commands that write files.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import math
+import os
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
 
 from .engine.game import make_config
 from .engine.options import EDITIONS, OPTIONAL_RULES, ConfigError, preset_names
@@ -47,3 +57,144 @@ def describe_rules(rules: dict[str, Any]) -> str:
     """'edition 1981, optional: none' for a rules dict."""
     cfg = make_config(**rules)
     return f"edition {cfg['edition']}, optional rules: {', '.join(cfg['optional']) or 'none'}"
+
+
+# ---------------------------------------------------------------------------
+# argparse ``type=`` helpers shared by every command line.  Each raises
+# argparse.ArgumentTypeError, so a bad value ends the command with the usage, an
+# ``error: argument --x: invalid value 'v' (allowed: ...)`` line and exit code 2.
+# ---------------------------------------------------------------------------
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+def _bad(text: str, allowed: str) -> argparse.ArgumentTypeError:
+    return argparse.ArgumentTypeError(f"invalid value {text!r} (allowed: {allowed})")
+
+
+def _describe_range(lo: int | None, hi: int | None) -> str:
+    if lo is not None and hi is not None:
+        return f"an integer from {lo} to {hi}"
+    if lo is not None:
+        return f"an integer >= {lo}"
+    if hi is not None:
+        return f"an integer <= {hi}"
+    return "an integer"
+
+
+def int_range(lo: int | None = None, hi: int | None = None, allowed: str | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer in ``lo..hi`` (either bound may be None); ``allowed`` overrides
+    the description of the allowed values in the error message."""
+    desc = allowed or _describe_range(lo, hi)
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except (TypeError, ValueError):
+            raise _bad(text, desc) from None
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            raise _bad(text, desc)
+        return v
+
+    parse.__name__ = f"int_range({lo}, {hi})"
+    return parse
+
+
+players_arg = int_range(MIN_PLAYERS, MAX_PLAYERS, f"a player count from {MIN_PLAYERS} to {MAX_PLAYERS}")
+"""A player count 2..6."""
+
+positive_int = int_range(1, None)
+"""An integer >= 1 (game counts, jobs, timesteps, ...)."""
+
+seed_arg = int_range(0, None, "a non-negative integer seed")
+"""A seed: the engine's seeds are integers >= 0."""
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (seconds)."""
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise _bad(text, "a number > 0") from None
+    if not math.isfinite(v) or v <= 0:
+        raise _bad(text, "a number > 0")
+    return v
+
+
+def max_turns_arg(text: str) -> int | None:
+    """``--max-turns``: a positive turn limit, or 0 for no limit (the engine's ``max_turns=None``:
+    the game runs until it is won or drawn); negative values are rejected."""
+    v = int_range(0, None, "0 for no turn limit, or a positive number of turns")(text)
+    return v or None
+
+
+def player_counts_arg(text: str) -> list[int]:
+    """Player counts: ``4``, ``2,4,6``, ``2-6`` or a mix (``2-3,6``); each 2..6, in the order given."""
+    desc = f"player counts from {MIN_PLAYERS} to {MAX_PLAYERS}, like 4, 2,4,6 or 2-6"
+    out: list[int] = []
+    parts = [p.strip() for p in text.split(",")]
+    if not any(parts):
+        raise _bad(text, desc)
+    for part in parts:
+        if not part:
+            continue
+        lo_s, dash, hi_s = part.partition("-")
+        try:
+            lo = int(lo_s)
+            hi = int(hi_s) if dash else lo
+        except ValueError:
+            raise _bad(text, desc) from None
+        if not (MIN_PLAYERS <= lo <= hi <= MAX_PLAYERS):
+            raise _bad(text, desc)
+        out.extend(n for n in range(lo, hi + 1) if n not in out)
+    return out
+
+
+def known_agents() -> list[str]:
+    """The registered agent ids (``agents.AGENTS``), sorted."""
+    import agents as agent_registry
+
+    return sorted(agent_registry.AGENTS)
+
+
+def agent_id_arg(text: str) -> str:
+    """A registered agent id, or ``ppo:PATH`` of a policy file where the registry takes those
+    (``agents.check_agent``); the error lists the known ids."""
+    import agents as agent_registry
+
+    aid = text.strip()
+    if aid in agent_registry.AGENTS:
+        return aid
+    check = getattr(agent_registry, "check_agent", None)
+    prefix = getattr(agent_registry.base, "PPO_PREFIX", None)
+    if check is not None and prefix and aid.startswith(prefix):
+        try:
+            check(aid)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+        return aid
+    also = f"; or {prefix}PATH to a policy file" if check is not None and prefix else ""
+    raise argparse.ArgumentTypeError(f"unknown agent {aid!r} (known agents: {', '.join(known_agents())}{also})")
+
+
+def agent_list_arg(text: str) -> list[str]:
+    """Comma-separated registered agent ids (at least one); the error lists the known ones."""
+    ids = [x.strip() for x in text.split(",") if x.strip()]
+    if not ids:
+        raise argparse.ArgumentTypeError(f"no agent id in {text!r} (known agents: {', '.join(known_agents())})")
+    return [agent_id_arg(x) for x in ids]
+
+
+def existing_file(text: str) -> str:
+    """A path to an existing file."""
+    if not os.path.exists(text):
+        raise argparse.ArgumentTypeError(f"no such file: {text!r}")
+    if not os.path.isfile(text):
+        raise argparse.ArgumentTypeError(f"not a file: {text!r}")
+    return text
+
+
+def report_written(paths: Iterable[str], file: TextIO | None = None) -> None:
+    """Say where a command wrote its files: one ``wrote PATH`` line each."""
+    for p in paths:
+        print(f"wrote {p}", file=file or sys.stdout)

@@ -4,8 +4,10 @@
 
 Two ``noble-rule-v1`` nobles against two ``random-v1`` nobles at a 4-player table, each deal
 played under every seat rotation (duplicate seeds), with a progress bar; prints the results
-table (win rate and mean rank with bootstrap confidence intervals, and an OpenSkill rating when
-``openskill`` is installed).  Results go to ``runs/demo/``.  The full runner is
+table (per agent: games played, wins/draws/truncated, win share and mean rank with bootstrap
+confidence intervals where they mean something, and an OpenSkill rating mu ± sigma when
+``openskill`` is installed).  Results go to ``runs/demo/`` (``--out``); the command says which
+files it wrote.  ``--max-turns 0`` means no turn limit.  The full runner is
 ``python -m fandonia_env.tournament``.
 """
 
@@ -14,24 +16,35 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import add_rules_args, rules_from_args
+from .cli import (
+    add_rules_args,
+    max_turns_arg,
+    players_arg,
+    positive_int,
+    report_written,
+    rules_from_args,
+    seed_arg,
+)
 from .tournament import run_tournament
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m fandonia_env.demo", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=16)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--max-turns", type=int, default=60)
-    ap.add_argument("--jobs", type=int, default=None)
-    ap.add_argument("--out", default="runs/demo")
+    ap.add_argument("--games", type=positive_int, default=16, help="total games, >= 1 (default 16)")
+    ap.add_argument("--players", type=players_arg, default=4, help="players at the table, 2 to 6 (default 4)")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="first deal seed, >= 0 (default 0)")
+    ap.add_argument("--max-turns", type=max_turns_arg, default=60, help="turn limit, 0 for none (default 60)")
+    ap.add_argument("--jobs", type=positive_int, default=None, help="worker processes, >= 1 (default: all cores)")
+    ap.add_argument("--out", default="runs/demo", help="directory for the results (default runs/demo)")
     add_rules_args(ap)
     a = ap.parse_args(argv)
     res = run_tournament(agents=["noble-rule-v1", "random-v1"], players=a.players, games=a.games,
                          seed=a.seed, max_turns=a.max_turns, jobs=a.jobs, out=a.out,
                          rules=rules_from_args(a, ap))
     print(res.markdown)
+    for n in res.notes:
+        print(f"note: {n}")
+    report_written(res.files.values())
     return 0
 
 

@@ -23,11 +23,16 @@ others (everybody in a draw or a truncated game) are ordered by, in turn:
   3. higher total Status (``queries.status``) of the living characters of their faction.
 Players equal on all of these share the mean of the places they cover (1, 2.5, 2.5, 4).
 
-Statistics (per agent; an agent placed at k seats of a game counts k seat-games).  ``games`` is
-the number of seat-games; ``win rate`` the fraction of those seats that won (a fair baseline is
-1/players times the share of decided games); ``mean rank`` the mean finishing place (1 = best).
-95% confidence intervals are percentile bootstraps that resample whole games (numpy, 2000
-resamples by default), which respects the pairing of the duplicate deals.  The rating is an
+Statistics (per agent).  ``games`` is the number of games it played (once per game, whatever its
+seats; ``seat_games`` in results.json counts an agent at k seats of a game k times); ``wins``,
+``draws``, ``truncated`` count those games by result; ``win share`` is games won / games played
+(a fair baseline is its seats/players times the share of decided games; results.json also has
+``win_rate``, seats won / seat-games); ``mean rank`` the mean finishing place of its seats
+(1 = best).  95% confidence intervals are percentile bootstraps that resample whole games
+(numpy, 2000 resamples by default), which respects the pairing of the duplicate deals; they are
+given only where they mean something: more than one game and per-game values that vary (an
+agent filling the same places in every game, or winning none, gets the value without a CI and
+``null`` in results.json).  The rating is an
 OpenSkill Plackett-Luce rating (``openskill`` package) fitted game by game in deal/rotation
 order from the finishing order (every seat a team of one; ties share a rank; an agent at several
 seats of one game gets the mean of its seats' updates).  ``openskill`` and ``matplotlib`` are
@@ -35,7 +40,9 @@ optional: without them the rating / the plot are skipped and the run says so.
 
 Output (``--out DIR``): ``results.json`` (config, per game: seed, deal, rotation, lineup, seats,
 result, winner, finishing order, ranks, turns, decisions, seconds; and the summary),
-``summary.md`` (the Markdown table, also printed) and ``ratings.png``.
+``summary.md`` (the Markdown table, also printed) and ``ratings.png``; the command prints a
+``wrote PATH`` line for each.  Bad arguments (a player count outside 2..6, ``--games 0``, an
+unknown agent id, a negative ``--max-turns``; 0 means no turn limit) stop it before any game.
 """
 
 from __future__ import annotations
@@ -268,9 +275,25 @@ def _bootstrap_ratio(num: np.ndarray, den: np.ndarray, B: int, rng: np.random.Ge
     return np.nanpercentile(s, 2.5, axis=0), np.nanpercentile(s, 97.5, axis=0)
 
 
+def _ci_means_something(num: np.ndarray, den: np.ndarray) -> bool:
+    """A bootstrap CI of sum(num)/sum(den) is worth printing: more than one game and the per-game
+    values num/den (over the games with den > 0) not all equal (else every resample gives the
+    same value and the 'interval' is a single point)."""
+    played = den > 0
+    if played.sum() < 2:
+        return False
+    vals = num[played] / den[played]
+    return bool(np.ptp(vals) > 1e-12)
+
+
 def summarize(games: list[dict[str, Any]], agent_ids: Sequence[str], bootstrap: int = 2000,
               seed: int = 0) -> dict[str, Any]:
-    """Per-agent games, wins, win rate and mean rank with bootstrap 95% CIs; results count; seats."""
+    """Per-agent statistics with bootstrap 95% CIs; results count; seats.
+
+    Per agent: ``games`` (games it played, once per game whatever its seats), ``seat_games``,
+    ``wins``/``draws``/``truncated`` (games), ``win_share`` (games won / games played),
+    ``win_rate`` (seats won / seat-games), ``mean_rank``; the ``*_ci`` keys are [lo, hi], or None
+    where a CI means nothing (one game, or the same value in every game)."""
     ids = list(agent_ids)
     col = {a: j for j, a in enumerate(ids)}
     G, A = len(games), len(ids)
@@ -284,20 +307,33 @@ def summarize(games: list[dict[str, Any]], agent_ids: Sequence[str], bootstrap: 
             rank_sum[g_i, j] += g["ranks"][seat]
             if g["winner"] == seat:
                 wins[g_i, j] += 1
+    played = (seats_n > 0).astype(np.float64)
     rng = np.random.default_rng(seed)
     out: dict[str, Any] = {"agents": {}, "results": {}, "seats": []}
     if G:
         wl, wh = _bootstrap_ratio(wins, seats_n, bootstrap, rng)
         rl, rh = _bootstrap_ratio(rank_sum, seats_n, bootstrap, rng)
+        sl, sh = _bootstrap_ratio(wins, played, bootstrap, rng)
+
+    def ci(lo: np.ndarray, hi: np.ndarray, num: np.ndarray, den: np.ndarray, j: int) -> list[float] | None:
+        return [float(lo[j]), float(hi[j])] if G and _ci_means_something(num[:, j], den[:, j]) else None
+
     for j, a in enumerate(ids):
         n_a = seats_n[:, j].sum()
+        g_a = played[:, j].sum()
+        res = [g["result"] for g_i, g in enumerate(games) if played[g_i, j]]
         out["agents"][a] = {
-            "games": int(n_a),
+            "games": int(g_a),
+            "seat_games": int(n_a),
             "wins": int(wins[:, j].sum()),
+            "draws": res.count("draw"),
+            "truncated": res.count("truncated"),
+            "win_share": float(wins[:, j].sum() / g_a) if g_a else float("nan"),
+            "win_share_ci": ci(sl, sh, wins, played, j),
             "win_rate": float(wins[:, j].sum() / n_a) if n_a else float("nan"),
-            "win_rate_ci": [float(wl[j]), float(wh[j])] if G else [float("nan")] * 2,
+            "win_rate_ci": ci(wl, wh, wins, seats_n, j),
             "mean_rank": float(rank_sum[:, j].sum() / n_a) if n_a else float("nan"),
-            "mean_rank_ci": [float(rl[j]), float(rh[j])] if G else [float("nan")] * 2,
+            "mean_rank_ci": ci(rl, rh, rank_sum, seats_n, j),
         }
     for g in games:
         out["results"][g["result"]] = out["results"].get(g["result"], 0) + 1
@@ -358,21 +394,37 @@ def plot_ratings(ratings: dict[str, Any], path: str, title: str = "") -> bool:
     return True
 
 
+TABLE_NOTE = ("games: games the agent played (once per game, whatever its seats); seats/game: its seats at "
+              "each table; win share: games won / games played; mean rank: its mean finishing place (1 = best). "
+              "[95% CI]: percentile bootstrap over whole games, shown only where it means something (more than "
+              "one game and values that vary from game to game). rating: OpenSkill Plackett-Luce mu ± sigma.")
+
+
+def _with_ci(value: float, ci: list[float] | None, fmt: str) -> str:
+    if value != value:  # nan: no games
+        return "n/a"
+    v = format(value, fmt)
+    return f"{v} [{format(ci[0], fmt)}, {format(ci[1], fmt)}]" if ci else v
+
+
 def markdown_table(summary: dict[str, Any], ratings: dict[str, Any] | None) -> str:
-    rows = ["| agent | games | wins | win rate [95% CI] | mean rank [95% CI] | mu | sigma |",
-            "|---|---:|---:|---|---|---:|---:|"]
+    """The results table: per agent games, wins/draws/truncated, seats per game, win share and mean
+    rank (with a 95% CI where it means something), rating mu ± sigma; then a note on the columns."""
+    rows = ["| agent | games | wins | draws | truncated | seats/game | win share [95% CI] | mean rank [95% CI] "
+            "| rating (mu ± sigma) |",
+            "|---|---:|---:|---:|---:|---:|---|---|---:|"]
     order = list(summary["agents"])
     if ratings:
         order.sort(key=lambda a: -ratings[a]["mu"])
     for a in order:
         s = summary["agents"][a]
-        lo, hi = s["win_rate_ci"]
-        rlo, rhi = s["mean_rank_ci"]
-        mu = f"{ratings[a]['mu']:.2f}" if ratings else "–"
-        sg = f"{ratings[a]['sigma']:.2f}" if ratings else "–"
-        rows.append(f"| {a} | {s['games']} | {s['wins']} | {s['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] | "
-                    f"{s['mean_rank']:.2f} [{rlo:.2f}, {rhi:.2f}] | {mu} | {sg} |")
-    return "\n".join(rows)
+        per = s["seat_games"] / s["games"] if s["games"] else None
+        seats = "n/a" if per is None else f"{per:.0f}" if per == int(per) else f"{per:.2f}"
+        rating = f"{ratings[a]['mu']:.2f} ± {ratings[a]['sigma']:.2f}" if ratings else "–"
+        rows.append(f"| {a} | {s['games']} | {s['wins']} | {s['draws']} | {s['truncated']} | {seats} | "
+                    f"{_with_ci(s['win_share'], s['win_share_ci'], '.3f')} | "
+                    f"{_with_ci(s['mean_rank'], s['mean_rank_ci'], '.2f')} | {rating} |")
+    return "\n".join(rows) + "\n\n" + TABLE_NOTE
 
 
 # ---------------------------------------------------------------------------
@@ -408,9 +460,10 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
     import agents as agent_registry
 
     seats = make_lineup(agents, None if lineup else players, lineup)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be an int >= 1, got {games!r}")
     for a in dict.fromkeys(seats):
-        if a not in agent_registry.AGENTS:
-            raise ValueError(f"unknown agent {a!r}; registered: {sorted(agent_registry.AGENTS)}")
+        agent_registry.check_agent(a)  # a registered id or ppo:PATH
     ids = list(dict.fromkeys(seats))
     rules = dict(rules or {})
     from .engine.game import make_config
@@ -450,8 +503,9 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
     res = ", ".join(f"{k} {v}" for k, v in sorted(summary["results"].items()))
     seat_wins = ", ".join(f"seat {s['seat']}: {s['wins']} wins, mean rank {s['mean_rank']:.2f}"
                           for s in summary["seats"])
+    limit = "no turn limit" if max_turns is None else f"max turns {max_turns}"
     head = (f"Tournament: lineup {','.join(seats)}; {len(records)} games = {config['deals']} deals × "
-            f"{len(rots)} rotation(s); seed {seed}; max turns {max_turns}; edition {rcfg['edition']}, "
+            f"{len(rots)} rotation(s); seed {seed}; {limit}; edition {rcfg['edition']}, "
             f"optional rules: {', '.join(rcfg['optional']) or 'none'}.")
     md = (f"{head}\n\n{table}\n\nResults: {res}. By seat: {seat_wins}. "
           f"Mean {summary.get('mean_turns', 0):.1f} turns, {summary.get('mean_decisions', 0):.0f} decisions "
@@ -478,25 +532,33 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
     return result
 
 
-def _csv(s: str) -> list[str]:
-    return [x.strip() for x in s.split(",") if x.strip()]
-
-
 def main(argv: Iterable[str] | None = None) -> int:
+    from .cli import (
+        add_rules_args,
+        agent_list_arg,
+        max_turns_arg,
+        players_arg,
+        positive_int,
+        report_written,
+        rules_from_args,
+        seed_arg,
+    )
+
     ap = argparse.ArgumentParser(prog="python -m fandonia_env.tournament",
                                  description="Tournament between registered agents (seat rotation, duplicate seeds).")
-    ap.add_argument("--agents", type=_csv, help="agent ids, cycled over the seats (e.g. noble-rule-v1,random-v1)")
-    ap.add_argument("--lineup", type=_csv, help="agent id of every seat (its length sets the number of players)")
-    ap.add_argument("--players", type=int, default=None, help="seats with --agents (default 4)")
-    ap.add_argument("--games", type=int, default=40, help="total games, rounded up to whole deals (default 40)")
-    ap.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
-    ap.add_argument("--max-turns", type=int, default=60, help="turn limit, 0 for none (default 60)")
-    ap.add_argument("--jobs", type=int, default=None, help="worker processes (default os.cpu_count())")
-    ap.add_argument("--bootstrap", type=int, default=2000, help="bootstrap resamples (default 2000)")
+    ap.add_argument("--agents", type=agent_list_arg,
+                    help="registered agent ids, cycled over the seats (e.g. noble-rule-v1,random-v1)")
+    ap.add_argument("--lineup", type=agent_list_arg,
+                    help="agent id of every seat (its length, 2 to 6, sets the number of players)")
+    ap.add_argument("--players", type=players_arg, default=None, help="seats with --agents, 2 to 6 (default 4)")
+    ap.add_argument("--games", type=positive_int, default=40,
+                    help="total games, >= 1, rounded up to whole deals (default 40)")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="first deal seed, >= 0 (default 0)")
+    ap.add_argument("--max-turns", type=max_turns_arg, default=60, help="turn limit, 0 for none (default 60)")
+    ap.add_argument("--jobs", type=positive_int, default=None, help="worker processes, >= 1 (default os.cpu_count())")
+    ap.add_argument("--bootstrap", type=positive_int, default=2000, help="bootstrap resamples, >= 1 (default 2000)")
     ap.add_argument("--out", default=None, help="directory for results.json, summary.md, ratings.png")
     ap.add_argument("--no-progress", action="store_true")
-    from .cli import add_rules_args, rules_from_args
-
     add_rules_args(ap)
     a = ap.parse_args(list(argv) if argv is not None else None)
     rules = rules_from_args(a, ap)
@@ -506,15 +568,15 @@ def main(argv: Iterable[str] | None = None) -> int:
         ap.error("give --agents or --lineup, not both")
     players = a.players if a.players is not None else (None if a.lineup else 4)
     try:
-        r = run_tournament(a.agents, players, a.games, a.seed, a.max_turns or None, a.jobs, a.out, a.lineup,
-                           a.bootstrap, progress=not a.no_progress, rules=rules)
+        make_lineup(a.agents, players, a.lineup)  # a --lineup of 7 seats, or one disagreeing with --players
     except ValueError as e:
         ap.error(str(e))
+    r = run_tournament(a.agents, players, a.games, a.seed, a.max_turns, a.jobs, a.out, a.lineup,
+                       a.bootstrap, progress=not a.no_progress, rules=rules)
     print(r.markdown)
     for n in r.notes:
         print(f"note: {n}")
-    for k, p in r.files.items():
-        print(f"{k}: {p}")
+    report_written(r.files.values())
     return 0
 
 

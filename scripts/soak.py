@@ -4,7 +4,9 @@ invariants (fandonia_env.engine.invariants) after every step.
     python scripts/soak.py --games 200 --players 2-6 --max-turns 60 [--seed 0] [--roundtrip]
         [--preset errata] [--edition errata] [--optional clemency,funerals]
 
-Prints per-player-count figures (games, mean decisions, results) and the first failure.
+Prints per-player-count figures (games, mean decisions, results) and the first failure; writes
+no file.  ``--players`` takes 4, 2,4,6 or 2-6; ``--max-turns 0`` means no turn limit (the
+engine's ``max_turns=None``: every game runs until it is won or drawn).
 """
 
 from __future__ import annotations
@@ -18,12 +20,19 @@ import time
 import traceback
 from typing import Any
 
-from fandonia_env.cli import add_rules_args, rules_from_args
+from fandonia_env.cli import (
+    add_rules_args,
+    max_turns_arg,
+    player_counts_arg,
+    positive_int,
+    rules_from_args,
+    seed_arg,
+)
 from fandonia_env.engine import Game
 from fandonia_env.engine.invariants import check
 
 
-def play(n: int, seed: int, max_turns: int, roundtrip: bool, **rules: Any) -> Game:
+def play(n: int, seed: int, max_turns: int | None, roundtrip: bool, **rules: Any) -> Game:
     g = Game(players=n, seed=seed, max_turns=max_turns, **rules)
     rng = random.Random(seed)
     check(g.state)
@@ -38,18 +47,23 @@ def play(n: int, seed: int, max_turns: int, roundtrip: bool, **rules: Any) -> Ga
     return g
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--players", default="2-6")
-    ap.add_argument("--max-turns", type=int, default=60)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--roundtrip", action="store_true")
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python scripts/soak.py", description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=positive_int, default=100, help="games to play, >= 1 (default 100)")
+    ap.add_argument("--players", type=player_counts_arg, default="2-6",
+                    help="player counts 2..6, cycled over the games: 4, 2,4,6 or 2-6 (default 2-6)")
+    ap.add_argument("--max-turns", type=max_turns_arg, default=60, help="turn limit, 0 for none (default 60)")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the first game, >= 0 (default 0)")
+    ap.add_argument("--roundtrip", action="store_true", help="check clone and JSON round trip after every step")
     add_rules_args(ap)
-    a = ap.parse_args()
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = parser()
+    a = ap.parse_args(argv)
     rules = rules_from_args(a, ap)
-    lo, _, hi = a.players.partition("-")
-    counts = list(range(int(lo), int(hi or lo) + 1))
+    counts = a.players
     stats: dict[int, collections.Counter] = collections.defaultdict(collections.Counter)
     steps: dict[int, int] = collections.Counter()
     t0 = time.perf_counter()
@@ -68,7 +82,8 @@ def main() -> int:
     for n in counts:
         k = sum(stats[n].values())
         print(f"{n} players: {k} games, mean {steps[n] / max(k, 1):.0f} decisions, results {dict(stats[n])}")
-    print(f"{a.games} games in {dt:.1f}s")
+    limit = "no turn limit" if a.max_turns is None else f"max turns {a.max_turns}"
+    print(f"{a.games} games in {dt:.1f}s ({limit})")
     return 0
 
 

@@ -4,30 +4,114 @@
 
 Writes ``model.zip``, the config it ran with, and ``eval.json`` (the learner's win rate and mean
 reward over ``eval.games`` evaluation games against the same opponents, seats drawn per game).
-Needs the ``train`` extra (torch, stable-baselines3, sb3-contrib) and PyYAML.
+Needs the ``train`` extra (torch, stable-baselines3, sb3-contrib) and PyYAML.  A config that
+does not exist, is not YAML, has unknown or missing keys or bad values stops the command before
+training, with an ``error:`` line naming the problem and the allowed keys (exit code 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import pathlib
 import sys
 from typing import Any
 
 REQUIRED = {"env", "ppo", "seed", "eval", "out"}
+"""The top-level keys of a training config (all required, no others)."""
+EVAL_KEYS = {"games"}
+PPO_OWN_KEYS = {"total_timesteps", "net_arch"}  # read by train(); the other ppo keys go to MaskablePPO
+PPO_SET_BY_TRAIN = {"self", "policy", "env", "seed", "verbose", "policy_kwargs", "_init_setup_model"}
+
+
+class ConfigFileError(ValueError):
+    """A training config that cannot be used; the message names the file, the problem and what is allowed."""
+
+
+def env_keys() -> list[str]:
+    """The keys allowed in the ``env`` section: ``FandoniaGymEnv`` arguments and the rules keys."""
+    from fandonia_env import FandoniaGymEnv
+
+    sig = inspect.signature(FandoniaGymEnv.__init__).parameters.values()
+    named = {p.name for p in sig if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
+    return sorted(named | {"preset", "edition", "optional"})
+
+
+def ppo_keys() -> list[str] | None:
+    """The keys allowed in the ``ppo`` section (MaskablePPO's arguments), or None without sb3-contrib."""
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError:
+        return None
+    sig = inspect.signature(MaskablePPO.__init__).parameters
+    return sorted((set(sig) - PPO_SET_BY_TRAIN) | PPO_OWN_KEYS)
+
+
+def _int_at_least(v: Any, lo: int) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= lo
 
 
 def load_config(path: str) -> dict[str, Any]:
+    """Read and check a training config; raise ``ConfigFileError`` naming the first problem.
+
+    ``env.max_turns``: a positive turn limit, or 0 or null for none (as ``--max-turns 0``)."""
     import yaml
 
-    with open(path) as f:
-        cfg = yaml.safe_load(f)
+    try:
+        with open(path) as f:
+            cfg = yaml.safe_load(f)
+    except FileNotFoundError:
+        raise ConfigFileError(f"{path}: no such config file") from None
+    except IsADirectoryError:
+        raise ConfigFileError(f"{path}: a directory, not a config file") from None
+    except yaml.YAMLError as e:
+        raise ConfigFileError(f"{path}: not valid YAML: {e}") from None
+    allowed = f"allowed: {sorted(REQUIRED)}"
     if not isinstance(cfg, dict):
-        raise ValueError(f"{path}: a training config must be a YAML mapping")
+        raise ConfigFileError(f"{path}: a training config must be a YAML mapping with the keys {sorted(REQUIRED)}")
+    unknown = set(cfg) - REQUIRED
+    if unknown:
+        raise ConfigFileError(f"{path}: unknown key(s) {sorted(map(str, unknown))}; {allowed}")
     missing = REQUIRED - set(cfg)
     if missing:
-        raise ValueError(f"{path}: missing key(s) {sorted(missing)}; required: {sorted(REQUIRED)}")
+        raise ConfigFileError(f"{path}: missing key(s) {sorted(missing)}; required: {sorted(REQUIRED)}")
+    for sec in ("env", "ppo", "eval"):
+        if not isinstance(cfg[sec], dict):
+            raise ConfigFileError(f"{path}: '{sec}' must be a mapping, got {cfg[sec]!r}")
+    if not _int_at_least(cfg["seed"], 0):
+        raise ConfigFileError(f"{path}: 'seed' must be an integer >= 0, got {cfg['seed']!r}")
+    if not isinstance(cfg["out"], str) or not cfg["out"]:
+        raise ConfigFileError(f"{path}: 'out' must be a directory name, got {cfg['out']!r}")
+    # eval
+    bad = set(cfg["eval"]) - EVAL_KEYS
+    if bad:
+        raise ConfigFileError(f"{path}: unknown key(s) {sorted(map(str, bad))} in 'eval'; allowed: {sorted(EVAL_KEYS)}")
+    if not _int_at_least(cfg["eval"].get("games"), 1):
+        raise ConfigFileError(f"{path}: 'eval.games' must be an integer >= 1, got {cfg['eval'].get('games')!r}")
+    # env
+    keys = env_keys()
+    bad = set(cfg["env"]) - set(keys)
+    if bad:
+        raise ConfigFileError(f"{path}: unknown key(s) {sorted(map(str, bad))} in 'env'; allowed: {keys}")
+    mt = cfg["env"].get("max_turns", 0)
+    if mt is not None and not _int_at_least(mt, 0):
+        raise ConfigFileError(f"{path}: 'env.max_turns' must be 0 or null (no limit) or a positive integer, got {mt!r}")
+    if cfg["env"].get("max_turns", 1) == 0:
+        cfg["env"]["max_turns"] = None
+    try:
+        make_env(cfg["env"])
+    except (ValueError, TypeError) as e:
+        raise ConfigFileError(f"{path}: 'env': {e}") from None
+    # ppo
+    if not _int_at_least(cfg["ppo"].get("total_timesteps"), 1):
+        raise ConfigFileError(f"{path}: 'ppo.total_timesteps' must be an integer >= 1, "
+                              f"got {cfg['ppo'].get('total_timesteps')!r}")
+    pk = ppo_keys()
+    if pk is not None:
+        bad = set(cfg["ppo"]) - set(pk)
+        if bad:
+            raise ConfigFileError(f"{path}: unknown key(s) {sorted(map(str, bad))} in 'ppo'; allowed: {pk}")
     return cfg
 
 
@@ -78,15 +162,18 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m training.train_ppo", description=__doc__.splitlines()[0])
-    ap.add_argument("--config", required=True)
-    ap.add_argument("--timesteps", type=int, default=None, help="override ppo.total_timesteps")
-    ap.add_argument("--eval-games", type=int, default=None, help="override eval.games")
-    ap.add_argument("--out", default=None)
-    from fandonia_env.cli import add_rules_args, rules_from_args
+    from fandonia_env.cli import add_rules_args, existing_file, positive_int, report_written, rules_from_args
 
+    ap.add_argument("--config", required=True, type=existing_file, help="a YAML training config (configs/*.yaml)")
+    ap.add_argument("--timesteps", type=positive_int, default=None, help="override ppo.total_timesteps (>= 1)")
+    ap.add_argument("--eval-games", type=positive_int, default=None, help="override eval.games (>= 1)")
+    ap.add_argument("--out", default=None, help="override out: the directory for model.zip, config.json, eval.json")
     add_rules_args(ap)  # override the env section's preset/edition/optional
     a = ap.parse_args(argv)
-    cfg = load_config(a.config)
+    try:
+        cfg = load_config(a.config)
+    except ConfigFileError as e:
+        ap.error(str(e))
     cfg["env"].update(rules_from_args(a, ap))
     if a.timesteps is not None:
         cfg["ppo"]["total_timesteps"] = a.timesteps
@@ -96,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg["out"] = a.out
     ev = train(cfg)
     print(json.dumps(ev, indent=2))
+    out = pathlib.Path(cfg["out"])
+    report_written(str(out / name) for name in ("model.zip", "config.json", "eval.json"))
     return 0
 
 

@@ -84,7 +84,10 @@ Errata edition (ruling R1; ``options.errata``), each guarded by its switch:
   henchman who is himself an Office Holder or Monarch's Counselor (D29) counsels in his
   own right.
 * D49 (ES §15.4): a 'Political Problems' Crown result opens no table when its problems
-  were resolved: already so here, since only the unresolved problems' tables open.
+  were resolved: in the errata edition only the unresolved problems' tables open.  In the
+  1981 edition (ruling R13) the table of each problem that a Crown Events result brought
+  this turn (``state.tstate["crown_problems"]``, recorded by ``problems.new_problem``) is
+  open this turn even if the problem was resolved at once.
 * D79/A24 (ES §33.2.4): counseling is allowed in a government crisis, -1 to the roll.
 * D27 (ES §13.4.3, §14.2.4, §29.3, §30.4): :func:`counselor_leaves_court`, called by the
   justice chapter where a character is imprisoned, banished or goes into hiding,
@@ -166,7 +169,11 @@ def counsel_banned(state: GameState) -> str | None:
 
 
 def open_tables(state: GameState) -> list[str]:
-    """§15.4: the tables of the unresolved problems and of this turn's Crown result."""
+    """§15.4: the tables of the unresolved problems and of this turn's Crown result.
+
+    Ruling R13 (1981 edition): a political problem that the Crown Events result brought
+    this turn opens its table even if it was resolved at once; in the errata edition
+    (D49, ES §15.4) only the unresolved ones do."""
     out: list[str] = []
     if state.crown in ("court_ball", "intrigue", "scandal"):
         out.append(state.crown)
@@ -174,6 +181,10 @@ def open_tables(state: GameState) -> list[str]:
         key = k if k in COUNSELING_TABLES else (v.get("problem") if isinstance(v, dict) else None)
         if key in COUNSELING_TABLES and key not in out:
             out.append(key)
+    if not errata(state):  # ruling R13
+        for key in state.tstate.get("crown_problems", ()):
+            if key in COUNSELING_TABLES and key not in out:
+                out.append(key)
     return out
 
 

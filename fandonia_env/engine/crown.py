@@ -82,7 +82,10 @@ Readings (where rules and rulings are silent):
   goes back to the first surviving RC of the order).
 * Reading (§9.4, A10 ii-iii): the turn is ended (``machine.abort_turn``) as soon
   as the succession starts; the discharges and the mourning discards are then
-  done before the end of the turn.  If the Monarch dies when the turn is already
+  done before the end of the turn.
+* Ruling R14 (§9.4): a player who holds two or fewer cards that may be discarded (DOWN
+  WITH THE KING never is, A39), or only cards of one type, discards them without a
+  decision (``turn.forced_discards``); only a real choice is asked, card by card.  If the Monarch dies when the turn is already
   ending (end-of-turn executions), there is nothing left to cut short.
 * Reading (§18.10, A56): any noble spouse of the new Monarch becomes the NRC
   consort (``consort=True``, neutral); a FAC consort keeps the Loyalty counter on
@@ -121,7 +124,7 @@ from .queries import (
     take_card,
 )
 from .state import GameState
-from .turn import discard_options, uses_intrigue, waived
+from .turn import discard_forced, discard_options, forced_discards, uses_intrigue, waived
 
 #: The result keys of the Crown Events Table (other chapters read ``state.crown``).
 CROWN_KEYS: tuple[str, ...] = (
@@ -671,13 +674,17 @@ def succession(state: GameState) -> None:
 
 @op("mourning_discard")
 def mourning_discard(state: GameState, p: int, left: int) -> None:
-    """§9.4, A39: discard two Event cards, never DOWN WITH THE KING (fewer if he has fewer)."""
+    """§9.4, A39: discard two Event cards, never DOWN WITH THE KING (fewer if he has fewer).
+    Ruling R14: when the cards he gives up are forced (no more than ``left`` of them, or all
+    of one type) they go without a decision; otherwise he chooses card by card."""
     if left <= 0:
         return
-    opts = discard_options(state, p)
-    if not opts:
+    forced = forced_discards(state, p, left)
+    if forced is not None:
+        discard_forced(state, p, forced, "mourning, §9.4")
         return
-    seq(state, ask(p, "mourning_discard", opts, "mourning_discard_choice", {"left": left}, p=p, left=left))
+    seq(state, ask(p, "mourning_discard", discard_options(state, p), "mourning_discard_choice",
+                   {"left": left}, p=p, left=left))
 
 
 @op("mourning_discard_choice")

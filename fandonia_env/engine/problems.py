@@ -7,7 +7,9 @@ Operations registered here:
   (decision ``problem_<key>``); one attempt is made on each.
 * ``new_problem`` (§8.4.5, §7.2, ruling A12): roll the Political Problems Table, reroll a
   problem already unresolved, roll the Foreign War Table for a Foreign War (§7.10), and
-  attempt the new problem at once (this is its attempt for the turn).
+  attempt the new problem at once (this is its attempt for the turn).  The problem's key is
+  added to ``state.tstate["crown_problems"]``: in the 1981 edition its Counseling Table is
+  open this turn even if it is resolved at once (§15.4, ruling R13; ``counsel.open_tables``).
 * ``support_bonus`` (§32.2, ruling A8): +5 when there were no problems at the start of
   the turn and the Crown Events result is not a political-problem result (7-10).
 * ``problem_attempt`` {key} (internal): one attempt (§7.3-§7.8).
@@ -320,6 +322,8 @@ def new_problem(state: GameState, forced: str | None = None) -> None:
         if new:
             seq(state, *[(h, {"countries": list(new)}) for h in WAR_START_HOOKS])
     state.problems[key] = rec
+    # §15.4, ruling R13: a Crown Events problem's Counseling Table is open this turn (counsel.open_tables)
+    state.tstate.setdefault("crown_problems", []).append(key)
     seq(state, ("problem_attempt", {"key": key, "immediate": True}))
 
 

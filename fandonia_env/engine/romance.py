@@ -84,10 +84,19 @@ Readings:
 * A henchman standing in for another character must be in Fandonia (§17.6) and free;
   at a Court Ball he must be attending (§19.7.3, A43).  The character required to
   fight and the one standing in are both excluded as opponents.
-* The Three IP of §19.4 ("a PC who is required to fight a duel") apply when a specific
-  PC must fight (``cid`` form, and a PC rolled as opponent, §19.7.5); when a *player*
-  must fight (§19.3) he designates and no payment is offered.  Paying means that no
-  duel is fought.
+* Ruling R12 (§19.4, §34.4; the same in both editions, ES §19.4 and §34.4 say the same):
+  whenever a player's PC would fight a duel, the player may pay Three IP instead, if he
+  can spend them, and no duel is fought: no opponent is rolled.  The PC would fight when
+  it is named (``cid`` form, and a PC rolled as opponent, §19.7.5) or when a *player*
+  must fight (§19.3: Duel counter §12.3.6, Prestige and Court Ball results) and has no
+  henchman to designate (his PC is the only possible duellist).  The choice is the PASS
+  option of that player's ``duel_fighter`` decision, offered before the opponent roll
+  (with ``avoid_cost_ip`` in its context); a player who cannot pay gets no such option
+  (and with the PC as his only duellist, no decision: ruling R10).  A FAC never buys
+  his way out.  A player who may designate a henchman chooses between his duellists
+  and pays nothing.
+* Reading (R12): when the PC alone could be the duellist and no opponent can be found
+  for him (§19.7.4, A3), no duel would be fought, so no payment is offered.
 * Ambassadors are never opponents (§19.7.4), wherever the duel is.
 * Treachery (§19.9): one custom card window before both dice (the rolls are
   simultaneous, §19.8, A10 v): in player order from the first player (A11), each
@@ -586,8 +595,14 @@ def duel(state: GameState, player: int | None = None, cid: str | None = None, so
         if not opts:
             _no_duel(state, f"player {p}'s PC cannot fight and he has no henchman who can, §19.3")
             return
-        seq(state, ask(p, "duel_fighter", [char_action(x) for x in opts], "duel_designated",
-                       {"rule": "§19.3", "source": source, "role": "fighter"}, d=d, role="fighter"))
+        choices = [char_action(x) for x in opts]
+        ctx: dict[str, Any] = {"rule": "§19.3", "source": source, "role": "fighter"}
+        if opts == [pcid] and _buyout_ok(state, d, p, pcid, opts, "fighter"):
+            choices.append(PASS)  # ruling R12: no henchman to designate, so his PC would fight
+            ctx.update(required=pcid, avoid_cost_ip=AVOID_DUEL_IP)
+            seq(state, ask(p, "duel_fighter", choices, "duel_designated", ctx, d=d, role="fighter", x=pcid))
+            return
+        seq(state, ask(p, "duel_fighter", choices, "duel_designated", ctx, d=d, role="fighter"))
         return
     d["req_player"] = state.chars[cid].owner
     log(state, f"{name(cid)} must fight a duel ({source}, §19.1).")
@@ -619,8 +634,8 @@ def _required(state: GameState, d: dict[str, Any], x: str, role: str) -> None:
         _no_duel(state, f"{name(x)} cannot fight and player {q} has no henchman who may stand in, §19.4")
         return
     choices = [char_action(y) for y in opts]
-    if c.is_pc and can_spend(state, q, AVOID_DUEL_IP):
-        choices.append(PASS)  # §19.4: a PC may avoid the duel for Three IP
+    if c.is_pc and _buyout_ok(state, d, q, x, opts, role):
+        choices.append(PASS)  # §19.4, ruling R12: a PC (never a FAC) may avoid the duel for Three IP
     seq(state, ask(q, "duel_fighter", choices, "duel_designated",
                    {"rule": "§19.4", "source": d["source"], "role": role, "required": x,
                     "avoid_cost_ip": AVOID_DUEL_IP if PASS in choices else None}, d=d, role=role, x=x))
@@ -631,7 +646,7 @@ def duel_designated(state: GameState, choice: int, d: dict[str, Any], role: str,
     if choice == PASS:
         q = state.chars[x].owner
         spend_ip(state, q, AVOID_DUEL_IP, f"{name(x)} avoiding a duel (§19.4)")
-        _no_duel(state, f"player {q} paid Three IP, §19.4")
+        _no_duel(state, f"player {q} paid Three IP, §19.4, ruling R12")
         return
     _designated(state, d, action_char(choice), role)
 
@@ -651,8 +666,10 @@ def _designated(state: GameState, d: dict[str, Any], cid: str, role: str) -> Non
         _fight(state, d)
 
 
-def _opp_reject(state: GameState, d: dict[str, Any], cid: str, exclude: set[str]) -> str | None:
-    """Why a dice count must be rolled again (§19.7.1-§19.7.4, A3), or None."""
+def _opp_reject(state: GameState, d: dict[str, Any], cid: str, exclude: set[str],
+                fighter: str | None = None) -> str | None:
+    """Why a dice count must be rolled again (§19.7.1-§19.7.4, A3), or None.
+    ``fighter``: the duellist whose opponent is sought (default: the designated one)."""
     if cid in NO_DUEL_COUNTS:
         return "45-51 and 55 are rolled again (§19.7.1)"
     if cid in exclude:
@@ -666,7 +683,7 @@ def _opp_reject(state: GameState, d: dict[str, Any], cid: str, exclude: set[str]
         return "banished, in hiding or imprisoned: roll again (§19.7.2)"
     if c.office is not None and OFFICES[c.office].country is not None:
         return "an ambassador cannot be an opponent: roll again (§19.7.4)"
-    f = state.chars[d["fighter"]]
+    f = state.chars[fighter or d["fighter"]]
     if abroad(f):
         if c.location != f.location:
             return "not abroad in the duellist's country: roll again (§19.7.4)"
@@ -675,6 +692,23 @@ def _opp_reject(state: GameState, d: dict[str, Any], cid: str, exclude: set[str]
     if not _attending(d, cid):
         return "not attending the Court Ball: roll again (§19.7.3)"
     return None
+
+
+def _any_opponent(state: GameState, d: dict[str, Any], fighter: str) -> bool:
+    """§19.7.4, A3: could an opponent be rolled for ``fighter`` at all?"""
+    exclude = {fighter} | ({d["req"]} if d["req"] else set())
+    return any(_opp_reject(state, d, cid, exclude, fighter) is None for cid in NOBLE_IDS)
+
+
+def _buyout_ok(state: GameState, d: dict[str, Any], q: int, pcid: str, opts: list[str], role: str) -> bool:
+    """§19.4, ruling R12: may player ``q`` pay Three IP so that his PC ``pcid`` fights no duel?
+
+    Only if he can spend them (§34.6, §34.7) and a duel would be fought: when the PC alone
+    could fight as the duellist and no opponent can be found, no duel is fought anyway
+    (§19.7.4), so there is nothing to buy (ruling R10: no decision)."""
+    if not can_spend(state, q, AVOID_DUEL_IP):
+        return False
+    return not (role == "fighter" and opts == [pcid] and not _any_opponent(state, d, pcid))
 
 
 def _find_opponent(state: GameState, d: dict[str, Any]) -> None:

@@ -20,6 +20,11 @@ start (also with Shorter Game a).
 Reading: with Shorter Game e the four removed RCs count as dead (A4); their Royal
 Alignment cards are removed from the game; King George is unmarried.
 Reading: Sweet Charity is offered after the other start-of-turn steps.
+
+Ruling R14 (R10): a forced set of discards is not a decision.  ``forced_discards`` finds it
+(the hand limit §14.2.1 here, the mourning discards §9.4 in ``crown.py``): a player who must
+give up ``n`` cards and holds no more than ``n`` that may be discarded, or only cards of one
+type, discards them at once (``discard_forced``); a real choice is asked card by card.
 """
 
 from __future__ import annotations
@@ -550,14 +555,39 @@ def discard_options(state: GameState, p: int) -> list[int]:
     return sorted(ID[f"discard_{t}"] for t in types)
 
 
+def forced_discards(state: GameState, p: int, n: int) -> list[str] | None:
+    """Ruling R14 (R10): the cards p gives up when he must discard ``n`` Event cards and has
+    no real choice - he holds no more than ``n`` cards that may be discarded (never DOWN WITH
+    THE KING, §14.2.8, A39), or they are all of one type - in the order of his hand; None when
+    different discards would leave different hands (then he is asked, card by card)."""
+    cards = [c for c in state.players[p].hand if CARD_TYPE_OF[c] != "dwtk"]
+    if len(cards) <= n or len({CARD_TYPE_OF[c] for c in cards}) == 1:
+        return cards[:n]
+    return None
+
+
+def discard_forced(state: GameState, p: int, cards: list[str], why: str) -> None:
+    """Discard ``cards`` from p's hand without a decision (ruling R14), each shown to all (§14.2.2)."""
+    from .queries import discard
+
+    hand = state.players[p].hand
+    for card in cards:
+        hand.remove(card)
+        discard(state, card)
+        log(state, f"Player {p} discards '{CARD_TYPES[CARD_TYPE_OF[card]].name}' ({why}).")
+
+
 @op("end_player_turn")
 def end_player_turn(state: GameState, p: int) -> None:
     pl = state.players[p]
     over = len(pl.hand) - hand_limit(state)
     if over > 0:
-        opts = discard_options(state, p)
-        if opts:
-            seq(state, ask(p, "hand_limit_discard", opts, "hand_limit_choice", {"over": over}, p=p),
+        forced = forced_discards(state, p, over)
+        if forced is not None:  # ruling R14: no choice, no decision
+            discard_forced(state, p, forced, "hand limit")
+        else:
+            seq(state, ask(p, "hand_limit_discard", discard_options(state, p), "hand_limit_choice",
+                           {"over": over}, p=p),
                 ("end_player_turn", {"p": p}))
             return
     # §11.2, §12.2: counters drawn this turn go back

@@ -102,4 +102,7 @@ OBS_PATH = ROOT / "docs" / "observation.md"
 if __name__ == "__main__":
     PATH.write_text(actions_md())
     OBS_PATH.write_text(observation_md())
+    from fandonia_env.spaces.observation_v1 import observation_v1_md
+
+    (ROOT / "docs" / "observation_v1.md").write_text(observation_v1_md())
     print(f"wrote {PATH} and {OBS_PATH}")

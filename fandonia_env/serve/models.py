@@ -1,0 +1,137 @@
+"""Pydantic models of every request and response of the game server (OpenAPI at ``/docs``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+
+class ApiError(Exception):
+    """A request rejected with ``status`` and a JSON body ``{"error": code, "detail": text}``."""
+
+    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(description="machine-readable code, e.g. stale_step, illegal_action, bad_token")
+    detail: str = Field(description="what was wrong and what was allowed")
+
+
+class Rules(BaseModel):
+    """The rules: a preset of configs/presets and/or an edition and optional switches."""
+
+    model_config = ConfigDict(extra="forbid")
+    preset: StrictStr | None = Field(None, description="a file of configs/presets, e.g. 'errata' or 'short-game'")
+    edition: StrictStr | None = Field(None, description="'1981' or 'errata' (overrides the preset's)")
+    optional: list[StrictStr] | None = Field(None, description="§38 optional rule switches (overrides the preset's)")
+    max_turns: StrictInt | None = Field(None, ge=1, le=1000, description="truncate the game after this many turns")
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seats: list[StrictStr] = Field(
+        ..., min_length=2, max_length=6,
+        description="one entry per seat (2-6): 'human' or a registered agent id such as 'noble-rule-v1'")
+    rules: Rules | None = None
+    seed: StrictInt | None = Field(None, ge=0, le=2**63 - 1, description="the game's seed (random if omitted)")
+    start: dict[str, Any] | None = Field(
+        None, description="a saved game (Game.to_json) to start from; its rules and seed are used, so "
+                          "'rules' and 'seed' must be omitted")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: Literal["human", "agent"]
+    agent: str | None = None
+
+
+class SeatTicket(SeatInfo):
+    token: str | None = Field(None, description="secret bearer token of a human seat (shown once)")
+    url: str | None = None
+
+
+class CreateGameResponse(BaseModel):
+    game_id: str
+    seats: list[SeatTicket]
+    spectator_url: str
+    websocket_url: str
+
+
+class GameSummary(BaseModel):
+    game_id: str
+    status: Literal["playing", "over", "expired"]
+    players: int
+    seats: list[SeatInfo]
+    config: dict[str, Any]
+    result: str | None = None
+    winner: int | None = None
+    created: float
+    updated: float = Field(description="when the game ended (equal to created while it is being played)")
+
+
+class GameList(BaseModel):
+    total: int
+    games: list[GameSummary]
+
+
+class Option(BaseModel):
+    id: int = Field(description="action id of the catalogue fandonia_env.engine.actions")
+    name: str = Field(description="the catalogue name of the id (actions.NAME)")
+    label: str = Field(description="a readable description (actions.describe)")
+
+
+class Decision(BaseModel):
+    kind: str
+    ctx: dict[str, Any]
+    options: list[Option]
+
+
+class SeatState(BaseModel):
+    seat: int
+    step: int = Field(description="this seat's decision counter: send it back with the action")
+    status: Literal["playing", "over", "expired"]
+    decision: Decision | None = Field(description="set when this seat must decide now")
+    view: dict[str, Any] = Field(description="exactly Game.view(seat): the seat's own view with its private log lines")
+
+
+class PublicState(BaseModel):
+    status: Literal["playing", "over", "expired"]
+    view: dict[str, Any] = Field(description="public information only: no hand, no drawn counter, public log lines")
+
+
+class Act(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: StrictInt = Field(description="one of the ids of decision.options")
+    step: StrictInt = Field(description="the step of the SeatState the choice was made on")
+
+
+class ReplayAction(BaseModel):
+    idx: int
+    seat: int
+    action: int
+    name: str
+
+
+class LogEntry(BaseModel):
+    turn: int
+    text: str
+    to: int | None = Field(description="None: public line; else the seat it was private to")
+
+
+class Replay(BaseModel):
+    game_id: str
+    status: Literal["over", "expired"]
+    config: dict[str, Any]
+    seats: list[SeatInfo]
+    start: dict[str, Any] | None
+    actions: list[ReplayAction]
+    log: list[LogEntry]
+    result: str | None
+    winner: int | None
+    final: dict[str, Any] = Field(description="the final game state (Game.to_json)")

@@ -1,0 +1,521 @@
+"""The games held by the server: one ``GameRunner`` per game, a thread pool that moves the nobles,
+WebSocket fan-out, rate limits and idle expiry (``Manager``).
+
+Threads: requests run in the web framework's thread pool and take the game's lock only to
+validate, apply and record an action (milliseconds).  A noble's move is a task of a shared
+pool: it reads the seat's view and an ``InfoSet`` without holding the lock (no one else may
+act while a noble decides), then takes the lock to apply and record its choice.  A slow search
+agent therefore blocks neither requests nor other games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import pickle
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import agents as agent_registry
+from fandonia_env.engine import Game
+from fandonia_env.engine.actions import NAME, describe
+from fandonia_env.engine.game import make_config, player_view
+from fandonia_env.engine.hidden import InfoSet
+from fandonia_env.engine.machine import run
+from fandonia_env.engine.options import ConfigError
+from fandonia_env.engine.state import GameState, StateError
+
+from .models import ApiError
+from .store import Store
+
+log = logging.getLogger("fandonia_env.serve")
+
+HUMAN = "human"
+#: Keys of ``player_view`` that belong to the viewing player only; the spectator view drops them.
+PRIVATE_KEYS = ("me", "hand", "loyalty_drawn", "opportunity_drawn", "turn_state", "decision")
+
+
+@dataclass
+class Limits:
+    """Server limits (all configurable on the command line)."""
+
+    max_body: int = 1_048_576         # bytes of a request body or WebSocket message
+    max_games: int = 200              # unfinished games held at once
+    actions_per_s: float = 20.0       # per token (token bucket)
+    burst: int = 40                   # bucket size
+    idle_expiry_s: float = 86_400.0   # an unfinished game with no accepted action for this long expires
+    snapshot_every: int = 25          # actions between snapshots
+    workers: int = 4                  # threads moving the nobles
+    max_ws_per_game: int = 64
+    ws_queue: int = 256               # pending pushes per WebSocket before it is closed as too slow
+    max_list: int = 500               # games per page of GET /games
+    cache_finished: int = 64          # finished games kept in memory
+
+
+def encode(obj: Any) -> bytes:
+    """The one JSON encoding of every state the server sends (sorted keys: byte-stable)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def public_view(state: GameState) -> dict[str, Any]:
+    """What anyone watching the table knows: ``player_view`` less the viewer's own items, public log."""
+    v = player_view(state, 0, log=False)
+    for k in PRIVATE_KEYS:
+        v.pop(k, None)
+    v["log"] = [e["t"] for e in state.log if e["to"] is None]
+    return v
+
+
+def agent_seed(game_seed: int, seat: int, steps0: int) -> int:
+    """The seed of the noble at ``seat`` (string seeding of ``random`` is stable across runs)."""
+    return random.Random(f"fandonia-serve:{game_seed}:{seat}:{steps0}").getrandbits(32)
+
+
+def initial_game(config: dict[str, Any], start: dict[str, Any] | None) -> Game:
+    if start is None:
+        return Game(**config)
+    g = Game.from_json(start)
+    if not g.over and g.decision() is None:
+        run(g.state)
+    return g
+
+
+def make_agents(seats: list[str], game_seed: int, steps0: int) -> list[Any]:
+    out: list[Any] = []
+    for i, sid in enumerate(seats):
+        if sid == HUMAN:
+            out.append(None)
+            continue
+        s = agent_seed(game_seed, i, steps0)
+        bot = agent_registry.make_agent(sid, seed=s)
+        bot.reset(s)
+        out.append(bot)
+    return out
+
+
+def seat_infos(seats: list[str]) -> list[dict[str, Any]]:
+    return [{"seat": i, "kind": "human" if s == HUMAN else "agent", "agent": None if s == HUMAN else s}
+            for i, s in enumerate(seats)]
+
+
+class GameRunner:
+    """One game in memory: the engine's ``Game``, its seats, nobles and counters."""
+
+    def __init__(self, manager: Manager, gid: str, row: dict[str, Any], game: Game, agents: list[Any],
+                 n_actions: int, counts: list[int]) -> None:
+        self.manager = manager
+        self.gid = gid
+        self.config: dict[str, Any] = row["config"]
+        self.seats: list[str] = [s["agent"] or HUMAN for s in row["seats"]]
+        self.token_hashes: list[str | None] = row["tokens"]
+        self.created: float = row["created"]
+        self.updated: float = row["updated"]
+        self.status: str = row["status"]
+        self.game = game
+        self.agents = agents
+        self.n_actions = n_actions
+        self.counts = counts
+        self.lock = threading.RLock()
+        self.busy = False          # a noble task is queued or running
+        self.closed = False        # expired or unloaded: no more moves
+        self.last_activity = time.monotonic()
+
+    # -- what clients see ---------------------------------------------------------
+    def seat_state(self, p: int, log: bool = True) -> dict[str, Any]:
+        v = self.game.view(p, log=log)
+        dec = v["decision"]
+        decision = None
+        if dec is not None:
+            decision = {"kind": dec["kind"], "ctx": dec["ctx"],
+                        "options": [{"id": a, "name": NAME[a], "label": describe(a)} for a in dec["options"]]}
+        return {"seat": p, "step": self.counts[p], "status": self.status, "decision": decision, "view": v}
+
+    def public_state(self) -> dict[str, Any]:
+        return {"status": self.status, "view": public_view(self.game.state)}
+
+    def summary(self) -> dict[str, Any]:
+        return {"game_id": self.gid, "status": self.status, "players": len(self.seats),
+                "seats": seat_infos(self.seats), "config": self.config, "result": self.game.result,
+                "winner": self.game.winner, "created": self.created,
+                "updated": self.created if self.status == "playing" else self.updated}
+
+    def noble_to_move(self) -> int | None:
+        if self.status != "playing" or self.closed or self.game.over:
+            return None
+        p = self.game.current_player()
+        return p if p is not None and self.seats[p] != HUMAN else None
+
+    # -- changes (caller holds the lock) -------------------------------------------
+    def commit(self, seat: int, action: int) -> None:
+        """Apply a legal action, record it durably, then publish; the game is unchanged if anything fails."""
+        g2 = self.game.clone()
+        g2.apply(action)
+        idx = self.n_actions
+        status = "over" if g2.over else "playing"
+        snapshot = None
+        if g2.over or (idx + 1) % self.manager.limits.snapshot_every == 0:
+            snapshot = (g2.dumps(), self.manager.pickle_agents(self.agents))
+        self.manager.store.add_action(self.gid, idx, seat, action, status=status, result=g2.result,
+                                      winner=g2.winner, snapshot=snapshot)
+        self.game = g2
+        self.n_actions = idx + 1
+        self.counts[seat] += 1
+        self.status = status
+        self.updated = time.time()
+        self.last_activity = time.monotonic()
+        self.manager.publish(self)
+
+    def human_act(self, seat: int, action: int, step: int, log: bool = True) -> dict[str, Any]:
+        with self.lock:
+            if self.status != "playing":
+                raise ApiError(409, "game_over", f"game {self.gid} is {self.status}: no action is accepted")
+            if step != self.counts[seat]:
+                raise ApiError(409, "stale_step", f"step {step} is stale: seat {seat}'s current step is "
+                                                  f"{self.counts[seat]} (fetch the state and decide again)")
+            if self.game.current_player() != seat:
+                raise ApiError(409, "not_your_decision", f"seat {seat} has no decision to make now; "
+                                                         "wait for a state with a decision")
+            legal = self.game.legal_actions()
+            if action not in legal:
+                shown = NAME[action] if 0 <= action < len(NAME) else "outside the catalogue"
+                raise ApiError(422, "illegal_action",
+                               f"action {action} ({shown}) is not legal for this decision; legal ids: {legal}",
+                               legal=legal)
+            self.commit(seat, action)
+            state = self.seat_state(seat, log)
+        self.manager.schedule(self)
+        return state
+
+
+class Subscriber:
+    def __init__(self, seat: int | None, maxsize: int) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=maxsize)
+        self.last: bytes | None = None
+
+
+class Manager:
+    """Every game of the server, the noble pool, WebSocket subscribers, rate limits and expiry."""
+
+    def __init__(self, store: Store, limits: Limits, extra_agents: tuple[str, ...] = ()) -> None:
+        self.store = store
+        self.limits = limits
+        self.allowed_agents = set(agent_registry.AGENTS) | set(extra_agents)
+        for aid in extra_agents:  # fail at start-up, not on the first game
+            agent_registry.make_agent(aid, seed=0)
+        self.active: dict[str, GameRunner] = {}
+        self.finished: OrderedDict[str, GameRunner] = OrderedDict()
+        self.lock = threading.RLock()
+        self.pool = ThreadPoolExecutor(max_workers=limits.workers, thread_name_prefix="noble")
+        self.subs: dict[str, list[Subscriber]] = {}
+        self.sub_lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.buckets: dict[str, list[float]] = {}
+        self.bucket_lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.reaper: threading.Thread | None = None
+
+    # -- life cycle --------------------------------------------------------------------
+    def start(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        self.loop = loop
+        for gid in self.store.game_ids("playing"):
+            try:
+                r = self.restore(gid)
+            except Exception:  # a broken game must not keep the server down
+                log.exception("game %s could not be restored; marked expired", gid)
+                self.store.set_status(gid, "expired")
+                continue
+            with self.lock:
+                self.active[gid] = r
+            self.schedule(r)
+        self.reaper = threading.Thread(target=self._reap_loop, name="reaper", daemon=True)
+        self.reaper.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        with self.lock:
+            for r in self.active.values():
+                r.closed = True
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def pickle_agents(self, agents: list[Any]) -> bytes | None:
+        try:
+            return pickle.dumps(agents)
+        except Exception:  # an agent that cannot be pickled: restore replays from the start instead
+            return None
+
+    # -- games -----------------------------------------------------------------------
+    def create(self, seats: list[str], rules: dict[str, Any] | None, seed: int | None,
+               start: dict[str, Any] | None) -> tuple[GameRunner, list[str | None]]:
+        for i, s in enumerate(seats):
+            if s != HUMAN and s not in self.allowed_agents:
+                raise ApiError(422, "unknown_agent", f"seat {i}: {s!r} is neither 'human' nor an agent of this "
+                                                     f"server; allowed: {sorted(self.allowed_agents)}")
+        if start is not None:
+            if rules is not None or seed is not None:
+                raise ApiError(422, "start_with_rules", "a game from a start position takes its rules and seed "
+                                                        "from the saved game: omit 'rules' and 'seed'")
+            try:
+                game = initial_game({}, start)
+            except (StateError, ConfigError) as e:
+                raise ApiError(422, "bad_start", f"start position rejected: {e}") from None
+            except Exception as e:  # the engine refusing a corrupt saved game in any other way
+                raise ApiError(422, "bad_start", f"start position rejected: {type(e).__name__}: {e}") from None
+            if game.over:
+                raise ApiError(422, "bad_start", "start position is a finished game")
+            if game.n_players != len(seats):
+                raise ApiError(422, "bad_start", f"start position has {game.n_players} players but "
+                                                 f"{len(seats)} seats were given")
+            config = dict(game.state.config)
+            start = game.to_json()
+        else:
+            kw = {k: v for k, v in (rules or {}).items() if v is not None}
+            kw["players"] = len(seats)
+            kw["seed"] = secrets.randbits(63) if seed is None else seed
+            try:
+                config = make_config(**kw)
+            except ConfigError as e:
+                raise ApiError(422, "bad_rules", str(e)) from None
+            game = Game(**config)
+        with self.lock:
+            n_active = sum(1 for r in self.active.values() if r.status == "playing")
+            if n_active >= self.limits.max_games:
+                raise ApiError(429, "server_full", f"the server already holds {n_active} unfinished games "
+                                                   f"(limit {self.limits.max_games}); try later")
+            gid = secrets.token_urlsafe(12)
+            tokens = [secrets.token_urlsafe(24) if s == HUMAN else None for s in seats]
+            hashes = [None if t is None else hash_token(t) for t in tokens]
+            agents = make_agents(seats, int(config["seed"]), game.state.steps)
+            self.store.create_game(gid, config, seat_infos(seats), start, hashes)
+            row = self.store.load_game(gid)
+            assert row is not None
+            r = GameRunner(self, gid, row, game, agents, 0, [0] * len(seats))
+            self.active[gid] = r
+        self.schedule(r)
+        return r, tokens
+
+    def restore(self, gid: str) -> GameRunner:
+        """Rebuild a game from the database: the last snapshot, then the actions after it."""
+        row = self.store.load_game(gid)
+        if row is None:
+            raise ApiError(404, "no_such_game", f"no game {gid!r}")
+        seats = [s["agent"] or HUMAN for s in row["seats"]]
+        snap = self.store.snapshot(gid)
+        if snap is not None and snap[2] is not None:
+            first = snap[0]
+            game = Game.from_json(snap[1])
+            agents = pickle.loads(snap[2])
+        else:
+            first = 0
+            game = initial_game(row["config"], row["start"])
+            agents = make_agents(seats, int(row["config"]["seed"]), game.state.steps)
+        all_actions = self.store.actions(gid)
+        counts = [0] * len(seats)
+        for _, seat, _ in all_actions:
+            counts[seat] += 1
+        for idx, seat, action in all_actions[first:]:
+            bot = agents[seat]
+            if bot is not None and row["status"] == "playing":  # the noble's RNG and memory move on as before
+                p = game.current_player()
+                try:
+                    again = bot.act(game.view(p, log=False), game.legal_actions(), InfoSet(game.state, p))
+                except Exception:
+                    again = None
+                if again != action:
+                    log.warning("game %s action %d: noble chose %r on replay, %r was recorded", gid, idx, again, action)
+            game.apply(action)
+        return GameRunner(self, gid, row, game, agents, len(all_actions), counts)
+
+    def runner(self, gid: str) -> GameRunner:
+        with self.lock:
+            r = self.active.get(gid) or self.finished.get(gid)
+            if r is not None:
+                if gid in self.finished:
+                    self.finished.move_to_end(gid)
+                return r
+        if not isinstance(gid, str) or len(gid) > 64:
+            raise ApiError(404, "no_such_game", "no such game")
+        r = self.restore(gid)
+        r.closed = r.status != "playing"
+        with self.lock:
+            if gid in self.active:
+                return self.active[gid]
+            self._cache_finished(r)
+        return r
+
+    def _cache_finished(self, r: GameRunner) -> None:
+        self.finished[r.gid] = r
+        self.finished.move_to_end(r.gid)
+        while len(self.finished) > self.limits.cache_finished:
+            self.finished.popitem(last=False)
+
+    def _retire(self, r: GameRunner) -> None:
+        with self.lock:
+            if self.active.get(r.gid) is r:
+                del self.active[r.gid]
+                self._cache_finished(r)
+
+    def expire(self, r: GameRunner) -> None:
+        with r.lock:
+            if r.status != "playing":
+                return
+            r.status = "expired"
+            r.closed = True
+            self.store.set_status(r.gid, "expired")
+            self.publish(r)
+        self._retire(r)
+
+    # -- nobles ----------------------------------------------------------------------------
+    def schedule(self, r: GameRunner) -> None:
+        with r.lock:
+            if r.status != "playing":
+                self._retire(r)
+                return
+            if r.busy or r.noble_to_move() is None or self.stopping.is_set():
+                return
+            r.busy = True
+        try:
+            self.pool.submit(self._noble_move, r)
+        except RuntimeError:  # the pool is shut down
+            r.busy = False
+
+    def _noble_move(self, r: GameRunner) -> None:
+        try:
+            with r.lock:
+                p = r.noble_to_move()
+                if p is None:
+                    r.busy = False
+                    return
+                n = r.n_actions
+                g = r.game
+                view, legal = g.view(p, log=False), g.legal_actions()
+                infoset = InfoSet(g.state, p)
+                bot = r.agents[p]
+            try:  # outside the lock: a search may take seconds; no one else can act meanwhile
+                a = bot.act(view, legal, infoset)
+                if a not in legal:
+                    raise ValueError(f"agent returned {a!r}, not a legal id")
+            except Exception:
+                log.exception("game %s: noble %s at seat %d failed; taking the first legal action", r.gid,
+                              r.seats[p], p)
+                a = legal[0]
+            with r.lock:
+                r.busy = False
+                if r.closed or r.n_actions != n:
+                    return
+                r.commit(p, int(a))
+        except Exception:
+            log.exception("game %s: noble move failed", r.gid)
+            r.busy = False
+            return
+        self.schedule(r)
+
+    # -- authentication and rate limits -------------------------------------------------------
+    def authorize(self, r: GameRunner, seat: int, token: str | None) -> None:
+        if not 0 <= seat < len(r.seats):
+            raise ApiError(404, "no_such_seat", f"seat must be 0..{len(r.seats) - 1}, got {seat}")
+        if not token:
+            raise ApiError(401, "missing_token", "this seat needs its token: header 'Authorization: Bearer TOKEN'")
+        h = hash_token(token)
+        mine = r.token_hashes[seat]
+        if mine is not None and hmac.compare_digest(h, mine):
+            return
+        if any(t is not None and hmac.compare_digest(h, t) for t in r.token_hashes):
+            raise ApiError(403, "wrong_seat", f"this token belongs to another seat of the game, not to seat {seat}")
+        if r.seats[seat] != HUMAN:
+            raise ApiError(401, "bad_token", f"seat {seat} is played by the server ({r.seats[seat]}); no token opens it")
+        raise ApiError(401, "bad_token", "the token is not valid for this game")
+
+    def rate_check(self, token: str) -> None:
+        rate, burst = self.limits.actions_per_s, self.limits.burst
+        key = hash_token(token)
+        now = time.monotonic()
+        with self.bucket_lock:
+            b = self.buckets.get(key)
+            if b is None:
+                if len(self.buckets) > 100_000:
+                    self.buckets.clear()
+                b = self.buckets[key] = [float(burst), now]
+            b[0] = min(float(burst), b[0] + (now - b[1]) * rate)
+            b[1] = now
+            if b[0] < 1.0:
+                raise ApiError(429, "rate_limited", f"more than {rate:g} actions per second with this token "
+                                                    f"(burst {burst}); slow down")
+            b[0] -= 1.0
+
+    # -- pushes -------------------------------------------------------------------------------
+    def subscribe(self, gid: str, sub: Subscriber) -> None:
+        with self.sub_lock:
+            lst = self.subs.setdefault(gid, [])
+            if len(lst) >= self.limits.max_ws_per_game:
+                raise ApiError(429, "too_many_watchers", f"game {gid} already has {len(lst)} WebSocket clients "
+                                                         f"(limit {self.limits.max_ws_per_game})")
+            lst.append(sub)
+
+    def unsubscribe(self, gid: str, sub: Subscriber) -> None:
+        with self.sub_lock:
+            lst = self.subs.get(gid, [])
+            if sub in lst:
+                lst.remove(sub)
+            if not lst:
+                self.subs.pop(gid, None)
+
+    def message(self, r: GameRunner, seat: int | None) -> bytes:
+        body = encode(r.seat_state(seat) if seat is not None else r.public_state())
+        return b'{"state":' + body + b',"type":"state"}'
+
+    def publish(self, r: GameRunner) -> None:
+        """Called with ``r.lock`` held after every change: push each subscriber's new state."""
+        with self.sub_lock:
+            keys = {s.seat for s in self.subs.get(r.gid, [])}
+        if not keys or self.loop is None:
+            return
+        msgs = {k: self.message(r, k) for k in keys}
+        try:
+            self.loop.call_soon_threadsafe(self._deliver, r.gid, msgs)
+        except RuntimeError:  # the loop is closed (shutting down)
+            pass
+
+    def _deliver(self, gid: str, msgs: dict[int | None, bytes]) -> None:
+        with self.sub_lock:
+            subs = list(self.subs.get(gid, []))
+        for s in subs:
+            m = msgs.get(s.seat)
+            if m is None or m == s.last:  # nothing this client may see changed: no push (no timing leak)
+                continue
+            s.last = m
+            if s.queue.qsize() >= self.limits.ws_queue - 1:
+                s.queue.put_nowait(None)  # too slow a reader: closed, it reconnects for the current state
+                self.unsubscribe(gid, s)
+                continue
+            s.queue.put_nowait(m)
+
+    # -- expiry ---------------------------------------------------------------------------------
+    def _reap_loop(self) -> None:
+        period = max(0.05, min(30.0, self.limits.idle_expiry_s / 4))
+        while not self.stopping.wait(period):
+            self.reap()
+
+    def reap(self) -> None:
+        now = time.monotonic()
+        with self.lock:
+            idle = [r for r in self.active.values()
+                    if r.status == "playing" and now - r.last_activity > self.limits.idle_expiry_s]
+        for r in idle:
+            try:
+                self.expire(r)
+            except Exception:
+                log.exception("expiring game %s failed", r.gid)

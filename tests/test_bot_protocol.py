@@ -1,0 +1,214 @@
+"""The stdio bot protocol (docs/protocol.md): JSON Schemas of every message kind, the worked transcript
+of the doc, refusals that never crash the bot, and a golden game: a full game played through bot
+processes is identical to the same game played in Python."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+jsonschema = pytest.importorskip("jsonschema")
+
+import agents  # noqa: E402
+from fandonia_env.bot import _version, bot_seeds, seat_information  # noqa: E402
+from fandonia_env.engine import Game  # noqa: E402
+from fandonia_env.engine.hidden import InfoSet, resample  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMAS = {p.name.removesuffix(".schema.json"): json.loads(p.read_text())
+           for p in (ROOT / "docs" / "protocol").glob("*.schema.json")}
+
+
+def validate(msg: dict, direction: str) -> None:
+    key = f"{direction}-{msg['cmd' if direction == 'cmd' else 'reply']}"
+    assert key in SCHEMAS, f"no schema for {key}"
+    jsonschema.validate(msg, SCHEMAS[key], cls=jsonschema.Draft202012Validator)
+
+
+class BotProcess:
+    def __init__(self, agent: str) -> None:
+        self.p = subprocess.Popen([sys.executable, "-m", "fandonia_env.bot", "--agent", agent],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(self, req: dict | str) -> dict:
+        line = req if isinstance(req, str) else json.dumps(req)
+        if isinstance(req, dict):
+            validate(req, "cmd")
+        assert self.p.stdin and self.p.stdout
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        reply = json.loads(self.p.stdout.readline())
+        validate(reply, "reply")
+        return reply
+
+    def close(self) -> int:
+        r = self.ask({"cmd": "quit"})
+        assert r == {"reply": "bye"}
+        return self.p.wait(10)
+
+
+def test_every_message_kind_has_a_schema_and_schemas_are_valid():
+    kinds = {"hello", "name", "version", "new_game", "position", "go", "quit"}
+    assert {k for k in SCHEMAS if k.startswith("cmd-")} == {f"cmd-{k}" for k in kinds}
+    assert {k for k in SCHEMAS if k.startswith("reply-")} == {
+        f"reply-{k}" for k in ("hello", "name", "version", "ok", "action", "error", "bye")}
+    for s in SCHEMAS.values():
+        jsonschema.Draft202012Validator.check_schema(s)
+    with pytest.raises(jsonschema.ValidationError):  # the schemas can fail
+        validate({"cmd": "position", "view": {"me": 0}, "game": {}}, "cmd")
+    with pytest.raises(jsonschema.ValidationError):
+        validate({"reply": "action", "action": -1, "name": "x", "label": "y"}, "reply")
+
+
+def test_worked_transcript_of_the_doc_replays_byte_for_byte():
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    block = re.search(r"## Worked transcript.*?```text\n(.*?)```", text, re.S).group(1)
+    sent = [ln[2:] for ln in block.splitlines() if ln.startswith("> ")]
+    want = [ln[2:] for ln in block.splitlines() if ln.startswith("< ")]
+    out = subprocess.run([sys.executable, "-m", "fandonia_env.bot", "--agent", "random-v1"],
+                         input="\n".join(sent) + "\n", capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    got = out.stdout.replace(f'"version":"{_version()}"', '"version":"0.2.0"').splitlines()
+    assert got == want
+    for ln in got:
+        validate(json.loads(ln), "reply")
+
+
+def test_refusals_are_json_errors_and_the_bot_goes_on():
+    g = Game(players=3, seed=4, max_turns=2)
+    p = g.current_player()
+    bot = BotProcess("noble-rule-v1")
+    try:
+        cases = [
+            ("{", "malformed_json"), ("[1,2]", "bad_request"), ('"go"', "bad_request"),
+            ({"cmd": "go"}, "no_position"), ('{"cmd":"fly"}', "unknown_cmd"), ('{"cmd":7}', "unknown_cmd"),
+            ('{"cmd":"hello","x":1}', "bad_request"),
+            ('{"cmd":"new_game","players":7,"seat":0}', "bad_request"),
+            ('{"cmd":"new_game","players":3,"seat":3}', "bad_request"),
+            ('{"cmd":"new_game","players":3,"seat":0,"rules":{"preset":"nope"}}', "bad_rules"),
+            ('{"cmd":"new_game","players":3,"seat":0,"rules":{"colour":1}}', "bad_rules"),
+            ('{"cmd":"new_game","players":3,"seat":0,"seed":-2}', "bad_request"),
+            ('{"cmd":"position","view":{"me":0},"legal":[]}', "bad_request"),
+            ('{"cmd":"position","view":{"me":0},"legal":[0,0]}', "bad_request"),
+            ('{"cmd":"position","view":{"me":0},"legal":[99999]}', "bad_request"),
+            ('{"cmd":"position","view":"x","legal":[0]}', "bad_request"),
+            ('{"cmd":"position","game":{"nope":1},"seat":0}', "bad_game"),
+            ('{"cmd":"position","game":[],"seat":0}', "bad_game"),
+            (json.dumps({"cmd": "position", "game": g.to_json(), "seat": 9}), "bad_request"),
+            (json.dumps({"cmd": "position", "game": g.to_json(), "seat": (p + 1) % 3}), "not_to_move"),
+            (json.dumps({"cmd": "position", "game": g.to_json(), "seat": p, "view": {}}), "bad_request"),
+        ]
+        for req, code in cases:
+            r = bot.ask(req)
+            assert r["reply"] == "error" and r["error"] == code, (req, r)
+        assert bot.ask({"cmd": "hello", "id": "x"})["id"] == "x"
+        assert bot.ask({"cmd": "new_game", "players": 3, "seat": p})["reply"] == "ok"
+        r = bot.ask({"cmd": "position", "game": g.to_json(), "seat": p})
+        assert r["legal"] == g.legal_actions()
+        assert bot.ask({"cmd": "go"})["action"] in g.legal_actions()
+        assert bot.close() == 0
+    finally:
+        bot.p.kill()
+
+
+def test_golden_game_through_bot_processes_equals_the_python_game():
+    """Three bot processes play a whole game; the same game in Python (same agents, seeds and
+    procedure: seat_information then InfoSet for a saved-game position, view + legal otherwise) is identical."""
+    seats = ["noble-rule-v1", "random-v1", "noble-rule-v2"]
+    rules = {"preset": "errata", "max_turns": 6}
+    seed = 2024
+    n = len(seats)
+    bots = [BotProcess(a) for a in seats]
+    try:
+        for i, b in enumerate(bots):
+            assert b.ask({"cmd": "hello"})["agent"] == seats[i]
+            assert b.ask({"cmd": "new_game", "players": n, "seat": i, "seed": seed + i, "rules": rules})["reply"] == "ok"
+        g = Game(players=n, seed=seed, **rules)
+        played = []
+        while not g.over:
+            p = g.current_player()
+            if p == 0:  # the saved-game form
+                req = {"cmd": "position", "game": g.to_json(), "seat": p}
+            else:  # the view form, as a front end of the game server sends it
+                req = {"cmd": "position", "view": g.view(p), "legal": g.legal_actions()}
+            r = bots[p].ask(req)
+            assert r["reply"] == "ok" and r["legal"] == g.legal_actions(), r
+            a = bots[p].ask({"cmd": "go"})
+            assert a["reply"] == "action" and a["action"] in g.legal_actions()
+            played.append((p, a["action"]))
+            g.apply(a["action"])
+        assert all(b.close() == 0 for b in bots)
+    finally:
+        for b in bots:
+            b.p.kill()
+    # the same game in Python
+    ref = Game(players=n, seed=seed, **rules)
+    agents_, rngs = [], []
+    for i, a in enumerate(seats):
+        s, rng = bot_seeds(seed + i)
+        bot = agents.make_agent(a, seed=s)
+        bot.reset(s)
+        agents_.append(bot)
+        rngs.append(rng)
+    ref_played = []
+    while not ref.over:
+        p = ref.current_player()
+        if p == 0:
+            hidden = seat_information(ref.state, p, rngs[p])
+            mine = Game.from_state(hidden, advance=False)
+            a = agents_[p].act(mine.view(p, log=False), mine.legal_actions(), InfoSet(hidden, p))
+        else:
+            a = agents_[p].act(ref.view(p), ref.legal_actions(), None)
+        ref_played.append((p, a))
+        ref.apply(a)
+    assert len(played) > 40
+    assert played == ref_played
+    assert g.dumps() == ref.dumps() and g.log_lines() == ref.log_lines()
+
+
+def test_search_agent_answers_from_a_saved_game_within_its_view():
+    g = Game(players=2, seed=9, max_turns=2)
+    rng = random.Random(9)
+    while len(g.legal_actions()) < 3:
+        g.apply(rng.choice(g.legal_actions()))
+    bot = BotProcess("noble-ismcts-v1")
+    try:
+        p = g.current_player()
+        bot.ask({"cmd": "new_game", "players": 2, "seat": p, "seed": 1})
+        bot.ask({"cmd": "position", "game": g.to_json(), "seat": p})
+        r = bot.ask({"cmd": "go"})
+        assert r["reply"] == "action" and r["action"] in g.legal_actions()
+        # the same position with the other seat's hidden cards resampled: the same answer
+        other = Game.from_state(resample(g.state, p, random.Random(5)), advance=False)
+        bot.ask({"cmd": "new_game", "players": 2, "seat": p, "seed": 1})
+        bot.ask({"cmd": "position", "game": other.to_json(), "seat": p})
+        assert bot.ask({"cmd": "go"})["action"] == r["action"]
+        assert bot.close() == 0
+    finally:
+        bot.p.kill()
+
+
+@pytest.mark.parametrize("n", [2, 4, 6])
+def test_seat_information_depends_only_on_the_seats_view(n):
+    """What the bot keeps of a saved game is the same for the true state and for any state that
+    differs only in what the seat cannot see: the bot cannot leak hidden cards."""
+    g = Game(players=n, seed=50 + n, max_turns=3)
+    rng = random.Random(n)
+    i = 0
+    while not g.over:
+        if i % 7 == 0:
+            for seat in range(n):
+                other = resample(g.state, seat, rng)
+                a = seat_information(g.state, seat, random.Random(i)).to_json()
+                b = seat_information(other, seat, random.Random(i)).to_json()
+                assert a == b
+                assert Game.from_state(seat_information(g.state, seat, random.Random(i)),
+                                       advance=False).view(seat) == g.view(seat)
+        g.apply(rng.choice(g.legal_actions()))
+        i += 1

@@ -1,9 +1,11 @@
 """fandonia_env: a reinforcement-learning environment for Down With The King (1981).
 
 * ``fandonia_env.engine``: the rules engine (pure Python).
-* ``fandonia_env.fandonia_v0``: the PettingZoo AEC environment.
+* ``fandonia_env.fandonia_v1``: the PettingZoo AEC environment (observation v1);
+  ``fandonia_env.fandonia_v0`` keeps the first release's observation.
 * ``fandonia_env.FandoniaGymEnv``: a Gymnasium environment for one learner against opponents,
-  registered as ``gymnasium.make("fandonia_env/Fandonia-v0", ...)`` (:data:`GYM_ENV_ID`).
+  registered as ``gymnasium.make("fandonia_env/Fandonia-v1", ...)`` (:data:`GYM_ENV_ID_V1`) and
+  ``"fandonia_env/Fandonia-v0"`` (:data:`GYM_ENV_ID`, observation v0).
 """
 
 from typing import Any
@@ -11,9 +13,12 @@ from typing import Any
 from .engine import Game
 
 __version__ = "0.2.0"
-__all__ = ["GYM_ENV_ID", "FandoniaGymEnv", "Game", "InvalidActionError", "__version__", "fandonia_v0"]
+__all__ = ["GYM_ENV_ID", "GYM_ENV_ID_V1", "FandoniaGymEnv", "Game", "InvalidActionError", "__version__",
+           "fandonia_v0", "fandonia_v1"]
 
 GYM_ENV_ID = "fandonia_env/Fandonia-v0"
+#: the Gymnasium id of the env with observation v1 (``FandoniaGymEnv(observation="v1")``)
+GYM_ENV_ID_V1 = "fandonia_env/Fandonia-v1"
 
 
 def __getattr__(name: str) -> Any:
@@ -21,10 +26,10 @@ def __getattr__(name: str) -> Any:
         from .gym_env import FandoniaGymEnv
 
         return FandoniaGymEnv
-    if name == "fandonia_v0":
+    if name in ("fandonia_v0", "fandonia_v1"):
         import importlib
 
-        return importlib.import_module(".fandonia_v0", __name__)
+        return importlib.import_module("." + name, __name__)
     if name == "InvalidActionError":
         from .env_common import InvalidActionError
 
@@ -39,7 +44,11 @@ def _register_gym() -> None:
     except ImportError:  # pragma: no cover - gymnasium is a dependency
         return
     if GYM_ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ENV_ID, entry_point="fandonia_env.gym_env:FandoniaGymEnv")
+        gymnasium.register(id=GYM_ENV_ID, entry_point="fandonia_env.gym_env:FandoniaGymEnv",
+                           kwargs={"observation": "v0"})
+    if GYM_ENV_ID_V1 not in gymnasium.registry:
+        gymnasium.register(id=GYM_ENV_ID_V1, entry_point="fandonia_env.gym_env:FandoniaGymEnv",
+                           kwargs={"observation": "v1"})
 
 
 _register_gym()

@@ -25,6 +25,7 @@ from .cli import (
     rules_from_args,
     seed_arg,
 )
+from .env_common import DEFAULT_MAX_TURNS
 from .tournament import run_tournament
 
 
@@ -33,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=positive_int, default=16, help="total games, >= 1 (default 16)")
     ap.add_argument("--players", type=players_arg, default=4, help="players at the table, 2 to 6 (default 4)")
     ap.add_argument("--seed", type=seed_arg, default=0, help="first deal seed, >= 0 (default 0)")
-    ap.add_argument("--max-turns", type=max_turns_arg, default=60, help="turn limit, 0 for none (default 60)")
+    ap.add_argument("--max-turns", type=max_turns_arg, default=DEFAULT_MAX_TURNS,
+                    help=f"turn limit, 0 for none (default {DEFAULT_MAX_TURNS})")
     ap.add_argument("--jobs", type=positive_int, default=None, help="worker processes, >= 1 (default: all cores)")
     ap.add_argument("--out", default="runs/demo", help="directory for the results (default runs/demo)")
     add_rules_args(ap)

@@ -21,10 +21,16 @@ import numpy as np
 from .engine import Game, IllegalActionError
 from .engine.actions import NUM_ACTIONS
 
-__all__ = ["ILLEGAL_MODES", "InvalidActionError", "check_action", "check_illegal_mode", "parse_reset_options",
+__all__ = ["DEFAULT_MAX_TURNS", "ILLEGAL_MODES", "InvalidActionError", "check_action", "check_illegal_mode", "parse_reset_options",
            "warn_illegal_move"]
 
 ILLEGAL_MODES = ("terminate", "raise", "penalize")
+
+#: The turn limit (ruling R11: the game ends *truncated*) that the envs, the tournament, the demo,
+#: the soak and the training configs use unless told otherwise -- stated once, here.  60 game
+#: turns: 4-player games between the scripted nobles end by a win in ~20 turns (docs/training.md);
+#: the engine itself has no limit unless ``max_turns`` is given (``0`` on the command lines).
+DEFAULT_MAX_TURNS = 60
 
 
 class InvalidActionError(IllegalActionError, TypeError):

@@ -66,7 +66,14 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from .engine import Game
 from .engine.actions import CATALOGUE, ID, NAME, NUM_ACTIONS
-from .env_common import InvalidActionError, check_action, check_illegal_mode, parse_reset_options, warn_illegal_move
+from .env_common import (
+    DEFAULT_MAX_TURNS,
+    InvalidActionError,
+    check_action,
+    check_illegal_mode,
+    parse_reset_options,
+    warn_illegal_move,
+)
 from .spaces.observation import OBS_SIZE, encode
 
 __all__ = ["InvalidActionError", "env", "raw_env", "action_to_string", "string_to_action", "metadata"]
@@ -143,7 +150,7 @@ class raw_env(AECEnv):
 
     metadata = metadata
 
-    def __init__(self, players: int = 4, max_turns: int | None = 100, render_mode: str | None = None,
+    def __init__(self, players: int = 4, max_turns: int | None = DEFAULT_MAX_TURNS, render_mode: str | None = None,
                  shaped: bool = False, seed: int | None = None, illegal: str = "terminate",
                  **config: Any) -> None:
         super().__init__()
@@ -217,7 +224,10 @@ class raw_env(AECEnv):
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if not self._ended and self.game.current_player() == i:
             mask[self.game.legal_actions()] = 1
-        return {"observation": encode(self.game.state, i), "action_mask": mask}
+        return {"observation": self._encode(self.game.state, i), "action_mask": mask}
+
+    #: the observation encoder ``(state, seat) -> vector``; ``fandonia_v1`` swaps in observation v1
+    _encode = staticmethod(encode)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.game is None:

@@ -45,10 +45,8 @@ def observation_space_v1() -> spaces.Dict:
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's order-enforcing wrapper."""
-    from pettingzoo.utils import wrappers
-
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The environment with v0's order-enforcing wrapper (calls before ``reset()`` raise RuntimeError)."""
+    return fandonia_v0._OrderEnforcing(raw_env(**kwargs))
 
 
 class raw_env(fandonia_v0.raw_env):
@@ -61,12 +59,7 @@ class raw_env(fandonia_v0.raw_env):
         space = observation_space_v1()
         self.observation_spaces = {a: space for a in self.possible_agents}
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        i = self.agent_name_mapping[agent]
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if self.game.current_player() == i:
-            mask[self.game.legal_actions()] = 1
-        return {"observation": encode_v1(self.game.state, i), "action_mask": mask}
+    _encode = staticmethod(encode_v1)
 
 
 def _register() -> None:

@@ -6,7 +6,10 @@ policies given as ``fn(obs, mask) -> action``, or registered agent ids such as
 when the game does, whoever made the last move; the learner's reward is its own, whoever's move
 earned it (never an opponent's reward).
 
-* observation: ``Box(-1, 1, (OBS_SIZE,), float32)``, the learner's own view (docs/observation.md)
+* observation: the learner's own view as one float32 vector: ``observation="v1"`` (default; the
+  whole information state, docs/observation_v1.md, ``Box(-inf, inf, (OBS_V1_SIZE,))``) or
+  ``"v0"`` (the first release's vector, docs/observation.md, ``Box(-1, 1, (OBS_SIZE,))``).
+  Registered as ``fandonia_env/Fandonia-v1`` (v1) and ``fandonia_env/Fandonia-v0`` (v0).
 * action: ``Discrete(NUM_ACTIONS)``; ``action_masks()`` gives the legal ones (sb3-contrib's
   MaskablePPO calls it); ``info["action_mask"]`` holds the same.
 * reward: +1 if the learner wins, -1/(n-1) if another player wins, 0 for a draw or a truncated
@@ -56,8 +59,16 @@ from .engine import Game, IllegalActionError
 from .engine.actions import NUM_ACTIONS
 from .engine.game import make_config, player_view
 from .engine.hidden import InfoSet
-from .env_common import ILLEGAL_MODES, check_action, check_illegal_mode, parse_reset_options, warn_illegal_move
+from .env_common import (
+    DEFAULT_MAX_TURNS,
+    ILLEGAL_MODES,
+    check_action,
+    check_illegal_mode,
+    parse_reset_options,
+    warn_illegal_move,
+)
 from .spaces.observation import OBS_SIZE, encode
+from .spaces.observation_v1 import OBS_V1_SIZE, encode_v1
 
 Opponent = Any  # an agents.Agent, a callable fn(obs, mask) -> int, or a registered agent id
 
@@ -70,9 +81,10 @@ class FandoniaGymEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, players: int | tuple[int, int] = 4, seat: int | None = None,
-                 opponents: Opponent | Sequence[Opponent] = "random-v1", max_turns: int | None = 100,
+                 opponents: Opponent | Sequence[Opponent] = "random-v1", max_turns: int | None = DEFAULT_MAX_TURNS,
                  shaped: bool = False, render_mode: str | None = None, illegal: str = "terminate",
-                 illegal_penalty: float = 0.1, illegal_action: str | None = None, **config: Any) -> None:
+                 illegal_penalty: float = 0.1, illegal_action: str | None = None, observation: str = "v1",
+                 **config: Any) -> None:
         super().__init__()
         if illegal_action is not None:
             warnings.warn("FandoniaGymEnv(illegal_action=...) is deprecated: use illegal=...",
@@ -112,7 +124,15 @@ class FandoniaGymEnv(gym.Env):
         self.render_mode = render_mode
         self.config = config
         self._opponent_spec = opponents
-        self.observation_space = spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
+        if observation == "v1":
+            self._encode = encode_v1
+            self.observation_space = spaces.Box(-np.inf, np.inf, (OBS_V1_SIZE,), np.float32)
+        elif observation == "v0":
+            self._encode = encode
+            self.observation_space = spaces.Box(-1.0, 1.0, (OBS_SIZE,), np.float32)
+        else:
+            raise ValueError(f"observation must be 'v1' or 'v0', got {observation!r}")
+        self.observation = observation
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
         self._ended = False  # the episode ended on an illegal move (the game itself goes on)
@@ -163,7 +183,7 @@ class FandoniaGymEnv(gym.Env):
             else:
                 mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
                 mask[legal] = 1
-                a = opp(encode(g.state, p), mask)
+                a = opp(self._encode(g.state, p), mask)
             g.apply(int(a))
 
     def _final_reward(self) -> float:
@@ -199,7 +219,7 @@ class FandoniaGymEnv(gym.Env):
         self._ended = False
         self._play_opponents()
         self._potential = self._phi()
-        return encode(self.game.state, self.seat), self._info()
+        return self._encode(self.game.state, self.seat), self._info()
 
     def step(self, action: int):
         if self.game is None:
@@ -213,13 +233,13 @@ class FandoniaGymEnv(gym.Env):
         if a not in legal and self.illegal == "penalize":
             info = self._info()
             info["illegal_action"] = a
-            return encode(self.game.state, self.seat), -self.illegal_penalty, False, False, info
+            return self._encode(self.game.state, self.seat), -self.illegal_penalty, False, False, info
         if a not in legal and self.illegal == "terminate":
             warn_illegal_move()
             self._ended = True
             info = self._info()
             info.update(result="illegal_move", illegal_action=a)
-            return encode(self.game.state, self.seat), -1.0, True, False, info
+            return self._encode(self.game.state, self.seat), -1.0, True, False, info
         self.game.apply(a)  # illegal="raise": the engine's IllegalActionError, nothing changed
         self._play_opponents()
         reward = 0.0
@@ -232,7 +252,7 @@ class FandoniaGymEnv(gym.Env):
             reward += self._final_reward()
             terminated = self.game.result in ("win", "draw")
             truncated = self.game.result == "truncated"
-        return encode(self.game.state, self.seat), reward, terminated, truncated, self._info()
+        return self._encode(self.game.state, self.seat), reward, terminated, truncated, self._info()
 
     def render(self) -> str | None:
         from .fandonia_v0 import render_text

@@ -61,6 +61,8 @@ from typing import Any
 
 import numpy as np
 
+from .env_common import DEFAULT_MAX_TURNS
+
 # ---------------------------------------------------------------------------
 # Scheduling
 # ---------------------------------------------------------------------------
@@ -448,7 +450,7 @@ class TournamentResult:
 
 
 def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4, games: int = 40,
-                   seed: int = 0, max_turns: int | None = 60, jobs: int | None = None,
+                   seed: int = 0, max_turns: int | None = DEFAULT_MAX_TURNS, jobs: int | None = None,
                    out: str | None = None, lineup: Sequence[str] | None = None, bootstrap: int = 2000,
                    progress: bool = True, plot: bool = True,
                    rules: dict[str, Any] | None = None) -> TournamentResult:
@@ -554,7 +556,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     ap.add_argument("--games", type=positive_int, default=40,
                     help="total games, >= 1, rounded up to whole deals (default 40)")
     ap.add_argument("--seed", type=seed_arg, default=0, help="first deal seed, >= 0 (default 0)")
-    ap.add_argument("--max-turns", type=max_turns_arg, default=60, help="turn limit, 0 for none (default 60)")
+    ap.add_argument("--max-turns", type=max_turns_arg, default=DEFAULT_MAX_TURNS,
+                    help=f"turn limit, 0 for none (default {DEFAULT_MAX_TURNS})")
     ap.add_argument("--jobs", type=positive_int, default=None, help="worker processes, >= 1 (default os.cpu_count())")
     ap.add_argument("--bootstrap", type=positive_int, default=2000, help="bootstrap resamples, >= 1 (default 2000)")
     ap.add_argument("--out", default=None, help="directory for results.json, summary.md, ratings.png")

@@ -30,6 +30,7 @@ from fandonia_env.cli import (
 )
 from fandonia_env.engine import Game
 from fandonia_env.engine.invariants import check
+from fandonia_env.env_common import DEFAULT_MAX_TURNS
 
 
 def play(n: int, seed: int, max_turns: int | None, roundtrip: bool, **rules: Any) -> Game:
@@ -52,7 +53,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--games", type=positive_int, default=100, help="games to play, >= 1 (default 100)")
     ap.add_argument("--players", type=player_counts_arg, default="2-6",
                     help="player counts 2..6, cycled over the games: 4, 2,4,6 or 2-6 (default 2-6)")
-    ap.add_argument("--max-turns", type=max_turns_arg, default=60, help="turn limit, 0 for none (default 60)")
+    ap.add_argument("--max-turns", type=max_turns_arg, default=DEFAULT_MAX_TURNS,
+                    help=f"turn limit, 0 for none (default {DEFAULT_MAX_TURNS})")
     ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the first game, >= 0 (default 0)")
     ap.add_argument("--roundtrip", action="store_true", help="check clone and JSON round trip after every step")
     add_rules_args(ap)

@@ -176,10 +176,17 @@ def test_learner_reward_with_forced_win_and_loss():
 
 
 def test_learner_observation_is_its_own_view():
+    from fandonia_env.spaces.observation_v1 import encode_v1
+
     env = FandoniaGymEnv(players=4, seat=2, max_turns=3)
     obs, info = env.reset(seed=9)
-    assert np.array_equal(obs, encode(env.game.state, 2))
+    assert np.array_equal(obs, encode_v1(env.game.state, 2))
     assert env.game.current_player() == 2
+    env0 = FandoniaGymEnv(players=4, seat=2, max_turns=3, observation="v0")
+    obs0, _ = env0.reset(seed=9)
+    assert np.array_equal(obs0, encode(env0.game.state, 2))
+    with pytest.raises(ValueError, match="observation must be"):
+        FandoniaGymEnv(observation="v2")
 
 
 def test_seat_and_player_count_drawn_per_episode():

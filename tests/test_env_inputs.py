@@ -17,6 +17,7 @@ from fandonia_env.engine import Game, IllegalActionError, StateError
 from fandonia_env.engine.actions import NUM_ACTIONS
 from fandonia_env.env_common import InvalidActionError
 from fandonia_env.spaces.observation import encode
+from fandonia_env.spaces.observation_v1 import encode_v1
 
 WARNING = "[WARNING]: Illegal move made, game terminating with current player losing."
 
@@ -258,7 +259,7 @@ def test_gym_reset_from_position_continues_the_exact_game_for_the_deciding_seat(
     obs, info = e.reset(seed=1, options={"position": json.dumps(saved)})
     assert e.game.to_json() == saved
     assert (info["seat"], info["players"]) == (p, 4)
-    assert obs.tobytes() == encode(g.state, p).tobytes()
+    assert obs.tobytes() == encode_v1(g.state, p).tobytes()
     assert set(np.flatnonzero(e.action_masks())) == set(g.legal_actions())
 
 

@@ -10,11 +10,12 @@ Registered ids never change meaning; a changed strategy gets a new version.
 
 from __future__ import annotations
 
-from .base import AGENTS, Agent, make_agent, register
+from .base import AGENTS, Agent, check_agent, make_agent, register
 from .ismcts import NobleISMCTSV1
 from .ismcts_v2 import NobleISMCTSV2
 from .ismcts_v3 import NobleISMCTSV3
 from .noble_rule import NobleRuleV1, NobleRuleV2
+from .ppo_agent import PPOAgent
 from .random_agent import RandomAgent
 
-__all__ = ["AGENTS", "Agent", "NobleISMCTSV1", "NobleISMCTSV2", "NobleISMCTSV3", "NobleRuleV1", "NobleRuleV2", "RandomAgent", "make_agent", "register"]
+__all__ = ["AGENTS", "Agent", "NobleISMCTSV1", "NobleISMCTSV2", "NobleISMCTSV3", "NobleRuleV1", "NobleRuleV2", "PPOAgent", "RandomAgent", "check_agent", "make_agent", "register"]

@@ -33,9 +33,32 @@ def register(agent_id: str, factory: Callable[..., Agent]) -> None:
     AGENTS[agent_id] = factory
 
 
+#: ``ppo:PATH`` names a trained policy file (``.npz`` export or ``.pt`` checkpoint) instead of an id
+PPO_PREFIX = "ppo:"
+
+
+def check_agent(agent_id: str) -> None:
+    """Raise ValueError unless ``agent_id`` is a registered id or a ``ppo:PATH`` of an existing file."""
+    if agent_id in AGENTS:
+        return
+    if isinstance(agent_id, str) and agent_id.startswith(PPO_PREFIX):
+        import os
+
+        path = agent_id[len(PPO_PREFIX):]
+        if not os.path.isfile(path):
+            raise ValueError(f"agent {agent_id!r}: no policy file {path!r}")
+        return
+    raise ValueError(f"unknown agent {agent_id!r}; registered: {sorted(AGENTS)} (or ppo:PATH to a policy file)")
+
+
 def make_agent(agent_id: str, seed: int | None = None, **kw: Any) -> Agent:
+    if isinstance(agent_id, str) and agent_id.startswith(PPO_PREFIX):
+        from .ppo_agent import PPOAgent
+
+        return PPOAgent(agent_id[len(PPO_PREFIX):], seed=seed, agent_id=agent_id, **kw)
     try:
         factory = AGENTS[agent_id]
     except KeyError:
-        raise ValueError(f"unknown agent {agent_id!r}; registered: {sorted(AGENTS)}") from None
+        raise ValueError(f"unknown agent {agent_id!r}; registered: {sorted(AGENTS)} "
+                         "(or ppo:PATH to a policy file)") from None
     return factory(seed=seed, **kw)

@@ -275,10 +275,12 @@ def _check_opponents(spec: Any) -> None:
         raise ValueError("opponents must not be empty: give an agent id, an agent, a callable or a list of them")
     for s in specs:
         if isinstance(s, str):
-            from agents import AGENTS
+            from agents import AGENTS, check_agent
 
-            if s not in AGENTS:
-                raise ValueError(f"unknown opponent agent id {s!r}; registered: {sorted(AGENTS)}")
+            try:
+                check_agent(s)  # a registered id or ppo:PATH of a policy file
+            except ValueError as e:
+                raise ValueError(f"unknown opponent agent id {s!r}; registered: {sorted(AGENTS)} ({e})") from None
         elif not (hasattr(s, "act") or callable(s)):
             raise ValueError(f"an opponent must be a registered agent id, an agent with act() or a callable "
                              f"fn(obs, mask) -> action, got {type(s).__name__} {s!r}")

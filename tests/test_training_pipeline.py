@@ -1,0 +1,394 @@
+"""The training pipeline (issue 10): collect -> imitate -> export -> ppo agent -> evaluate, on tiny
+settings, plus the pieces: config key errors, resumable shards, masking, the entity head's use of
+the action -> character map, numpy vs torch forward, encode_view == encode."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents import make_agent  # noqa: E402
+from fandonia_env.engine import Game  # noqa: E402
+from fandonia_env.engine.actions import NAME, NUM_ACTIONS  # noqa: E402
+from training import collect as C  # noqa: E402
+from training import evaluate as E  # noqa: E402
+from training import imitate as I  # noqa: E402
+from training.common import ConfigError, load_config, validate  # noqa: E402
+from training.model import PolicyNet, export_npz  # noqa: E402
+from training.obs import catalogue_action_maps, default_encoder, get_encoder, v1_available, v1_view_available  # noqa: E402
+
+#: encoders an agent can play from (they encode from a view)
+VIEW_ENCODERS = ["v0"] + (["v1"] if v1_view_available() else [])
+
+
+def _collect_cfg(out: Path, **kw) -> dict:
+    cfg = {"out": str(out), "games": 4, "shard_games": 2, "players": [2, 6], "max_turns": 8, "seed": 3,
+           "jobs": 1, "progress": False, "encoder": "v0"}
+    cfg.update(kw)
+    return validate(cfg, C.SCHEMA)
+
+
+@pytest.fixture(scope="module")
+def pipeline(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """collect 4 games -> imitate one epoch -> policy.npz (shared by the end-to-end tests)."""
+    root = tmp_path_factory.mktemp("pipeline")
+    summary = C.collect(_collect_cfg(root / "collect"))
+    icfg = validate({"data": str(root / "collect"), "out": str(root / "imitate"), "epochs": 1, "batch_size": 128,
+                     "hidden": [32], "entity_hidden": 8, "entity_dim": 4, "test_fraction": 0.25,
+                     "progress": False}, I.SCHEMA)
+    metrics = I.imitate(icfg)
+    return {"root": root, "collect": summary, "metrics": metrics, "policy": metrics["policy"]}
+
+
+# ---------------------------------------------------------------------------
+# Configs
+# ---------------------------------------------------------------------------
+
+
+def test_config_unknown_key_is_named_with_the_allowed_keys(tmp_path: Path) -> None:
+    p = tmp_path / "c.yaml"
+    p.write_text("out: x\ngamez: 3\n")
+    with pytest.raises(ConfigError) as e:
+        load_config(p, C.SCHEMA)
+    msg = str(e.value)
+    assert "gamez" in msg and "allowed keys" in msg and "'games'" in msg and "'shard_games'" in msg
+
+
+def test_config_missing_required_key_is_named(tmp_path: Path) -> None:
+    p = tmp_path / "c.yaml"
+    p.write_text("games: 3\n")
+    with pytest.raises(ConfigError, match=r"missing required key\(s\) \['out'\]"):
+        load_config(p, C.SCHEMA)
+    with pytest.raises(ConfigError, match=r"missing required key\(s\) \['data', 'out'\]"):
+        load_config(None, I.SCHEMA)
+
+
+def test_config_wrong_type_and_overrides(tmp_path: Path) -> None:
+    p = tmp_path / "c.yaml"
+    p.write_text("out: x\ngames: many\n")
+    with pytest.raises(ConfigError, match="'games' must be int"):
+        load_config(p, C.SCHEMA)
+    cfg = load_config(p, C.SCHEMA, ["games=7", "players=[3, 4]"])
+    assert cfg["games"] == 7 and cfg["players"] == [3, 4] and cfg["shard_games"] == C.SCHEMA["shard_games"].default
+    with pytest.raises(ConfigError, match="key=value"):
+        load_config(p, C.SCHEMA, ["games"])
+
+
+def test_collect_rejects_bad_values(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="players must be"):
+        C.collect(_collect_cfg(tmp_path, players=[1, 7]))
+    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+        C.collect(_collect_cfg(tmp_path, agents=["nobody"]))
+
+
+def test_shipped_configs_are_valid() -> None:
+    root = Path(__file__).resolve().parents[1] / "configs"
+    for name, schema in (("collect", C.SCHEMA), ("imitate", I.SCHEMA), ("evaluate", E.SCHEMA)):
+        load_config(root / f"{name}.yaml", schema)
+        load_config(root / "smoke" / f"{name}.yaml", schema)
+
+
+# ---------------------------------------------------------------------------
+# Observation adapter
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("enc_name", VIEW_ENCODERS)
+def test_encode_view_equals_encode_bytewise(enc_name: str) -> None:
+    enc = get_encoder(enc_name)
+    bots = [make_agent("noble-rule-v1", seed=i) for i in range(5)]
+    for n in (2, 5):
+        g = Game(players=n, seed=40 + n, max_turns=6)
+        k = 0
+        while not g.over:
+            p = g.current_player()
+            q = k % n  # also the seats that are not deciding
+            assert enc.encode_view(g.view(q, log=False)).tobytes() == enc.encode(g.state, q).tobytes()
+            g.apply(bots[p].act(g.view(p, log=False), g.legal_actions()))
+            k += 1
+
+
+def test_agent_observation_equals_the_seats_encoding_without_the_true_state() -> None:
+    """What a playing agent encodes (its view, or a determinisation of its information set) is
+    byte for byte the seat's observation, for the default encoder at every decision."""
+    from fandonia_env.engine.hidden import InfoSet
+
+    enc = get_encoder(default_encoder())
+    assert enc.name == ("v1" if v1_available() else "v0")
+    bots = [make_agent("noble-rule-v1", seed=i) for i in range(6)]
+    for n in (2, 4, 6):
+        g = Game(players=n, seed=70 + n, max_turns=5, edition="errata" if n == 4 else "1981")
+        while not g.over:
+            p = g.current_player()
+            x = enc.observe(g.view(p, log=False), InfoSet(g.state, p))
+            assert x.tobytes() == enc.encode(g.state, p).tobytes()
+            g.apply(bots[p].act(g.view(p, log=False), g.legal_actions()))
+    if v1_available() and not v1_view_available():
+        with pytest.raises(ValueError, match="InfoSet"):
+            get_encoder("v1").observe({"me": 0}, None)
+
+
+def test_action_character_map_names_the_character_rows() -> None:
+    from fandonia_env.engine.data.components import ALL_CHARACTER_IDS
+
+    ach, ase = catalogue_action_maps()
+    enc = get_encoder("v0")
+    assert np.array_equal(enc.action_character, ach)
+    for a in range(NUM_ACTIONS):
+        if NAME[a].startswith("char_"):
+            assert ALL_CHARACTER_IDS[ach[a]] == NAME[a][5:]
+        else:
+            assert ach[a] == -1
+    assert sorted(int(ase[a]) for a in range(NUM_ACTIONS) if ase[a] >= 0) == [1, 2, 3, 4, 5]
+    if v1_available():  # v0 reuses v1's maps: the rows must be the same characters
+        assert np.array_equal(get_encoder("v1").action_character, ach)
+
+
+# ---------------------------------------------------------------------------
+# Model
+# ---------------------------------------------------------------------------
+
+
+def _model(seed: int = 0) -> PolicyNet:
+    torch.manual_seed(seed)
+    return PolicyNet.for_encoder(get_encoder("v0"), NUM_ACTIONS, [24, 16], 8, 4)
+
+
+def test_masking_illegal_logits_are_never_chosen() -> None:
+    m = _model()
+    rng = np.random.default_rng(0)
+    x = torch.from_numpy(rng.random((64, m.obs_size), dtype=np.float32))
+    mask = torch.from_numpy(rng.random((64, NUM_ACTIONS)) < 0.05)
+    mask[:, 0] = True
+    logits, v = m(x, mask)
+    assert torch.isinf(logits[~mask]).all() and (logits[~mask] < 0).all()
+    assert torch.isfinite(logits[mask]).all() and v.shape == (64,)
+    for greedy in (True, False):
+        a = m.act(x, mask, greedy=greedy)
+        assert mask[torch.arange(64), a].all()
+    logp, ent, _ = m.evaluate_actions(x, mask, m.act(x, mask, greedy=False))
+    assert torch.isfinite(logp).all() and torch.isfinite(ent).all() and (ent >= 0).all()
+    lp, _ = m.log_probs(x, mask)
+    assert torch.allclose(lp.exp().sum(-1), torch.ones(64), atol=1e-5)
+
+
+def test_entity_head_scores_character_actions_from_their_own_row() -> None:
+    """With the trunk blind to the character block and the flat head zeroed, changing character
+    row r changes exactly the logits of the actions that ACTION_CHARACTER maps to r."""
+    enc = get_encoder("v0")
+    off, rows, feats = enc.char_block
+    m = PolicyNet.for_encoder(enc, NUM_ACTIONS, [16], 8, 4, entity_blocks=["characters"])
+    with torch.no_grad():
+        m.trunk[0].weight[:, off: off + rows * feats] = 0.0
+        m.flat.weight.zero_()
+        m.flat.bias.zero_()
+    x = torch.zeros(1, enc.size)
+    x[0, 5] = 1.0
+    r = 7
+    x2 = x.clone()
+    x2[0, off + r * feats: off + (r + 1) * feats] = torch.linspace(0.1, 1.0, feats)
+    l1, _ = m(x)
+    l2, _ = m(x2)
+    changed = set(np.flatnonzero((l1 - l2).abs().detach().numpy()[0] > 1e-7).tolist())
+    assert changed == set(np.flatnonzero(enc.action_character == r).tolist())
+    assert len(changed) == 1 and NAME[changed.pop()].startswith("char_")
+
+
+def test_numpy_forward_matches_torch(tmp_path: Path) -> None:
+    from agents.ppo_agent import load_policy
+
+    m = _model(1)
+    path = export_npz(m, tmp_path / "p.npz", get_encoder("v0"))
+    pol = load_policy(path)
+    rng = np.random.default_rng(2)
+    x = rng.random((32, m.obs_size), dtype=np.float32)
+    mask = rng.random((32, NUM_ACTIONS)) < 0.1
+    mask[:, 3] = True
+    ln, vn = pol.forward(x, mask)
+    with torch.no_grad():
+        lt, vt = m(torch.from_numpy(x), torch.from_numpy(mask))
+    assert np.array_equal(np.isinf(ln), ~mask)
+    assert np.allclose(ln[mask], lt.numpy()[mask], atol=1e-5, rtol=1e-5)
+    assert np.allclose(vn, vt.numpy(), atol=1e-5, rtol=1e-5)
+    l1, v1 = pol.forward(x[3])  # one row: the small-batch path an agent uses
+    with torch.no_grad():
+        lt1, vt1 = m(torch.from_numpy(x[3:4]))
+    assert np.allclose(l1, lt1.numpy(), atol=1e-5, rtol=1e-5) and np.allclose(v1, vt1.numpy(), atol=1e-5)
+
+
+def test_policy_file_with_another_encoder_layout_is_refused(tmp_path: Path) -> None:
+    from agents.ppo_agent import PolicyError, load_policy
+
+    path = export_npz(_model(), tmp_path / "p.npz", get_encoder("v0"))
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
+    hd = json.loads(str(arrays["__header__"]))
+    hd["encoder_fingerprint"] = "0" * 16
+    arrays["__header__"] = np.array(json.dumps(hd))
+    np.savez(tmp_path / "q.npz", **arrays)
+    with pytest.raises(PolicyError, match="observation changed"):
+        load_policy(tmp_path / "q.npz")
+
+
+# ---------------------------------------------------------------------------
+# Collect
+# ---------------------------------------------------------------------------
+
+
+def test_collect_shards_are_resumable_and_deterministic(pipeline: dict, tmp_path: Path) -> None:
+    src = Path(pipeline["root"]) / "collect"
+    shards = sorted(src.glob("shard_*.npz"))
+    assert [s.name for s in shards] == ["shard_00000.npz", "shard_00001.npz"]
+    out = tmp_path / "again"
+    C.collect(_collect_cfg(out, games=2))            # the first shard only
+    first = out / "shard_00000.npz"
+    t0 = first.stat().st_mtime_ns
+    s = C.collect(_collect_cfg(out, games=2))         # nothing to do
+    assert s["written_shards"] == 0 and s["skipped_shards"] == 1 and first.stat().st_mtime_ns == t0
+    with pytest.raises(ConfigError, match=r"different \['games'\]"):
+        C.collect(_collect_cfg(out, games=4))         # another setting: refused, nothing mixed
+    with np.load(first) as a, np.load(shards[0]) as b:
+        for k in ("obs", "mask", "action", "shadow", "outcome", "game"):
+            assert np.array_equal(a[k], b[k]), k   # same seed, same data whatever the run
+
+
+def test_collect_records_decisions_and_outcomes(pipeline: dict) -> None:
+    s = pipeline["collect"]
+    assert s["games"] == 4 and s["shards"] == 2 and s["decisions"] > 100
+    assert s["float16_max_abs_error"] < 1e-3
+    assert 0.5 < s["teacher_self_agreement"] <= 1.0
+    with np.load(Path(pipeline["root"]) / "collect" / "shard_00000.npz") as z:
+        mask = C.unpack_mask(z["mask"], NUM_ACTIONS)
+        assert mask[np.arange(len(z["action"])), z["action"]].all()          # the chosen id was legal
+        assert (mask.sum(1) >= 2).all()                                       # forced moves skipped
+        assert np.isin(z["players"], [2, 3, 4, 5, 6]).all()
+        for g, res, win, n in zip(z["games_id"], z["games_result"], z["games_winner"], z["games_players"]):
+            sel = z["game"] == g
+            expect = [C.outcome(str(res), None if win < 0 else int(win), int(p), int(n)) for p in z["seat"][sel]]
+            assert np.allclose(z["outcome"][sel], expect)
+
+
+def test_outcome_follows_the_reward_rules() -> None:
+    assert C.outcome("win", 2, 2, 4) == 1.0
+    assert C.outcome("win", 2, 0, 4) == pytest.approx(-1 / 3)
+    assert C.outcome("draw", None, 0, 4) == 0.0 and C.outcome("truncated", None, 1, 3) == 0.0
+
+
+# ---------------------------------------------------------------------------
+# Imitate -> agent -> evaluate
+# ---------------------------------------------------------------------------
+
+
+def test_imitate_reports_agreement_and_writes_outputs(pipeline: dict) -> None:
+    m = pipeline["metrics"]
+    out = Path(pipeline["root"]) / "imitate"
+    for f in ("metrics.json", "metrics.csv", "imitate_config.yaml", "policy.npz", "checkpoints/epoch_001.pt"):
+        assert (out / f).exists(), f
+    ho = m["held_out"]
+    assert ho["overall"]["n"] == m["test_decisions"] > 0
+    assert 0.0 <= ho["overall"]["agreement"] <= 1.0
+    assert sum(r["n"] for r in ho["by_kind"].values()) == ho["overall"]["n"]
+    assert "turn_main" in ho["by_kind"]
+    # split by game: no game on both sides
+    d = I.load_decisions(Path(pipeline["root"]) / "collect", "noble-rule-v1")
+    tr, te = I.split_by_game(d.game, 0.25, 0)
+    assert not set(d.game[tr]) & set(d.game[te]) and len(te) == m["test_decisions"]
+
+
+def test_imitate_resumes_from_its_last_checkpoint(pipeline: dict, capsys: pytest.CaptureFixture) -> None:
+    root = Path(pipeline["root"])
+    cfg = validate({"data": str(root / "collect"), "out": str(root / "imitate"), "epochs": 2, "batch_size": 128,
+                    "hidden": [32], "entity_hidden": 8, "entity_dim": 4, "test_fraction": 0.25,
+                    "progress": False}, I.SCHEMA)
+    m = I.imitate(cfg)
+    assert "resuming from" in capsys.readouterr().err
+    assert [h["epoch"] for h in m["history"]] == [1, 2]
+
+
+def test_ppo_agent_plays_complete_legal_games_at_2_to_6_players(pipeline: dict) -> None:
+    spec = f"ppo:{pipeline['policy']}"
+    for n in range(2, 7):
+        bots = [make_agent(spec, seed=n * 10 + i) if i % 2 == 0 else make_agent("noble-rule-v1", seed=i)
+                for i in range(n)]
+        g = Game(players=n, seed=n, max_turns=5)
+        while not g.over:
+            p = g.current_player()
+            legal = g.legal_actions()
+            a = bots[p].act(g.view(p, log=False), legal)
+            assert a in legal
+            g.apply(a)
+        assert g.result in ("win", "draw", "truncated")
+
+
+def test_ppo_agent_sampling_is_seeded_and_legal(pipeline: dict) -> None:
+    spec = f"ppo:{pipeline['policy']}"
+    g = Game(players=3, seed=1, max_turns=4)
+    a1 = make_agent(spec, seed=5, temperature=1.0)
+    a2 = make_agent(spec, seed=5, temperature=1.0)
+    while not g.over:
+        p = g.current_player()
+        v, legal = g.view(p, log=False), g.legal_actions()
+        x, y = a1.act(v, legal), a2.act(v, legal)
+        assert x == y and x in legal
+        g.apply(x)
+    with pytest.raises(ValueError, match="temperature"):
+        make_agent(spec, temperature=-1.0)
+
+
+def test_bad_policy_specs_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import agents.ppo_agent as pa
+    from agents import check_agent
+
+    with pytest.raises(ValueError, match="no policy file"):
+        check_agent(f"ppo:{tmp_path / 'nothing.npz'}")
+    with pytest.raises(ValueError, match="no policy file"):
+        make_agent(f"ppo:{tmp_path / 'nothing.npz'}")
+    monkeypatch.setattr(pa, "NOBLE_PPO_V1", tmp_path / "noble-ppo-v1.npz")
+    with pytest.raises(pa.MissingWeightsError, match="noble-ppo-v1 needs its weights file"):
+        make_agent("noble-ppo-v1")
+
+
+def test_noble_ppo_v1_is_registered() -> None:
+    from agents import AGENTS
+    from agents.ppo_agent import NOBLE_PPO_V1
+
+    assert "noble-ppo-v1" in AGENTS
+    if NOBLE_PPO_V1.is_file():
+        assert make_agent("noble-ppo-v1", seed=1).id == "noble-ppo-v1"
+
+
+def test_evaluate_appends_rows_and_draws_the_curve(pipeline: dict, tmp_path: Path) -> None:
+    csv_path = tmp_path / "eval.csv"
+    cfg = validate({"policy": pipeline["policy"], "games": 4, "max_turns": 6, "jobs": 1, "csv": str(csv_path),
+                    "progress": False, "step": 100}, E.SCHEMA)
+    rows = E.evaluate(cfg)
+    cfg.update(step=200, anchors=["random-v1"])
+    E.evaluate(cfg)
+    got = E.read_rows(str(csv_path))
+    assert [(r["step"], r["anchor"], r["games"]) for r in got] == [
+        ("100", "random-v1", "4"), ("100", "noble-rule-v1", "4"), ("200", "random-v1", "4")]
+    for r in rows:
+        assert r["games"] == 4 and r["ci_lo"] <= r["win_share"] <= r["ci_hi"] and r["fair"] == 0.25
+    assert csv_path.with_suffix(".png").stat().st_size > 1000
+
+
+def test_tournament_accepts_a_policy_path(pipeline: dict) -> None:
+    from fandonia_env.tournament import run_tournament
+
+    spec = f"ppo:{pipeline['policy']}"
+    r = run_tournament(lineup=[spec, "random-v1"], games=2, max_turns=4, jobs=1, progress=False, plot=False)
+    assert r.summary["agents"][spec]["games"] == 2
+    assert os.path.isfile(pipeline["policy"])
+
+
+def test_training_doc_lists_every_config_key() -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "training.md").read_text()
+    for schema in (C.SCHEMA, I.SCHEMA, E.SCHEMA):
+        for key in schema:
+            assert f"| `{key}` |" in doc, key

@@ -1,0 +1,373 @@
+"""Stage 2, imitate: train the masked policy + value network on collected decisions.
+
+    python -m training.imitate --config configs/imitate.yaml [--set epochs=3]
+
+Reads the shards of ``data`` (``training.collect``), keeps the decisions of ``teacher`` (an agent
+id, or every agent), and splits them **by game** into train and held-out sets (``test_fraction``
+of the games).  Loss: cross-entropy of the masked logits against the teacher's action (illegal
+ids at -inf, so they get no probability) + ``value_coef`` x MSE of the value head against the
+game's outcome for the deciding seat.
+
+After every epoch: the held-out agreement with the teacher (argmax == the teacher's action),
+overall and per decision kind, beside the teacher's agreement with itself under another seed on
+the same decisions (the collect stage's ``shadow`` answers); a checkpoint
+``checkpoints/epoch_NNN.pt`` (a rerun resumes from the last one); ``metrics.json``,
+``metrics.csv`` and TensorBoard scalars (when ``tensorboard`` is installed).  At the end the policy
+is exported to ``policy.npz`` (numpy, for ``agents/ppo_agent.py``: ``ppo:<out>/policy.npz``).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
+
+SCHEMA: dict[str, Opt] = {
+    "data": Opt(REQUIRED, (str,), "directory of the collect stage's shards"),
+    "out": Opt(REQUIRED, (str,), "output directory (checkpoints, metrics, policy.npz)"),
+    "teacher": Opt("noble-rule-v1", (str,), "imitate this agent's decisions (null: every recorded agent)",
+                   nullable=True),
+    "test_fraction": Opt(0.1, (float,), "share of the games held out (split by game, not by decision)"),
+    "epochs": Opt(4, (int,), "passes over the training decisions"),
+    "batch_size": Opt(512, (int,), "decisions per gradient step"),
+    "lr": Opt(1e-3, (float,), "Adam learning rate (cosine-decayed to 5% over the epochs if schedule is cosine)"),
+    "schedule": Opt("cosine", (str,), "learning-rate schedule: cosine or constant"),
+    "weight_decay": Opt(0.0, (float,), "Adam weight decay"),
+    "hidden": Opt([512, 512], (list,), "trunk MLP layer sizes"),
+    "entity_hidden": Opt(64, (int,), "hidden size of the entity MLP shared by the rows of a block"),
+    "entity_dim": Opt(32, (int,), "size of the entity embeddings and queries"),
+    "entity_blocks": Opt(["characters", "seats"], (list,), "blocks whose rows score the actions naming them"),
+    "value_coef": Opt(0.5, (float,), "weight of the value loss (MSE to the outcome)"),
+    "max_decisions": Opt(None, (int,), "use at most this many decisions (whole games, first ones)", nullable=True),
+    "threads": Opt(None, (int,), "torch CPU threads (null: torch's default)", nullable=True),
+    "device": Opt("cpu", (str,), "torch device: cpu, cuda, or auto"),
+    "keep_checkpoints": Opt(2, (int,), "how many epoch checkpoints to keep"),
+    "seed": Opt(0, (int,), "seed of the split, the initialisation and the batch order"),
+    "progress": Opt(True, (bool,), "show a progress bar"),
+}
+
+
+# ---------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------
+
+
+class Decisions:
+    """The collected decisions in memory (observations float16, masks bit-packed)."""
+
+    def __init__(self, obs: np.ndarray, mask: np.ndarray, action: np.ndarray, shadow: np.ndarray, kind: np.ndarray,
+                 game: np.ndarray, outcome: np.ndarray, kind_names: list[str], meta: dict[str, Any]) -> None:
+        self.obs, self.mask, self.action, self.shadow = obs, mask, action, shadow
+        self.kind, self.game, self.outcome, self.kind_names, self.meta = kind, game, outcome, kind_names, meta
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+
+def load_decisions(data: str | Path, teacher: str | None = None, max_decisions: int | None = None) -> Decisions:
+    """Every decision of ``teacher`` in the shards of ``data`` (all agents when None)."""
+    files = sorted(Path(data).glob("shard_*.npz"))
+    if not files:
+        raise ConfigError(f"data: no shard_*.npz files in {data!s} (run python -m training.collect first)")
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "shadow", "kind", "game", "outcome")}
+    kinds: list[str] = []
+    meta0: dict[str, Any] | None = None
+    seen_agents: set[str] = set()
+    total = 0
+    for f in files:
+        with np.load(f) as z:
+            meta = json.loads(str(z["meta"]))
+            if meta0 is None:
+                meta0 = meta
+            elif (meta["encoder"], meta["encoder_fingerprint"]) != (meta0["encoder"], meta0["encoder_fingerprint"]):
+                raise ConfigError(f"{f}: encoder {meta['encoder']} ({meta['encoder_fingerprint']}) differs from the "
+                                  f"other shards' {meta0['encoder']} ({meta0['encoder_fingerprint']})")
+            names = [str(s) for s in z["agent_names"]]
+            seen_agents.update(names)
+            sel = np.ones(len(z["action"]), bool)
+            if teacher is not None:
+                sel = z["agent"] == (names.index(teacher) if teacher in names else -1)
+            knames = [str(s) for s in z["kind_names"]]
+            for k in knames:
+                if k not in kinds:
+                    kinds.append(k)
+            remap = np.asarray([kinds.index(k) for k in knames] or [0], np.int16)
+            for k in ("obs", "mask", "action", "shadow", "game", "outcome"):
+                parts[k].append(z[k][sel])
+            parts["kind"].append(remap[z["kind"][sel]])
+            total += int(sel.sum())
+        if max_decisions is not None and total >= max_decisions:
+            break
+    if teacher is not None and teacher not in seen_agents:
+        raise ConfigError(f"teacher {teacher!r} played in none of the shards of {data!s}; agents there: "
+                          f"{sorted(seen_agents)}")
+    cat = {k: np.concatenate(v) for k, v in parts.items()}
+    if max_decisions is not None and len(cat["action"]) > max_decisions:
+        last_game = cat["game"][max_decisions - 1]
+        keep = cat["game"] <= last_game
+        cat = {k: v[keep] for k, v in cat.items()}
+    assert meta0 is not None
+    return Decisions(cat["obs"], cat["mask"], cat["action"].astype(np.int64), cat["shadow"].astype(np.int64),
+                     cat["kind"].astype(np.int64), cat["game"], cat["outcome"], kinds, meta0)
+
+
+def split_by_game(game: np.ndarray, test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(train indices, test indices): whole games go to one side."""
+    games = np.unique(game)
+    rng = np.random.default_rng([seed, 0x5B117])
+    n_test = int(round(len(games) * test_fraction))
+    if test_fraction > 0 and len(games) > 1:
+        n_test = min(max(n_test, 1), len(games) - 1)
+    test_games = rng.permutation(games)[:n_test]
+    is_test = np.isin(game, test_games)
+    return np.flatnonzero(~is_test), np.flatnonzero(is_test)
+
+
+# ---------------------------------------------------------------------------
+# Agreement
+# ---------------------------------------------------------------------------
+
+
+def agreement_table(pred: np.ndarray, d: Decisions, idx: np.ndarray) -> dict[str, Any]:
+    """Held-out agreement of ``pred`` with the teacher and the teacher's self-agreement, overall and per kind."""
+    act, sh, kind = d.action[idx], d.shadow[idx], d.kind[idx]
+    ok = pred == act
+    has_sh = sh >= 0
+    self_ok = (sh == act) & has_sh
+
+    def row(m: np.ndarray) -> dict[str, Any]:
+        n = int(m.sum())
+        ns = int((m & has_sh).sum())
+        return {"n": n, "agreement": float(ok[m].mean()) if n else None,
+                "teacher_self_agreement": float(self_ok[m & has_sh].sum() / ns) if ns else None}
+
+    out = {"overall": row(np.ones(len(idx), bool)), "by_kind": {}}
+    for k in np.unique(kind):
+        out["by_kind"][d.kind_names[int(k)]] = row(kind == k)
+    out["by_kind"] = dict(sorted(out["by_kind"].items(), key=lambda kv: -kv[1]["n"]))
+    return out
+
+
+def format_table(t: dict[str, Any], min_n: int = 0) -> str:
+    def f(x: float | None) -> str:
+        return "  –  " if x is None else f"{x:.3f}"
+
+    lines = [f"{'kind':28s} {'n':>8s} {'agree':>7s} {'self':>7s} {'gap':>7s}"]
+    for name, r in [("OVERALL", t["overall"]), *t["by_kind"].items()]:
+        if r["n"] < min_n and name != "OVERALL":
+            continue
+        gap = None if r["agreement"] is None or r["teacher_self_agreement"] is None else \
+            r["agreement"] - r["teacher_self_agreement"]
+        lines.append(f"{name:28s} {r['n']:8d} {f(r['agreement']):>7s} {f(r['teacher_self_agreement']):>7s} "
+                     f"{'  –  ' if gap is None else f'{gap:+.3f}':>7s}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Training
+# ---------------------------------------------------------------------------
+
+
+def _batch(d: Decisions, idx: np.ndarray, num_actions: int, device: Any) -> tuple[Any, Any, Any, Any]:
+    import torch
+
+    from .collect import unpack_mask
+
+    x = torch.from_numpy(d.obs[idx].astype(np.float32)).to(device)
+    m = torch.from_numpy(unpack_mask(d.mask[idx], num_actions)).to(device)
+    a = torch.from_numpy(d.action[idx]).to(device)
+    z = torch.from_numpy(d.outcome[idx].astype(np.float32)).to(device)
+    return x, m, a, z
+
+
+def predict(model: Any, d: Decisions, idx: np.ndarray, num_actions: int, device: Any,
+            batch: int = 2048) -> tuple[np.ndarray, float, float]:
+    """(argmax actions, mean cross-entropy, value MSE) of ``model`` on decisions ``idx``."""
+    import torch
+    import torch.nn.functional as F
+
+    model.eval()
+    preds, ce, mse = [], 0.0, 0.0
+    with torch.no_grad():
+        for s in range(0, len(idx), batch):
+            x, m, a, z = _batch(d, idx[s: s + batch], num_actions, device)
+            logits, v = model(x, m)
+            preds.append(logits.argmax(-1).cpu().numpy())
+            ce += float(F.cross_entropy(logits, a, reduction="sum"))
+            mse += float(((v - z) ** 2).sum())
+    model.train()
+    n = max(len(idx), 1)
+    return (np.concatenate(preds) if preds else np.zeros(0, np.int64)), ce / n, mse / n
+
+
+def _latest_checkpoint(ckdir: Path) -> Path | None:
+    cks = sorted(ckdir.glob("epoch_*.pt"))
+    return cks[-1] if cks else None
+
+
+def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
+    """Train (or resume) and export; returns the final metrics (also ``<out>/metrics.json``)."""
+    import torch
+    import torch.nn.functional as F
+
+    from fandonia_env.engine.actions import NUM_ACTIONS
+
+    from .model import PolicyNet, export_npz, load_checkpoint, save_checkpoint
+    from .obs import get_encoder
+
+    if not 0 <= cfg["test_fraction"] < 1:
+        raise ConfigError(f"test_fraction must be in [0, 1), got {cfg['test_fraction']}")
+    if cfg["schedule"] not in ("cosine", "constant"):
+        raise ConfigError(f"schedule must be cosine or constant, got {cfg['schedule']!r}")
+    if cfg["epochs"] < 1 or cfg["batch_size"] < 1:
+        raise ConfigError("epochs and batch_size must be >= 1")
+    if cfg["device"] == "auto":
+        cfg["device"] = "cuda" if torch.cuda.is_available() else "cpu"
+    device = torch.device(cfg["device"])
+    if cfg["threads"]:
+        torch.set_num_threads(cfg["threads"])
+    out = prepare_out(cfg["out"], cfg, "imitate", check_same=("data", "teacher", "test_fraction", "hidden",
+                                                              "entity_hidden", "entity_dim", "entity_blocks", "seed"))
+    seed_everything(cfg["seed"])
+    t_load = time.perf_counter()
+    d = load_decisions(cfg["data"], cfg["teacher"], cfg["max_decisions"])
+    enc = get_encoder(d.meta["encoder"])
+    if enc.fingerprint != d.meta["encoder_fingerprint"]:
+        raise ConfigError(f"data were collected with encoder {enc.name} fingerprint {d.meta['encoder_fingerprint']}, "
+                          f"the installed one has {enc.fingerprint}: collect again")
+    unknown = sorted(set(cfg["entity_blocks"]) - {b.name for b in enc.entity_blocks})
+    if unknown:
+        raise ConfigError(f"entity_blocks: unknown block(s) {unknown}; encoder {enc.name} has "
+                          f"{[b.name for b in enc.entity_blocks]}")
+    tr, te = split_by_game(d.game, cfg["test_fraction"], cfg["seed"])
+    load_s = time.perf_counter() - t_load
+    model = PolicyNet.for_encoder(enc, NUM_ACTIONS, cfg["hidden"], cfg["entity_hidden"], cfg["entity_dim"],
+                                  cfg["entity_blocks"]).to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"], weight_decay=cfg["weight_decay"])
+    steps_per_epoch = math.ceil(len(tr) / cfg["batch_size"])
+    total_steps = steps_per_epoch * cfg["epochs"]
+
+    def lr_at(step: int) -> float:
+        if cfg["schedule"] == "constant":
+            return cfg["lr"]
+        return cfg["lr"] * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(step, total_steps) / total_steps)))
+
+    ckdir = out / "checkpoints"
+    ckdir.mkdir(exist_ok=True)
+    history: list[dict[str, Any]] = []
+    start_epoch, step = 0, 0
+    last = _latest_checkpoint(ckdir)
+    if last is not None:
+        m2, ck = load_checkpoint(last)
+        model.load_state_dict(m2.state_dict())
+        opt.load_state_dict(ck["optimizer"])
+        start_epoch, step, history = ck["epoch"], ck["step"], ck["history"]
+        print(f"imitate: resuming from {last} (epoch {start_epoch})", file=sys.stderr)
+    tb = None
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+
+        tb = SummaryWriter(str(out / "tb"))
+    except Exception:  # tensorboard is optional
+        tb = None
+
+    print(f"imitate: {len(d)} decisions of {cfg['teacher'] or 'every agent'} from {cfg['data']} "
+          f"({len(np.unique(d.game))} games; train {len(tr)}, held out {len(te)}; loaded in {load_s:.1f} s); "
+          f"encoder {enc.name}; {sum(p.numel() for p in model.parameters())} parameters; device {device}",
+          file=sys.stderr)
+    table: dict[str, Any] | None = None
+    for epoch in range(start_epoch, cfg["epochs"]):
+        t0 = time.perf_counter()
+        perm = tr[np.random.default_rng([cfg["seed"], epoch]).permutation(len(tr))]
+        bar = Progress(steps_per_epoch, unit="batch", desc=f"epoch {epoch + 1}/{cfg['epochs']}",
+                       enabled=cfg["progress"])
+        tot_pl = tot_vl = 0.0
+        for s in range(0, len(perm), cfg["batch_size"]):
+            x, m, a, z = _batch(d, perm[s: s + cfg["batch_size"]], NUM_ACTIONS, device)
+            for g in opt.param_groups:
+                g["lr"] = lr_at(step)
+            logits, v = model(x, m)
+            pl = F.cross_entropy(logits, a)
+            vl = F.mse_loss(v, z)
+            loss = pl + cfg["value_coef"] * vl
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            step += 1
+            tot_pl += float(pl.detach()) * len(a)
+            tot_vl += float(vl.detach()) * len(a)
+            bar.update(1, postfix=f"ce {float(pl.detach()):.3f}")
+        bar.close()
+        pred, ce, mse = predict(model, d, te, NUM_ACTIONS, device) if len(te) else (np.zeros(0, np.int64), 0.0, 0.0)
+        table = agreement_table(pred, d, te)
+        rec = {"epoch": epoch + 1, "step": step, "train_ce": tot_pl / max(len(tr), 1),
+               "train_value_mse": tot_vl / max(len(tr), 1), "test_ce": ce, "test_value_mse": mse,
+               "test_agreement": table["overall"]["agreement"],
+               "teacher_self_agreement": table["overall"]["teacher_self_agreement"],
+               "lr": lr_at(step), "seconds": round(time.perf_counter() - t0, 2)}
+        history.append(rec)
+        print(f"epoch {epoch + 1}: train ce {rec['train_ce']:.4f}, held-out ce {ce:.4f}, agreement "
+              f"{rec['test_agreement']}, teacher self-agreement {rec['teacher_self_agreement']}, value mse {mse:.4f}, "
+              f"{rec['seconds']} s", file=sys.stderr)
+        if tb is not None:
+            for k in ("train_ce", "train_value_mse", "test_ce", "test_value_mse", "test_agreement", "lr"):
+                if rec[k] is not None:
+                    tb.add_scalar(f"imitate/{k}", rec[k], step)
+        save_checkpoint(ckdir / f"epoch_{epoch + 1:03d}.pt", model, enc, optimizer=opt.state_dict(),
+                        epoch=epoch + 1, step=step, history=history, config=cfg)
+        for old in sorted(ckdir.glob("epoch_*.pt"))[:-max(cfg["keep_checkpoints"], 1)]:
+            old.unlink()
+        _write_metrics(out, cfg, history, table, len(d), len(tr), len(te), enc)
+    if table is None:  # resumed after the last epoch: evaluate the final weights again
+        pred, _, _ = predict(model, d, te, NUM_ACTIONS, device) if len(te) else (np.zeros(0, np.int64), 0.0, 0.0)
+        table = agreement_table(pred, d, te)
+    if tb is not None:
+        tb.close()
+    metrics = _write_metrics(out, cfg, history, table, len(d), len(tr), len(te), enc)
+    export_npz(model.cpu(), out / "policy.npz", enc,
+               extra={"stage": "imitate", "data": cfg["data"], "teacher": cfg["teacher"], "epochs": cfg["epochs"],
+                      "steps": step, "test_agreement": table["overall"]["agreement"]})
+    metrics["policy"] = str(out / "policy.npz")
+    return metrics
+
+
+def _write_metrics(out: Path, cfg: dict[str, Any], history: list[dict[str, Any]], table: dict[str, Any],
+                   n: int, n_tr: int, n_te: int, enc: Any) -> dict[str, Any]:
+    metrics = {"config": cfg, "encoder": enc.name, "decisions": n, "train_decisions": n_tr, "test_decisions": n_te,
+               "history": history, "held_out": table}
+    (out / "metrics.json").write_text(json.dumps(metrics, indent=1))
+    with open(out / "metrics.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(history[0]) if history else ["epoch"])
+        w.writeheader()
+        w.writerows(history)
+    return metrics
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = arg_parser("python -m training.imitate", __doc__)
+    a = ap.parse_args(argv)
+    try:
+        cfg = load_config(a.config, SCHEMA, a.set)
+        m = imitate(cfg)
+    except ConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(f"held-out agreement with {cfg['teacher'] or 'the recorded agents'} "
+          f"({m['test_decisions']} decisions of held-out games), per decision kind:")
+    print(format_table(m["held_out"]))
+    out = Path(cfg["out"])
+    print(f"wrote {m['policy']} (play it: make_agent('ppo:{m['policy']}')), {out / 'metrics.json'}, "
+          f"{out / 'metrics.csv'}, {out / 'checkpoints'}/")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,192 @@
+"""The masked policy + value network (torch), and its export to plain numpy.
+
+Architecture (``PolicyNet``), for an observation ``x`` and a legal mask ``m``:
+
+    h        = trunk(x)                         MLP, ReLU after every layer (``hidden``)
+    logit[a] = flat(h)[a]                       one logit per action id
+             + <q_B(h), e_B(rows_B(x)[map_B[a]])> for each entity block B that names a row for a
+                                                (characters, seats): ``rows_B`` are the block's rows
+                                                of ``x``, ``e_B`` a small MLP shared by the rows
+                                                (``entity_hidden`` -> ``entity_dim``), ``q_B`` a
+                                                linear query; ``map_B`` the encoder's action map
+    logit[a] = -inf where m[a] is False         illegal actions are never chosen nor sampled
+    value    = v(h)                             the outcome of the game for the deciding seat
+
+So "choose character X" is scored from X's own row: the same weights serve every character.
+For PPO: ``log_probs``, ``evaluate_actions`` (log-prob, entropy, value of given actions),
+``state_dict``; ``export_npz`` writes every weight plus a JSON header that
+``agents/ppo_agent.py`` reads (numpy forward, no torch).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from .obs import Encoder
+
+FORMAT = "fandonia-policy"
+FORMAT_VERSION = 1
+
+
+def _mlp(sizes: list[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for a, b in zip(sizes[:-1], sizes[1:]):
+        layers += [nn.Linear(a, b), nn.ReLU()]
+    return nn.Sequential(*layers)
+
+
+class PolicyNet(nn.Module):
+    """Masked policy with a flat head, entity heads and a value head (see the module doc)."""
+
+    def __init__(self, obs_size: int, num_actions: int, blocks: list[dict[str, Any]],
+                 hidden: list[int], entity_hidden: int = 64, entity_dim: int = 32) -> None:
+        super().__init__()
+        if not hidden:
+            raise ValueError("hidden must list at least one layer size")
+        self.obs_size, self.num_actions = obs_size, num_actions
+        self.hidden, self.entity_hidden, self.entity_dim = list(hidden), entity_hidden, entity_dim
+        self.block_specs = [dict(b) for b in blocks]
+        self.trunk = _mlp([obs_size, *hidden])
+        #: multiplies the observation first: 0 for the features the policy ignores (Encoder.input_mask)
+        self.register_buffer("input_scale", torch.ones(obs_size))
+        h = hidden[-1]
+        self.flat = nn.Linear(h, num_actions)
+        self.value = nn.Linear(h, 1)
+        self.query = nn.ModuleDict()
+        self.entity = nn.ModuleDict()
+        for b in self.block_specs:
+            amap = np.asarray(b["action_index"], dtype=np.int64)
+            if amap.shape != (num_actions,):
+                raise ValueError(f"block {b['name']}: action map has shape {amap.shape}, expected ({num_actions},)")
+            if amap.max() >= b["rows"]:
+                raise ValueError(f"block {b['name']}: action map names row {amap.max()} of {b['rows']}")
+            ids = np.flatnonzero(amap >= 0)
+            self.register_buffer(f"ids_{b['name']}", torch.as_tensor(ids, dtype=torch.long))
+            self.register_buffer(f"rows_{b['name']}", torch.as_tensor(amap[ids], dtype=torch.long))
+            self.query[b["name"]] = nn.Linear(h, entity_dim)
+            self.entity[b["name"]] = nn.Sequential(nn.Linear(b["feats"], entity_hidden), nn.ReLU(),
+                                                   nn.Linear(entity_hidden, entity_dim))
+
+    @classmethod
+    def for_encoder(cls, enc: Encoder, num_actions: int, hidden: list[int], entity_hidden: int = 64,
+                    entity_dim: int = 32, entity_blocks: list[str] | None = None) -> PolicyNet:
+        blocks = [{"name": b.name, "offset": b.offset, "rows": b.rows, "feats": b.feats,
+                   "action_index": b.action_index}
+                  for b in enc.entity_blocks if entity_blocks is None or b.name in entity_blocks]
+        net = cls(enc.size, num_actions, blocks, hidden, entity_hidden, entity_dim)
+        if enc.input_mask is not None:
+            net.input_scale.copy_(torch.as_tensor(enc.input_mask))
+        return net
+
+    def header(self, enc: Encoder | None = None) -> dict[str, Any]:
+        """The JSON header of an export: what a numpy forward needs besides the weights."""
+        hd: dict[str, Any] = {
+            "format": FORMAT, "format_version": FORMAT_VERSION,
+            "obs_size": self.obs_size, "num_actions": self.num_actions, "hidden": self.hidden,
+            "entity_hidden": self.entity_hidden, "entity_dim": self.entity_dim,
+            "blocks": [{k: v for k, v in b.items() if k != "action_index"} for b in self.block_specs],
+        }
+        if enc is not None:
+            hd.update(encoder=enc.name, encoder_version=enc.version, encoder_fingerprint=enc.fingerprint)
+        return hd
+
+    # -- forward ------------------------------------------------------------------------------
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """(logits (B, A) with -inf at illegal ids, value (B,))."""
+        obs = obs * self.input_scale
+        h = self.trunk(obs)
+        logits = self.flat(h)
+        for b in self.block_specs:
+            name = b["name"]
+            rows = obs[:, b["offset"]: b["offset"] + b["rows"] * b["feats"]].reshape(-1, b["rows"], b["feats"])
+            emb = self.entity[name](rows)                                  # (B, rows, d)
+            score = torch.einsum("bd,brd->br", self.query[name](h), emb)   # (B, rows)
+            ids = getattr(self, f"ids_{name}")
+            logits = logits.index_add(1, ids, score[:, getattr(self, f"rows_{name}")])
+        if mask is not None:
+            logits = logits.masked_fill(~mask, float("-inf"))
+        return logits, self.value(h).squeeze(-1)
+
+    def log_probs(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(log pi(.|obs) over all ids (-inf at illegal ones), value)."""
+        logits, v = self(obs, mask)
+        return torch.log_softmax(logits, dim=-1), v
+
+    def evaluate_actions(self, obs: torch.Tensor, mask: torch.Tensor,
+                         actions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(log-prob of ``actions``, entropy of the masked policy, value) for PPO updates."""
+        logp, v = self.log_probs(obs, mask)
+        p = logp.exp()
+        ent = -(p * logp.masked_fill(~mask, 0.0)).sum(-1)
+        return logp.gather(1, actions.long().unsqueeze(1)).squeeze(1), ent, v
+
+    @torch.no_grad()
+    def act(self, obs: torch.Tensor, mask: torch.Tensor, greedy: bool = True) -> torch.Tensor:
+        logits, _ = self(obs, mask)
+        if greedy:
+            return logits.argmax(-1)
+        return torch.distributions.Categorical(logits=logits).sample()
+
+
+# ---------------------------------------------------------------------------
+# Export / load
+# ---------------------------------------------------------------------------
+
+
+def numpy_weights(model: PolicyNet) -> dict[str, np.ndarray]:
+    """Every parameter and entity map as float32 / int64 numpy arrays, by state_dict name."""
+    out = {k: v.detach().cpu().numpy().astype(np.float32 if v.is_floating_point() else np.int64)
+           for k, v in model.state_dict().items()}
+    for b in model.block_specs:
+        out[f"action_index.{b['name']}"] = np.asarray(b["action_index"], dtype=np.int64)
+    return out
+
+
+def export_npz(model: PolicyNet, path: str | Path, enc: Encoder | None = None,
+               extra: dict[str, Any] | None = None) -> Path:
+    """Write the policy as ``.npz``: all weights + ``__header__`` (a JSON string)."""
+    hd = model.header(enc)
+    if extra:
+        hd["training"] = extra
+    arrays = numpy_weights(model)
+    arrays["__header__"] = np.array(json.dumps(hd, sort_keys=True))
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    tmp.replace(p)
+    return p
+
+
+def model_from_header(hd: dict[str, Any], maps: dict[str, np.ndarray]) -> PolicyNet:
+    blocks = [dict(b, action_index=maps[b["name"]]) for b in hd["blocks"]]
+    return PolicyNet(hd["obs_size"], hd["num_actions"], blocks, hd["hidden"], hd["entity_hidden"], hd["entity_dim"])
+
+
+def save_checkpoint(path: str | Path, model: PolicyNet, enc: Encoder | None, **state: Any) -> None:
+    """A torch checkpoint a later run (or the league) resumes from: header, weights, extra state."""
+    p = Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    maps = {b["name"]: np.asarray(b["action_index"], dtype=np.int64) for b in model.block_specs}
+    torch.save({"header": model.header(enc), "maps": maps, "model": model.state_dict(), **state}, tmp)
+    tmp.replace(p)
+
+
+def load_checkpoint(path: str | Path) -> tuple[PolicyNet, dict[str, Any]]:
+    """(model with its weights, the whole checkpoint dict)."""
+    ck = torch.load(path, map_location="cpu", weights_only=False)
+    model = model_from_header(ck["header"], ck["maps"])
+    model.load_state_dict(ck["model"])
+    return model, ck
+
+
+def checkpoint_to_numpy(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """(header, numpy weights) of a torch checkpoint, as ``agents/ppo_agent.py`` wants them."""
+    model, ck = load_checkpoint(path)
+    return ck["header"], numpy_weights(model)

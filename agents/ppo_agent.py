@@ -146,6 +146,7 @@ def load_policy(path: str | os.PathLike[str]) -> NumpyPolicy:
         if "__header__" not in w:
             raise PolicyError(f"{p}: no __header__ entry; not a policy exported by training.model.export_npz")
         header = json.loads(str(w.pop("__header__")))
+        w = {k: v.astype(np.float32) if v.dtype == np.float16 else v for k, v in w.items()}  # half exports
     pol = NumpyPolicy(header, w, str(p))
     _CACHE[key] = pol
     return pol

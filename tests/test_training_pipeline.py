@@ -222,6 +222,22 @@ def test_numpy_forward_matches_torch(tmp_path: Path) -> None:
     assert np.allclose(l1, lt1.numpy(), atol=1e-5, rtol=1e-5) and np.allclose(v1, vt1.numpy(), atol=1e-5)
 
 
+def test_half_precision_export_is_half_the_size_and_plays_the_same(tmp_path: Path) -> None:
+    from agents.ppo_agent import load_policy
+
+    m = _model(1)
+    full = export_npz(m, tmp_path / "full.npz", get_encoder("v0"))
+    half = export_npz(m, tmp_path / "half.npz", get_encoder("v0"), half=True)
+    with np.load(half) as z:
+        assert z["flat.weight"].dtype == np.float16
+    assert half.stat().st_size < 0.6 * full.stat().st_size
+    rng = np.random.default_rng(5)
+    x = rng.random((64, m.obs_size), dtype=np.float32)
+    lf, _ = load_policy(full).forward(x)
+    lh, _ = load_policy(half).forward(x)
+    assert lh.dtype == np.float32 and np.allclose(lf, lh, atol=2e-2)
+
+
 def test_policy_file_with_another_encoder_layout_is_refused(tmp_path: Path) -> None:
     from agents.ppo_agent import PolicyError, load_policy
 

@@ -149,12 +149,16 @@ def numpy_weights(model: PolicyNet) -> dict[str, np.ndarray]:
 
 
 def export_npz(model: PolicyNet, path: str | Path, enc: Encoder | None = None,
-               extra: dict[str, Any] | None = None) -> Path:
-    """Write the policy as ``.npz``: all weights + ``__header__`` (a JSON string)."""
+               extra: dict[str, Any] | None = None, half: bool = False) -> Path:
+    """Write the policy as ``.npz``: all weights + ``__header__`` (a JSON string).
+
+    ``half``: store the float weights as float16 (half the file; the agent computes in float32)."""
     hd = model.header(enc)
     if extra:
         hd["training"] = extra
     arrays = numpy_weights(model)
+    if half:
+        arrays = {k: v.astype(np.float16) if v.dtype == np.float32 else v for k, v in arrays.items()}
     arrays["__header__"] = np.array(json.dumps(hd, sort_keys=True))
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)

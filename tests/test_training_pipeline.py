@@ -89,9 +89,14 @@ def test_collect_rejects_bad_values(tmp_path: Path) -> None:
 
 def test_shipped_configs_are_valid() -> None:
     root = Path(__file__).resolve().parents[1] / "configs"
-    for name, schema in (("collect", C.SCHEMA), ("imitate", I.SCHEMA), ("evaluate", E.SCHEMA)):
+    from training import league as L
+    from training import recipe as R
+
+    for name, schema in (("collect", C.SCHEMA), ("imitate", I.SCHEMA), ("evaluate", E.SCHEMA), ("league", L.SCHEMA)):
         load_config(root / f"{name}.yaml", schema)
         load_config(root / "smoke" / f"{name}.yaml", schema)
+    for path in (root / "recipe.yaml", root / "smoke" / "recipe.yaml"):
+        R.stage_configs(load_config(path, R.SCHEMA))  # every stage's section validated too
 
 
 # ---------------------------------------------------------------------------

@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot bind {a.host}:{a.port}: {e}", file=sys.stderr)
         return 2
     host, port = sock.getsockname()[:2]
-    print(f"fandonia_env.serve listening on http://{host}:{port} (db {a.db}; API docs at /docs)", flush=True)
+    print(f"fandonia_env.serve listening on http://{host}:{port} (db {a.db}; play at http://{host}:{port}/ui/, "
+          "API docs at /docs)", flush=True)
     config = uvicorn.Config(app, log_level=a.log_level, access_log=a.access_log, ws_max_size=a.max_body,
                             timeout_graceful_shutdown=3)
     uvicorn.Server(config).run(sockets=[sock])

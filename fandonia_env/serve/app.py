@@ -285,6 +285,9 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
             with contextlib.suppress(Exception):
                 await websocket.close()
 
+    from .webui import add_ui  # the browser pages, /meta and /replays
+
+    add_ui(app, manager)
     return app
 
 

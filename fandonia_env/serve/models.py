@@ -135,3 +135,53 @@ class Replay(BaseModel):
     result: str | None
     winner: int | None
     final: dict[str, Any] = Field(description="the final game state (Game.to_json)")
+
+
+# -- the pages' endpoints (webui.py, replays.py) ------------------------------------------------
+class Meta(BaseModel):
+    characters: dict[str, dict[str, Any]] = Field(description="id -> name, royal, female, printed title/Status "
+                                                              "(1981 and errata)")
+    succession: list[str]
+    offices: dict[str, str]
+    cards: dict[str, str]
+    opportunities: dict[str, str]
+    countries: dict[str, str]
+    problems: dict[str, str]
+    prestige_tables: list[str]
+    counsel_tables: dict[str, dict[str, Any]] = Field(description="table -> name and its counsels' texts (1-based)")
+    titles: dict[str, str]
+    title_ladders: dict[str, list[str]]
+    presets: list[str]
+    optional_rules: list[str]
+    agents: list[str] = Field(description="the agent ids this server may seat")
+
+
+class OpenReplay(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    doc: dict[str, Any] = Field(description="a game record (GET /games/{id}/replay, or a save of "
+                                            "python -m fandonia_env.play), a tournament's results.json, or a "
+                                            "saved game (Game.to_json)")
+    game: StrictInt | None = Field(None, ge=0, description="a tournament's game index (omit to list its games)")
+
+
+class ReplayInfo(BaseModel):
+    replay_id: str | None = Field(description="null when a tournament was opened without choosing a game")
+    source: Literal["record", "tournament", "saved_game"]
+    config: dict[str, Any]
+    seats: list[SeatInfo]
+    n_frames: int
+    note: str
+    actions: list[dict[str, Any]]
+    result: str | None
+    winner: int | None
+    games: list[dict[str, Any]] | None = Field(description="a tournament's games when none was chosen")
+
+
+class ReplayFrame(BaseModel):
+    replay_id: str
+    index: int = Field(description="the game before action `index`")
+    n_frames: int
+    decision: dict[str, Any] | None
+    next_action: dict[str, Any] | None
+    view: dict[str, Any] = Field(description="the public view, with the whole log ({turn, text, to})")
+    hidden: list[dict[str, Any]] = Field(description="every player's hand and drawn counters")

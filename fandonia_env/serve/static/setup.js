@@ -1,0 +1,59 @@
+// The set-up page: choose players, seats (human or a noble of the server's list) and rules; list games.
+"use strict";
+(async function () {
+  const { h } = F;
+  const meta = await F.meta();
+  const preset = document.getElementById("preset");
+  preset.replaceChildren(h("option", { value: "" }, "1981 rules (default)"), ...meta.presets.map((p) => h("option", { value: p }, p)));
+  const seatsEl = document.getElementById("seats");
+  const players = document.getElementById("players");
+  const defaultAgent = meta.agents.includes("noble-rule-v1") ? "noble-rule-v1" : meta.agents[0];
+  function drawSeats() {
+    const n = parseInt(players.value, 10);
+    const old = [...seatsEl.querySelectorAll("select")].map((s) => s.value);
+    seatsEl.replaceChildren(...Array.from({ length: n }, (_, i) => {
+      const sel = h("select", { id: "seat-" + i, name: "seat-" + i },
+        h("option", { value: "human" }, "human (you)"), ...meta.agents.map((a) => h("option", { value: a }, "noble: " + a)));
+      sel.value = old[i] || (i === 0 ? "human" : defaultAgent);
+      return h("div", { class: "seat" }, h("label", { for: "seat-" + i }, "Seat / Player " + i), " ", sel);
+    }));
+  }
+  players.addEventListener("change", drawSeats);
+  drawSeats();
+
+  document.getElementById("setup").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const err = document.getElementById("setup-error");
+    err.textContent = "";
+    const seats = [...seatsEl.querySelectorAll("select")].map((s) => s.value);
+    const rules = {};
+    if (preset.value) rules.preset = preset.value;
+    const mt = document.getElementById("max_turns").value;
+    if (mt) rules.max_turns = parseInt(mt, 10);
+    const body = { seats, rules };
+    const seed = document.getElementById("seed").value;
+    if (seed !== "") body.seed = parseInt(seed, 10);
+    let g;
+    try { g = await F.api("POST", "/games", body); } catch (e) { err.textContent = e.message; return; }
+    const humans = g.seats.filter((s) => s.kind === "human");
+    const link = (s) => "play.html#game=" + encodeURIComponent(g.game_id) + "&seat=" + s.seat + "&token=" + encodeURIComponent(s.token);
+    if (humans.length === 1) { location.href = link(humans[0]); return; }
+    document.getElementById("created").replaceChildren(h("p", {}, "Game " + g.game_id + " created. Each human seat has its own secret link:"),
+      h("ul", {}, humans.map((s) => h("li", {}, h("a", { href: link(s), target: "_blank" }, "Play seat " + s.seat)))),
+      h("p", {}, h("a", { href: "watch.html#game=" + g.game_id }, "Watch as a spectator")));
+  });
+
+  try {
+    const list = await F.api("GET", "/games?limit=50");
+    const rows = list.games.slice().reverse().map((g) => h("tr", {},
+      h("td", { text: g.game_id }), h("td", { text: g.status }),
+      h("td", { text: g.seats.map((s) => s.kind === "agent" ? s.agent : "human").join(", ") }),
+      h("td", { text: g.result ? g.result + (g.winner !== null ? " (Player " + g.winner + ")" : "") : "" }),
+      h("td", {}, h("a", { href: "watch.html#game=" + g.game_id }, "watch"), " ",
+        g.status !== "playing" ? h("a", { href: "replay.html#game=" + g.game_id }, "replay") : "")));
+    document.getElementById("games").replaceChildren(rows.length ? h("table", { class: "grid" },
+      h("tr", {}, ["game", "status", "seats", "result", ""].map((t) => h("th", { text: t }))), rows) : h("p", {}, "No games yet."));
+  } catch (e) {
+    document.getElementById("games").textContent = "could not list games: " + e.message;
+  }
+})();

@@ -1,0 +1,33 @@
+// The spectator page: public information only (GET /games/{id}/public and the spectator WebSocket).
+"use strict";
+(async function () {
+  const { h } = F;
+  const gid = F.params().game;
+  if (!gid) { document.getElementById("whoami").textContent = "This page needs #game=ID"; return; }
+  await F.meta();
+  const summary = await F.api("GET", "/games/" + encodeURIComponent(gid));
+  document.getElementById("whoami").textContent = "Spectator · game " + gid;
+  function show(state) {
+    const v = state.view;
+    F.renderStatus(document.getElementById("status"), v);
+    F.renderPlayers(document.getElementById("players"), v, summary.seats, null);
+    F.renderThrone(document.getElementById("throne"), v);
+    F.renderCourt(document.getElementById("court"), v, summary.config);
+    F.renderLog(document.getElementById("log"), v.log || []);
+    const banner = document.getElementById("banner");
+    if (state.status !== "playing") {
+      banner.hidden = false;
+      banner.replaceChildren("The game is " + state.status + ". ", h("a", { href: "replay.html#game=" + encodeURIComponent(gid) }, "Replay it"));
+    }
+  }
+  show(await F.api("GET", "/games/" + encodeURIComponent(gid) + "/public"));
+  const conn = document.getElementById("conn");
+  let over = false;
+  function connect() {
+    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/games/" + gid + "/ws");
+    ws.onopen = () => { ws.send(JSON.stringify({ spectator: true })); conn.textContent = "live"; };
+    ws.onmessage = (m) => { const msg = JSON.parse(m.data); if (msg.type === "state") { over = msg.state.status !== "playing"; show(msg.state); } };
+    ws.onclose = () => { if (!over) { conn.textContent = "reconnecting…"; setTimeout(connect, 1000); } else conn.textContent = ""; };
+  }
+  connect();
+})();

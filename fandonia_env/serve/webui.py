@@ -1,0 +1,91 @@
+"""The browser pages (play, spectate, replay) and the public endpoints they need beyond the game API.
+
+* ``/ui/`` the static pages (``fandonia_env/serve/static``: plain HTML/CSS/JS, no build step); ``/`` redirects
+  there.
+* ``GET /meta``: the game's fixed public data - names of characters, offices, cards, counters, problems,
+  tables and counsels, the order of succession, the title ladders, the rules presets and the agents this
+  server may seat - so that a front end can write readable labels. Nothing in it depends on a game.
+* ``POST /replays`` and ``GET /replays/{id}/frames/{i}``: open a finished or saved game and step through it
+  (``replays.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from fandonia_env.engine.actions import COUNSEL_TABLES, PRESTIGE_TABLES, PROBLEMS
+from fandonia_env.engine.data import components as C
+from fandonia_env.engine.data.tables import COUNSELING_TABLES
+from fandonia_env.engine.options import OPTIONAL_RULES, preset_names
+
+from .models import Meta, OpenReplay, ReplayFrame, ReplayInfo
+from .replays import ReplayStore
+from .workers import Manager, encode
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def meta(manager: Manager) -> dict[str, Any]:
+    chars: dict[str, Any] = {}
+    for cid, n in C.NOBLES.items():
+        chars[cid] = {"name": n.name, "royal": False, "female": n.female, "title": n.title,
+                      "title_errata": C.ERRATA_TITLE.get(cid, n.title), "status": n.status,
+                      "status_errata": C.ERRATA_STATUS.get(cid, n.status)}
+    for cid, r in C.ROYALS.items():
+        chars[cid] = {"name": r.name, "royal": True, "female": r.female, "title": "", "title_errata": "",
+                      "status": r.status, "status_errata": C.ERRATA_STATUS.get(cid, r.status)}
+    counsels = {t: {"name": COUNSELING_TABLES[t]["name"],
+                    "counsels": [f"{c['text']}: {c['effect_text']}" for c in COUNSELING_TABLES[t]["counsels"]]}
+                for t in COUNSEL_TABLES}
+    return {
+        "characters": chars,
+        "succession": list(C.SUCCESSION),
+        "offices": {k: o.name for k, o in C.OFFICES.items()},
+        "cards": {k: t.name for k, t in C.CARD_TYPES.items()},
+        "opportunities": {k: v[0] for k, v in C.OPPORTUNITY_TYPES.items()},
+        "countries": dict(C.COUNTRY_NAMES),
+        "problems": {k: COUNSELING_TABLES[k]["name"] for k in PROBLEMS},
+        "prestige_tables": list(PRESTIGE_TABLES),
+        "counsel_tables": counsels,
+        "titles": {k: v for k, v in C.TITLE_NAMES.items() if k},
+        "title_ladders": {"male": list(C.MALE_TITLES), "female": list(C.FEMALE_TITLES),
+                          "female_errata": list(C.ERRATA_FEMALE_TITLES)},
+        "presets": preset_names(),
+        "optional_rules": sorted(OPTIONAL_RULES),
+        "agents": sorted(manager.allowed_agents),
+    }
+
+
+def add_ui(app: FastAPI, manager: Manager) -> None:
+    """Mount the pages and add ``/meta`` and ``/replays`` to ``app``."""
+    replays = ReplayStore(manager.allowed_agents)
+    app.state.replays = replays
+    meta_body = encode(meta(manager))
+
+    @app.get("/", include_in_schema=False)
+    def root() -> RedirectResponse:
+        return RedirectResponse("/ui/")
+
+    @app.get("/meta", response_model=Meta, summary="Names and tables for readable labels; agents and presets")
+    def get_meta() -> Any:
+        return Response(meta_body, media_type="application/json")
+
+    @app.post("/replays", response_model=ReplayInfo, summary="Open a finished or saved game to step through")
+    def open_replay(body: OpenReplay) -> Any:
+        return Response(encode(replays.open(body.doc, body.game)), media_type="application/json")
+
+    @app.get("/replays/{replay_id}", response_model=ReplayInfo, summary="An opened replay's actions")
+    def get_replay(replay_id: str) -> Any:
+        return Response(encode(replays.get(replay_id).info()), media_type="application/json")
+
+    @app.get("/replays/{replay_id}/frames/{index}", response_model=ReplayFrame,
+             summary="The game before action `index` (everything shown: the game is over or is the uploader's)")
+    def get_frame(replay_id: str, index: int) -> Any:
+        return Response(encode(replays.get(replay_id).frame(index)), media_type="application/json")
+
+    app.mount("/ui", StaticFiles(directory=str(STATIC), html=True), name="ui")

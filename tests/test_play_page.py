@@ -1,0 +1,342 @@
+"""The play, spectator and replay pages of the game server, end to end in real headless Chromium (Debian's
+`chromium`, driven by Playwright with the system browser), and the endpoints they use (/meta, /replays).
+
+The browser test starts the real server process, sets up a 3-player game with two nobles on the set-up page,
+plays the human seat by clicking through a whole Player Turn of its own (with a card window on the way),
+checks at every decision that the hand panel is exactly the seat's hand and shows no card of another seat
+(the true hands come from the same game played again in Python), reloads mid-game and goes on, and saves
+screenshots whose key elements it checks in the DOM. Set FANDONIA_SCREENSHOTS=DIR to keep them
+(docs/screenshots is made that way)."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+httpx = pytest.importorskip("httpx")
+
+from fandonia_env.engine import Game  # noqa: E402
+from fandonia_env.engine.data.components import CARD_TYPE_OF, CARD_TYPES  # noqa: E402
+from fandonia_env.engine.game import make_config  # noqa: E402
+from fandonia_env.engine.hidden import InfoSet  # noqa: E402
+from fandonia_env.serve.client import Client, ServerProcess, auth  # noqa: E402
+from fandonia_env.serve.workers import make_agents  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# 3 players (human, noble-rule-v1, noble-rule-v2), short-game preset, max 6 turns: with the choices below the
+# human seat meets a card window at its 2nd decision and ends its first Player Turn after 9 decisions (turn 1).
+SEED = 32
+SEATS = ["human", "noble-rule-v1", "noble-rule-v2"]
+RULES = {"preset": "short-game", "max_turns": 6}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("play") / "games.sqlite3"
+    with ServerProcess(str(db), "--workers", "2") as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium; .ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed "
+                                                                  "(pip install -e '.[test]')")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(tmp_path):
+    d = os.environ.get("FANDONIA_SCREENSHOTS") or str(tmp_path)
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def choose(step: int, kind: str, ids: list[int]) -> int:
+    """The human seat's choice: reproducible from what the page shows (as client.random_policy)."""
+    return random.Random(f"0:{step}:{kind}").choice(ids)
+
+
+class Shadow:
+    """The same game played again in Python: the true state (every hand) at each of seat 0's decisions."""
+
+    def __init__(self) -> None:
+        self.game = Game(**make_config(players=3, seed=SEED, **RULES))
+        self.bots = make_agents(SEATS, SEED, self.game.state.steps)
+
+    def to_human(self) -> None:
+        g = self.game
+        while not g.over and g.current_player() != 0:
+            p = g.current_player()
+            g.apply(self.bots[p].act(g.view(p, log=False), g.legal_actions(), InfoSet(g.state, p)))
+
+
+def wait_over(c: Client, gid: str, timeout: float = 120) -> None:
+    t0 = time.monotonic()
+    while c.summary(gid)["status"] == "playing":
+        assert time.monotonic() - t0 < timeout, "the nobles' game did not end"
+        time.sleep(0.1)
+
+
+# ---------------------------------------------------------------------------
+# The endpoints the pages use
+# ---------------------------------------------------------------------------
+def test_meta_lists_agents_presets_and_names(server):
+    m = httpx.get(server.url + "/meta").json()
+    assert "noble-rule-v1" in m["agents"] and "short-game" in m["presets"]
+    assert m["characters"]["george"]["name"] == "King George" and len(m["characters"]) == 47
+    assert m["cards"]["dwtk"] == "DOWN WITH THE KING" and m["succession"][0] == "george"
+    assert m["counsel_tables"]["court_ball"]["counsels"][0].startswith("Gambling Advice")
+
+
+def test_pages_are_served_from_the_package(server):
+    r = httpx.get(server.url + "/", follow_redirects=False)
+    assert r.status_code in (302, 307) and r.headers["location"] == "/ui/"
+    for page in ("index.html", "play.html", "watch.html", "replay.html", "app.js", "style.css"):
+        assert httpx.get(f"{server.url}/ui/{page}").status_code == 200, page
+
+
+def test_replay_of_a_finished_server_game_steps_through_every_action(server):
+    c = Client(server.url)
+    g = c.create(["noble-rule-v1", "random-v1", "noble-rule-v2"], rules={"preset": "short-game", "max_turns": 2},
+                 seed=5)
+    wait_over(c, g["game_id"])
+    rp = c.replay(g["game_id"])
+    info = httpx.post(server.url + "/replays", json={"doc": rp}).json()
+    assert info["n_frames"] == len(rp["actions"]) + 1 and info["result"] == rp["result"]
+    rid = info["replay_id"]
+    last = httpx.get(f"{server.url}/replays/{rid}/frames/{info['n_frames'] - 1}").json()
+    assert last["next_action"] is None and last["view"]["over"]
+    assert [e["text"] for e in last["view"]["log"]] == [e["text"] for e in rp["log"]]
+    fin = Game.from_json(rp["final"]).state
+    assert [h["hand"] for h in last["hidden"]] == [sorted(CARD_TYPE_OF[x] for x in p.hand) for p in fin.players]
+    mid = len(rp["actions"]) // 2
+    f = httpx.get(f"{server.url}/replays/{rid}/frames/{mid}").json()
+    assert f["next_action"]["action"] == rp["actions"][mid]["action"]
+    assert f["decision"]["player"] == rp["actions"][mid]["seat"]
+    assert rp["actions"][mid]["action"] in [o["id"] for o in f["decision"]["options"]]
+    assert httpx.get(f"{server.url}/replays/{rid}/frames/{info['n_frames']}").json()["error"] == "no_such_frame"
+    # a record whose actions were changed is refused, naming the action
+    bad = dict(rp, actions=[dict(a) for a in rp["actions"]])
+    bad["actions"][3]["seat"] = (bad["actions"][3]["seat"] + 1) % 3
+    r = httpx.post(server.url + "/replays", json={"doc": bad})
+    assert r.status_code == 422 and r.json()["error"] == "bad_replay" and "action 3" in r.json()["detail"]
+
+
+def test_replay_of_a_saved_position_and_refusals(server):
+    g = Game(players=3, seed=2, preset="short-game")
+    for _ in range(30):
+        g.apply(g.legal_actions()[0])
+    info = httpx.post(server.url + "/replays", json={"doc": g.to_json()}).json()
+    assert info["source"] == "saved_game" and info["n_frames"] == 1
+    f = httpx.get(f"{server.url}/replays/{info['replay_id']}/frames/0").json()
+    assert len(f["view"]["log"]) == len(g.state.log)
+    r = httpx.post(server.url + "/replays", json={"doc": {"hello": 1}})
+    assert r.status_code == 422 and "expected a game record" in r.json()["detail"]
+    r = httpx.post(server.url + "/replays", json={"doc": {"config": {"players": 9}, "actions": []}})
+    assert r.status_code == 422 and r.json()["error"] == "bad_replay"
+    assert httpx.get(server.url + "/replays/nope/frames/0").json()["error"] == "no_such_replay"
+
+
+def test_replay_of_a_tournament_game_plays_it_again(server, tmp_path):
+    from fandonia_env.tournament import run_tournament
+
+    res = run_tournament(lineup=["noble-rule-v1", "random-v1", "random-v1"], games=2, seed=4, max_turns=2,
+                         jobs=1, progress=False, plot=False, bootstrap=10)
+    doc = res.to_json()
+    listing = httpx.post(server.url + "/replays", json={"doc": doc}).json()
+    assert listing["replay_id"] is None and [g["index"] for g in listing["games"]] == list(range(len(doc["games"])))
+    info = httpx.post(server.url + "/replays", json={"doc": doc, "game": 1}).json()
+    rec = doc["games"][1]
+    assert info["source"] == "tournament" and info["n_frames"] == rec["decisions"] + 1
+    assert (info["result"], info["winner"]) == (rec["result"], rec["winner"])
+    assert [s["agent"] for s in info["seats"]] == rec["seats"]
+    r = httpx.post(server.url + "/replays", json={"doc": doc, "game": 7})
+    assert r.status_code == 404 and f"0..{len(doc['games']) - 1}" in r.json()["detail"]
+
+
+# ---------------------------------------------------------------------------
+# The pages in Chromium
+# ---------------------------------------------------------------------------
+NEW_DECISION = """([last, started]) => {
+  const s = document.querySelector('#decision[data-step]');
+  if (s && parseInt(s.dataset.step, 10) > last) return true;
+  if (document.body.dataset.status && document.body.dataset.status !== 'playing') return true;
+  return started && document.body.dataset.active !== '0' && document.body.dataset.active !== undefined;
+}"""
+
+
+def panel_cards(page) -> list[str]:
+    text = page.inner_text("#hand .hand-cards")
+    return [] if text == "empty" else text.split(", ")
+
+
+def test_play_page_whole_turn_with_card_window_reload_and_no_other_hand(server, browser, shots):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/ui/")
+    # set up: 3 players, seat 0 human, two nobles, short-game preset
+    page.select_option("#players", "3")
+    page.select_option("#seat-1", "noble-rule-v1")
+    page.select_option("#seat-2", "noble-rule-v2")
+    page.select_option("#preset", "short-game")
+    page.fill("#max_turns", "6")
+    page.fill("#seed", str(SEED))
+    page.click("#create")
+    page.wait_for_url("**/play.html#game=*")
+    params = dict(x.split("=", 1) for x in page.url.split("#", 1)[1].split("&"))
+    gid, token = params["game"], params["token"]
+    assert params["seat"] == "0"
+    summary = httpx.get(f"{server.url}/games/{gid}").json()
+    assert [s["agent"] or "human" for s in summary["seats"]] == SEATS
+
+    shadow = Shadow()
+    last, started, clicks, special, reloaded, other_cards_seen, turns = -1, False, 0, [], False, 0, 0
+    while True:
+        page.wait_for_function(NEW_DECISION, arg=[last, started], timeout=60_000)
+        if page.get_attribute("body", "data-status") != "playing":
+            break
+        active = page.get_attribute("body", "data-active")
+        if started and active != "0":  # a whole Player Turn of the human seat is over
+            turns += 1
+            if special or turns == 3:
+                break
+            started = False  # no card window or modifier yet (the engine changed?): play its next turn too
+            continue
+        sec = page.locator("#decision")
+        step, kind = int(sec.get_attribute("data-step")), sec.get_attribute("data-kind")
+        assert step == last + 1
+        buttons = page.locator("#decision .options button")
+        ids = [int(x) for x in buttons.evaluate_all("bs => bs.map(b => b.dataset.actionId)")]
+        # the page offers exactly the engine's legal choices at the same point of the same game
+        shadow.to_human()
+        assert ids == shadow.game.legal_actions()
+        # the hand panel is the seat's own hand, and no card only another seat holds is in it
+        own = httpx.get(f"{server.url}/games/{gid}/seats/0", headers=auth(token)).json()["view"]["hand"]
+        assert sorted(panel_cards(page)) == sorted(CARD_TYPES[k].name for k in own)
+        st = shadow.game.state
+        assert sorted(own) == sorted(CARD_TYPE_OF[c] for c in st.players[0].hand)
+        others = {CARD_TYPES[CARD_TYPE_OF[c]].name for p in st.players[1:] for c in p.hand} - \
+            {CARD_TYPES[k].name for k in own}
+        other_cards_seen += len(others)
+        assert not others & set(panel_cards(page))
+        for pl in page.locator("#players tbody tr").all():
+            seat = int(pl.get_attribute("data-seat"))
+            assert pl.locator("td.hand-size").inner_text() == str(len(st.players[seat].hand))
+        if kind in ("card_window", "declare_modifier"):
+            special.append(kind)
+            title = page.inner_text("#decision .dtitle")
+            assert title.startswith("Card window" if kind == "card_window" else "Modifier sign")
+            assert ("Pass (play no card)" if kind == "card_window" else "Pass (declare no sign)") in \
+                page.inner_text("#decision .options")
+            page.screenshot(path=os.path.join(shots, "play.png"), full_page=False)
+            check_play_screenshot_elements(page, kind)
+        a = choose(step, kind, ids)
+        if active == "0":
+            started = True
+        if clicks % 3 == 2:  # keyboard shortcut: the option's number
+            page.keyboard.press(str(ids.index(a) + 1) if ids.index(a) < 9 else "0")
+        else:
+            page.click(f"#decision .options button[data-action-id='{a}']")
+        shadow.game.apply(a)
+        clicks += 1
+        last = step
+        if clicks == 3 and not reloaded:  # reload mid-game: the page comes back at the same point
+            page.wait_for_function(NEW_DECISION, arg=[last, True], timeout=60_000)
+            page.reload()
+            page.wait_for_selector("#decision .options button, #decision.idle p", timeout=30_000)
+            reloaded = True
+    assert special, "the human seat met no card window or modifier sign decision"
+    assert reloaded and clicks >= 4 and other_cards_seen > 0
+    assert page.get_attribute("body", "data-status") == "playing"
+    log = page.inner_text("#log")
+    assert "--- Player 0's turn ---" in log and "You drew" in log  # the seat's own private lines
+    assert not errors, errors
+
+    # the spectator page: public information only
+    watch = browser.new_page(viewport={"width": 1400, "height": 1000})
+    watch.goto(f"{server.url}/ui/watch.html#game={gid}")
+    watch.wait_for_selector("#court tbody tr")
+    assert watch.locator("#hand").count() == 0
+    assert watch.locator("#players tbody tr").count() == 3
+    assert watch.locator("#court tbody tr").count() == 47
+    assert "You drew" not in watch.inner_text("#log") and "--- Player 0's turn ---" in watch.inner_text("#log")
+    assert "noble-rule-v2" in watch.inner_text("#players")
+    watch.screenshot(path=os.path.join(shots, "spectator.png"))
+    watch.close()
+    page.close()
+
+
+def check_play_screenshot_elements(page, kind: str) -> None:
+    """The key elements of the play page, read from the DOM when the screenshot is taken."""
+    assert page.locator("#decision .options button kbd").first.inner_text() == "1"
+    assert page.locator("#players tbody tr").count() == 3
+    assert page.locator("#players tr.me").inner_text().startswith("Player 0 (you)")
+    assert page.locator("#court tbody tr").count() == 47
+    assert page.locator("#court thead").inner_text().split() == ["Character", "Status", "Office", "Title",
+                                                                 "Faction", "Situation"]
+    assert page.locator("ol.succession li").count() == 9
+    status = page.inner_text("#status")
+    assert "Monarch's Support" in status and "Political problems" in status
+    assert page.inner_text("#hand").startswith("Hand:")
+    assert page.locator("#log div").count() > 10
+
+
+def test_replay_page_steps_forward_and_back_and_opens_a_tournament(server, browser, shots, tmp_path):
+    c = Client(server.url)
+    g = c.create(["noble-rule-v1", "noble-rule-v2", "random-v1"], rules={"preset": "short-game", "max_turns": 2},
+                 seed=11)
+    wait_over(c, g["game_id"])
+    rp = c.replay(g["game_id"])
+    n = len(rp["actions"])
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/ui/replay.html#game={g['game_id']}")
+    page.wait_for_selector(f"#position:has-text('position 0 / {n}')")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#position:has-text('position 1 / ')")
+    page.click("#next")
+    page.wait_for_selector("#position:has-text('position 2 / ')")
+    page.click("#next")
+    page.wait_for_selector("#position:has-text('position 3 / ')")
+    page.click("#prev")
+    page.wait_for_selector("#position:has-text('position 2 / ')")
+    assert page.inner_text("#next-action").startswith(f"Next: Player {rp['actions'][2]['seat']} — ")
+    assert page.locator("#hidden-hands tr").count() == 4  # a header and every player's hand
+    page.click("#last")
+    page.wait_for_selector(f"#position:has-text('position {n} / {n}')")
+    assert page.inner_text("#next-action") == "End of the record."
+    assert page.locator("#court tbody tr").count() == 47
+    page.click("#first")
+    page.wait_for_selector(f"#position:has-text('position 0 / {n}')")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("#position:has-text('position 2 / ')")
+    page.screenshot(path=os.path.join(shots, "replay.png"))
+    # a tournament's results.json opened from a file: its games are listed, one is played again and shown
+    from fandonia_env.tournament import run_tournament
+
+    out = tmp_path / "t"
+    run_tournament(lineup=["noble-rule-v1", "random-v1"], games=2, seed=3, max_turns=2, jobs=1, progress=False,
+                   plot=False, bootstrap=10, out=str(out))
+    page.set_input_files("#file", str(out / "results.json"))
+    page.wait_for_selector("#tournament button[data-game='1']")
+    page.click("#tournament button[data-game='1']")
+    page.wait_for_selector("#note:has-text('tournament game 1')")
+    page.wait_for_selector("#position:has-text('position 0 / ')")
+    assert not errors, errors
+    page.close()

@@ -86,24 +86,52 @@ class Game:
         return g
 
     @classmethod
-    def from_json(cls, doc: str | dict[str, Any]) -> Game:
-        """Load a saved game (a JSON string or the parsed document)."""
-        if isinstance(doc, str):
+    def from_json(cls, doc: str | bytes | dict[str, Any]) -> Game:
+        """Load a saved game (a JSON string or the parsed document), checked for trust.
+
+        Checks the shape (every field of its type) and the content: the config (as
+        ``make_config`` checks it, and agreeing with the players list) and every invariant of
+        ``invariants.check(state, deep=True)`` - ids known and each card, counter and character
+        in exactly one place, seats and bounds, the bookkeeping, every pending frame, and the
+        pending decision re-derived or tried.  Any problem raises ``StateError`` naming the first
+        one found (the field's path, the bad value, what was allowed); nothing else escapes.
+        The document is not modified."""
+        try:
+            return cls._load(doc)
+        except StateError:
+            raise
+        except RecursionError as e:
+            raise StateError("saved game is nested too deeply") from e
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError,
+                AssertionError) as e:  # last resort: the checks above should name the problem
+            raise StateError(f"saved game is inconsistent: {type(e).__name__}: {e}") from e
+
+    @classmethod
+    def _load(cls, doc: Any) -> Game:
+        from .invariants import InvariantError, check
+
+        if isinstance(doc, (str, bytes, bytearray)):
             try:
                 doc = json.loads(doc)
-            except json.JSONDecodeError as e:
+            except ValueError as e:  # JSONDecodeError, or bytes that are not UTF-8
                 raise StateError(f"saved game is not valid JSON: {e}") from e
         st = GameState.from_json(doc)
         try:
-            make_config(**st.config)
+            cfg = make_config(**st.config)
         except ConfigError as e:
             raise StateError(f"field 'config': {e}") from e
-        from .machine import OPS
-
-        for i, fr in enumerate(st.stack):
-            target = fr.args.get("then") if fr.op == "decide" else fr.op
-            if target not in OPS:
-                raise StateError(f"field 'stack[{i}]': unknown operation {target!r}")
+        except TypeError as e:  # keys that are not strings
+            raise StateError(f"field 'config': {e}") from e
+        if cfg != st.config:
+            raise StateError(f"field 'config': not in the engine's complete form: {st.config!r}; "
+                             f"expected {cfg!r}")
+        if cfg["players"] != st.n:
+            raise StateError(f"field 'config.players': {cfg['players']} disagrees with the {st.n} entries "
+                             "of the players list")
+        try:
+            check(st, deep=True)
+        except InvariantError as e:
+            raise StateError(f"saved game rejected: {e}") from e
         return cls.from_state(st, advance=False)
 
     def to_json(self) -> dict[str, Any]:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import operator
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from .rng import RNG
 
@@ -235,11 +236,16 @@ class GameState:
 
     @classmethod
     def from_json(cls, doc: Any) -> GameState:
+        """Rebuild a state from ``to_json()`` output, checking the type of every field.
+
+        Only the shape is checked here (every field present, of its JSON type: an int is never a
+        bool or a str, a list never a dict); ``invariants.check(state, deep=True)`` checks the
+        content.  Raises ``StateError`` naming the first bad field, its value and what was allowed."""
         if not isinstance(doc, dict):
             raise StateError(f"a saved game must be a JSON object, got {type(doc).__name__}")
         if doc.get("schema") != SCHEMA_VERSION:
             raise StateError(
-                f"field 'schema': unsupported schema version {doc.get('schema')!r}; "
+                f"field 'schema': unsupported schema version {_show(doc.get('schema'))}; "
                 f"this engine reads version {SCHEMA_VERSION}"
             )
         expected = {f.name for f in fields(GameState)}
@@ -248,26 +254,25 @@ class GameState:
             raise StateError(f"missing field(s) {sorted(missing)!r} in saved game")
         extra = set(doc) - expected - {"schema"}
         if extra:
-            raise StateError(f"unknown field(s) {sorted(extra)!r} in saved game")
+            raise StateError(f"unknown field(s) {sorted(extra, key=str)!r} in saved game")
+        hints = _hints(GameState)
         kw: dict[str, Any] = {}
         for f in fields(GameState):
-            v = pcopy(doc[f.name])
-            try:
-                if f.name == "players":
-                    v = [_dc_from(Player, p, f"players[{i}]") for i, p in enumerate(_as(list, v, "players"))]
-                elif f.name == "chars":
-                    v = {k: _dc_from(Character, c, f"chars[{k!r}]") for k, c in _as(dict, v, "chars").items()}
-                elif f.name == "rng":
-                    v = RNG.from_json(_as(dict, v, "rng"))
-                elif f.name == "stack":
-                    v = [Frame(_as(str, fr["op"], f"stack[{i}].op"), _as(dict, fr["args"], f"stack[{i}].args"))
-                         for i, fr in enumerate(_as(list, v, "stack"))]
-            except StateError:
-                raise
-            except (KeyError, TypeError, ValueError) as e:
-                raise StateError(f"field {f.name!r}: malformed ({e})") from e
+            v = doc[f.name]
+            if f.name == "players":
+                v = [_dc_from(Player, p, f"players[{i}]") for i, p in enumerate(_as(list, v, "players"))]
+            elif f.name == "chars":
+                v = {k: _dc_from(Character, c, f"chars[{k!r}]") for k, c in _as(dict, v, "chars").items()}
+            elif f.name == "rng":
+                v = _rng_from(v)
+            elif f.name == "stack":
+                v = [_frame_from(fr, f"stack[{i}]") for i, fr in enumerate(_as(list, v, "stack"))]
+            elif f.name == "log":
+                v = _log_from(v)
+            else:
+                check_type(v, hints[f.name], f.name)
+                v = pcopy(v)
             kw[f.name] = v
-        _check_types(kw)
         return cls(**kw)
 
     def __eq__(self, other: object) -> bool:
@@ -280,42 +285,240 @@ class GameState:
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
 
 
+def _show(v: Any, limit: int = 60) -> str:
+    """A value for an error message: its type and a shortened repr."""
+    r = repr(v)
+    if len(r) > limit:
+        r = r[:limit - 3] + "..."
+    return f"{type(v).__name__} {r}"
+
+
 def _as(t: type, v: Any, name: str) -> Any:
-    if not isinstance(v, t):
-        raise StateError(f"field {name!r} must be a {t.__name__}, got {type(v).__name__}")
+    if not isinstance(v, t) or (t is int and isinstance(v, bool)):
+        raise StateError(f"field {name!r} must be a {_TYPE_WORD.get(t, t.__name__)}, got {_show(v)}")
     return v
+
+
+_TYPE_WORD = {dict: "JSON object", list: "JSON list", str: "string", int: "int", bool: "bool"}
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    h = _HINTS.get(cls)
+    if h is None:
+        h = _HINTS[cls] = get_type_hints(cls)
+    return h
+
+
+def type_name(tp: Any) -> str:
+    """An annotation in words: ``int | None`` -> 'an int or null'."""
+    if tp is Any:
+        return "plain JSON data"
+    origin = get_origin(tp)
+    if origin in (Union, UnionType):
+        return " or ".join("null" if a is type(None) else type_name(a) for a in get_args(tp))
+    if origin is list:
+        return f"a list of {type_name(get_args(tp)[0])}"
+    if origin is dict:
+        return f"a JSON object of {type_name(get_args(tp)[1])}"
+    return {int: "an int", str: "a string", bool: "a bool (true/false)", dict: "a JSON object",
+            list: "a list"}.get(tp, getattr(tp, "__name__", str(tp)))
+
+
+def type_problem(v: Any, tp: Any, path: str) -> str | None:
+    """None if ``v`` is JSON data of annotation ``tp`` (int, str, bool, ``X | None``, ``list[X]``,
+    ``dict[str, X]``, ``Any`` = any plain JSON), else a message naming the first bad place."""
+    if tp is Any:
+        return plain_problem(v, path)
+    origin = get_origin(tp)
+    if origin in (Union, UnionType):
+        args = get_args(tp)
+        if v is None and type(None) in args:
+            return None
+        probs = [type_problem(v, a, path) for a in args if a is not type(None)]
+        if any(p is None for p in probs):
+            return None
+        if len(probs) == 1 and not probs[0].startswith(f"field {path}:"):
+            return probs[0]  # the problem lies deeper inside
+        return f"field {path}: expected {type_name(tp)}, got {_show(v)}"
+    if origin is list or tp is list:
+        if type(v) is not list:
+            return f"field {path}: expected {type_name(tp)}, got {_show(v)}"
+        if origin is list:
+            (et,) = get_args(tp)
+            for i, x in enumerate(v):
+                p = type_problem(x, et, f"{path}[{i}]")
+                if p:
+                    return p
+        return None
+    if origin is dict or tp is dict:
+        if type(v) is not dict:
+            return f"field {path}: expected {type_name(tp)}, got {_show(v)}"
+        vt = get_args(tp)[1] if origin is dict else Any
+        for k, x in v.items():
+            if type(k) is not str:
+                return f"field {path}: keys must be strings, got {_show(k)}"
+            p = type_problem(x, vt, f"{path}[{k!r}]")
+            if p:
+                return p
+        return None
+    if tp in (int, str, bool):
+        if type(v) is not tp:
+            return f"field {path}: expected {type_name(tp)}, got {_show(v)}"
+        return None
+    raise TypeError(f"type_problem: unsupported annotation {tp!r}")  # pragma: no cover - engine bug
+
+
+def check_type(v: Any, tp: Any, path: str) -> None:
+    """Raise ``StateError`` unless ``v`` is JSON data of annotation ``tp`` (see ``type_problem``)."""
+    if not is_type(v, tp):
+        raise StateError(type_problem(v, tp, path) or f"field {path}: expected {type_name(tp)}")
+
+
+_TESTS: dict[Any, Any] = {}
+
+
+def is_type(v: Any, tp: Any) -> bool:
+    """Fast ``type_problem(v, tp, ...) is None`` (a test compiled once per annotation)."""
+    f = _TESTS.get(tp)
+    if f is None:
+        f = _TESTS[tp] = _compile(tp)
+    return f(v)
+
+
+def _compile(tp: Any) -> Any:
+    if tp is Any:
+        return lambda v: plain_problem(v, "") is None
+    origin = get_origin(tp)
+    if origin in (Union, UnionType):
+        tests = [_compile(a) for a in get_args(tp) if a is not type(None)]
+        none_ok = type(None) in get_args(tp)
+        return lambda v: (none_ok and v is None) or any(t(v) for t in tests)
+    if tp in (int, str, bool):
+        return lambda v: type(v) is tp
+    if origin is list:
+        (et,) = get_args(tp)
+        if et in (int, str, bool):
+            return lambda v: type(v) is list and all(type(x) is et for x in v)
+        t = _compile(et)
+        return lambda v: type(v) is list and all(map(t, v))
+    if origin is dict:
+        t = _compile(get_args(tp)[1])
+        return lambda v: type(v) is dict and all(type(k) is str and t(x) for k, x in v.items())
+    if tp is dict:
+        return lambda v: type(v) is dict and plain_problem(v, "") is None
+    if tp is list:
+        return lambda v: type(v) is list and plain_problem(v, "") is None
+    raise TypeError(f"is_type: unsupported annotation {tp!r}")  # pragma: no cover - engine bug
+
+
+_PLAIN_SCALARS = (str, int, float, bool, type(None))
+
+
+def plain_problem(v: Any, path: str, depth: int = 0) -> str | None:
+    """None if ``v`` is plain JSON data (str, int, float, bool, null, lists, objects with string
+    keys), else a message naming the first place that is not."""
+    t = type(v)
+    if t in _PLAIN_SCALARS:
+        return None
+    if depth > 40:
+        return f"field {path}: nested too deeply"
+    if t is list:
+        for i, x in enumerate(v):
+            p = plain_problem(x, f"{path}[{i}]", depth + 1)
+            if p:
+                return p
+        return None
+    if t is dict:
+        for k, x in v.items():
+            if type(k) is not str:
+                return f"field {path}: keys must be strings, got {_show(k)}"
+            p = plain_problem(x, f"{path}[{k!r}]", depth + 1)
+            if p:
+                return p
+        return None
+    return f"field {path}: not JSON data: {_show(v)}"
 
 
 def _dc_dict(obj: Any) -> dict[str, Any]:
     return {f.name: pcopy(getattr(obj, f.name)) for f in fields(obj)}
 
 
+_DC_SPECS: dict[type, tuple[Any, list[tuple[str, Any, Any]]]] = {}
+
+
 def _dc_from(cls: type, d: Any, name: str) -> Any:
+    spec = _DC_SPECS.get(cls)
+    if spec is None:
+        hints = _hints(cls)
+        spec = _DC_SPECS[cls] = ({f.name: None for f in fields(cls)}.keys(),
+                                 [(f.name, hints[f.name], None) for f in fields(cls)])
+    names, tests = spec
     _as(dict, d, name)
-    names = {f.name for f in fields(cls)}
-    missing = names - set(d)
-    if missing:
-        raise StateError(f"field {name!r}: missing {sorted(missing)!r}")
-    extra = set(d) - names
-    if extra:
-        raise StateError(f"field {name!r}: unknown {sorted(extra)!r}")
-    return cls(**d)
+    if d.keys() != names:
+        missing = set(names) - set(d)
+        if missing:
+            raise StateError(f"field {name!r}: missing {sorted(missing)!r}")
+        raise StateError(f"field {name!r}: unknown {sorted(set(d) - set(names), key=str)!r}")
+    for f, tp, _ in tests:
+        v = d[f]
+        if not is_type(v, tp):
+            check_type(v, tp, f"{name}.{f}")
+    return cls(**pcopy(d))
 
 
-_SCALAR_TYPES = {
-    "turn": int, "first_player": int, "phase": str, "support": int, "monarch": str,
-    "over": bool, "steps": int, "config": dict, "deck": list, "discard": list, "removed": list,
-    "loyalty_pool": list, "opportunity_pool": list, "problems": dict, "wars": list, "log": list,
-    "pt": dict, "tstate": dict, "misc": dict, "reign": dict, "order": list, "forced_crown": list,
-}
+_LOG_KEYS = {"turn": 0, "t": 0, "to": 0}.keys()
 
 
-def _check_types(kw: dict[str, Any]) -> None:
-    for name, t in _SCALAR_TYPES.items():
-        v = kw[name]
-        if t is int and isinstance(v, bool):
-            raise StateError(f"field {name!r} must be an int, got bool")
-        if not isinstance(v, t):
-            raise StateError(f"field {name!r} must be a {t.__name__}, got {type(v).__name__}")
-    if not 0 <= kw["support"] <= 120 or kw["support"] % 5:
-        raise StateError(f"field 'support' must be a multiple of 5 in 0..120, got {kw['support']}")
+def _log_from(v: Any) -> list[dict[str, Any]]:
+    """The log: entries ``{"turn": int, "t": str, "to": int | None}`` (checked fast: it is long)."""
+    _as(list, v, "log")
+    for i, e in enumerate(v):
+        if (type(e) is not dict or e.keys() != _LOG_KEYS or type(e["t"]) is not str
+                or type(e["turn"]) is not int or not (e["to"] is None or type(e["to"]) is int)):
+            raise StateError(f"field 'log[{i}]': expected {{'turn': int, 't': string, 'to': int or null}}, "
+                             f"got {_show(e)}")
+    return [dict(e) for e in v]
+
+
+_MAX64 = (1 << 64) - 1
+
+
+def _rng_from(d: Any) -> RNG:
+    """The generator's state: two 64-bit integers written as decimal strings (``inc`` odd, as PCG32
+    needs) and the queue of scripted die faces (1-6)."""
+    _as(dict, d, "rng")
+    if set(d) != {"state", "inc", "scripted"}:
+        raise StateError(f"field 'rng' must have exactly the keys ['inc', 'scripted', 'state'], "
+                         f"got {sorted(d, key=str)}")
+    vals = {}
+    for k in ("state", "inc"):
+        v = d[k]
+        if type(v) is str and v.isdigit() and v.isascii() and int(v) <= _MAX64:
+            vals[k] = int(v)
+        elif type(v) is int and 0 <= v <= _MAX64:
+            vals[k] = v
+        else:
+            raise StateError(f"field 'rng.{k}' must be a decimal string of an integer in 0..2**64-1, "
+                             f"got {_show(v)}")
+    if not vals["inc"] & 1:
+        raise StateError(f"field 'rng.inc' must be odd (a PCG32 increment), got {vals['inc']}")
+    sc = _as(list, d["scripted"], "rng.scripted")
+    for i, f in enumerate(sc):
+        if type(f) is not int or not 1 <= f <= 6:
+            raise StateError(f"field 'rng.scripted[{i}]' must be a die face, an int 1-6, got {_show(f)}")
+    r = RNG.__new__(RNG)
+    r.state, r.inc, r.scripted = vals["state"], vals["inc"], list(sc)
+    return r
+
+
+def _frame_from(fr: Any, name: str) -> Frame:
+    _as(dict, fr, name)
+    if set(fr) != {"op", "args"}:
+        raise StateError(f"field {name!r} must have exactly the keys ['args', 'op'], got {sorted(fr, key=str)}")
+    op = _as(str, fr["op"], f"{name}.op")
+    args = _as(dict, fr["args"], f"{name}.args")
+    p = plain_problem(args, f"{name}.args")
+    if p:
+        raise StateError(p)
+    return Frame(op, pcopy(args))

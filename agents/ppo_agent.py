@@ -7,7 +7,9 @@
 The policy file is the ``.npz`` that ``training.model.export_npz`` writes (every weight plus a
 JSON header naming the observation encoder, its fingerprint and the layer sizes); a ``.pt``
 checkpoint of the training stages also loads, through torch.  The agent encodes its own seat's
-``view`` (``training.obs`` ``encode_view``: never the true state), runs the network's forward pass
+observation (``training.obs`` ``Encoder.observe``: from its ``view``, or from a determinisation
+drawn from its ``infoset`` -- equal to the true state in everything the seat may know, hidden parts
+redrawn, which encodes to exactly the seat's observation; never the true state), runs the forward pass
 in numpy and plays the argmax of the logits over the legal ids (``temperature`` > 0: a sample of
 softmax(logits / temperature) over the legal ids, from the agent's own seeded generator).
 Playing needs numpy only, no torch.

@@ -337,7 +337,8 @@ def render_text(g: Game, last: int = 8) -> str:
     return "\n".join(lines)
 
 
-def _register() -> None:
+def _register(version: str = "v0") -> None:
+    """Register ``fandonia/Fandonia-<version>`` in PettingZoo's registry (``pettingzoo.make``)."""
     try:
         from pettingzoo import register
     except ImportError:  # pettingzoo < 1.27 has no registry
@@ -346,8 +347,8 @@ def _register() -> None:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        register("aec", "fandonia/Fandonia-v0", entry_point="fandonia_env.fandonia_v0:env")
+        register("aec", f"fandonia/Fandonia-{version}", entry_point=f"fandonia_env.fandonia_{version}:env")
 
 
-_register()
+_register("v0")
 _ = CATALOGUE

@@ -62,16 +62,4 @@ class raw_env(fandonia_v0.raw_env):
     _encode = staticmethod(encode_v1)
 
 
-def _register() -> None:
-    try:
-        from pettingzoo import register
-    except ImportError:  # pettingzoo < 1.27 has no registry
-        return
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        register("aec", "fandonia/Fandonia-v1", entry_point="fandonia_env.fandonia_v1:env")
-
-
-_register()
+fandonia_v0._register("v1")

@@ -1,6 +1,6 @@
 """The training pipeline (issue 10): collect -> imitate -> export -> ppo agent -> evaluate, on tiny
 settings, plus the pieces: config key errors, resumable shards, masking, the entity head's use of
-the action -> character map, numpy vs torch forward, encode_view == encode."""
+the action -> character map, numpy vs torch forward, an agent's observation == the seat's encoding."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ torch = pytest.importorskip("torch")
 from agents import make_agent  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.actions import NAME, NUM_ACTIONS  # noqa: E402
+from fandonia_env.engine.hidden import InfoSet  # noqa: E402
 from training import collect as C  # noqa: E402
 from training import evaluate as E  # noqa: E402
 from training import imitate as I  # noqa: E402
@@ -23,8 +24,7 @@ from training.common import ConfigError, load_config, validate  # noqa: E402
 from training.model import PolicyNet, export_npz  # noqa: E402
 from training.obs import catalogue_action_maps, default_encoder, get_encoder, v1_available, v1_view_available  # noqa: E402
 
-#: encoders an agent can play from (they encode from a view)
-VIEW_ENCODERS = ["v0"] + (["v1"] if v1_view_available() else [])
+ENCODERS = ["v0"] + (["v1"] if v1_available() else [])
 
 
 def _collect_cfg(out: Path, **kw) -> dict:
@@ -104,8 +104,12 @@ def test_shipped_configs_are_valid() -> None:
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("enc_name", VIEW_ENCODERS)
-def test_encode_view_equals_encode_bytewise(enc_name: str) -> None:
+@pytest.mark.parametrize("enc_name", ENCODERS)
+def test_agent_observation_of_any_seat_equals_encode_bytewise(enc_name: str) -> None:
+    """``observe(view, infoset)`` (what a playing agent computes) is the seat's exact observation,
+    for deciding and non-deciding seats alike."""
+
+
     enc = get_encoder(enc_name)
     bots = [make_agent("noble-rule-v1", seed=i) for i in range(5)]
     for n in (2, 5):
@@ -114,7 +118,8 @@ def test_encode_view_equals_encode_bytewise(enc_name: str) -> None:
         while not g.over:
             p = g.current_player()
             q = k % n  # also the seats that are not deciding
-            assert enc.encode_view(g.view(q, log=False)).tobytes() == enc.encode(g.state, q).tobytes()
+            x = enc.observe(g.view(q, log=False), InfoSet(g.state, q))
+            assert x.tobytes() == enc.encode(g.state, q).tobytes()
             g.apply(bots[p].act(g.view(p, log=False), g.legal_actions()))
             k += 1
 
@@ -122,7 +127,7 @@ def test_encode_view_equals_encode_bytewise(enc_name: str) -> None:
 def test_agent_observation_equals_the_seats_encoding_without_the_true_state() -> None:
     """What a playing agent encodes (its view, or a determinisation of its information set) is
     byte for byte the seat's observation, for the default encoder at every decision."""
-    from fandonia_env.engine.hidden import InfoSet
+
 
     enc = get_encoder(default_encoder())
     assert enc.name == ("v1" if v1_available() else "v0")
@@ -341,7 +346,7 @@ def test_ppo_agent_plays_complete_legal_games_at_2_to_6_players(pipeline: dict) 
         while not g.over:
             p = g.current_player()
             legal = g.legal_actions()
-            a = bots[p].act(g.view(p, log=False), legal)
+            a = bots[p].act(g.view(p, log=False), legal, InfoSet(g.state, p))
             assert a in legal
             g.apply(a)
         assert g.result in ("win", "draw", "truncated")
@@ -355,7 +360,7 @@ def test_ppo_agent_sampling_is_seeded_and_legal(pipeline: dict) -> None:
     while not g.over:
         p = g.current_player()
         v, legal = g.view(p, log=False), g.legal_actions()
-        x, y = a1.act(v, legal), a2.act(v, legal)
+        x, y = a1.act(v, legal, InfoSet(g.state, p)), a2.act(v, legal, InfoSet(g.state, p))
         assert x == y and x in legal
         g.apply(x)
     with pytest.raises(ValueError, match="temperature"):

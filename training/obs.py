@@ -2,7 +2,7 @@
 
     enc = get_encoder("v1")           # or "v0"
     x = enc.encode(state, p)          # float32 vector of length enc.size (from the engine state)
-    x = enc.encode_view(view)         # the same vector from ``game.view(p, log=False)`` alone
+    x = enc.observe(view, infoset)    # the same vector, as a playing agent computes it
     off, rows, feats = enc.char_block # the character rows: x[off:off + rows*feats].reshape(rows, feats)
     enc.action_character[a]           # the character row action id ``a`` names, else -1
     enc.entity_blocks                 # every (block, action -> row map) a policy scores from rows
@@ -11,7 +11,8 @@
 ``v1`` is ``fandonia_env.spaces.observation_v1``, loaded lazily.  A trained policy stores its
 encoder's name, version and ``fingerprint`` (a hash of the layout), and refuses a different one.
 
-``encode_view`` is what an agent uses: it sees only its own seat's view, never the state.
+``observe`` is what an agent uses: its own view (when the encoder can read a view) or a
+determinisation of its information set, never the true state.
 """
 
 from __future__ import annotations
@@ -158,184 +159,7 @@ def _make_v0() -> Encoder:
         EntityBlock("seats", off["seats"], ob.MAX_PLAYERS, n_seat, ase),
     )
     layout = tuple((name, off[name], (n,)) for name, n in ob.LAYOUT)
-    return Encoder("v0", "fandonia_v0", ob.OBS_SIZE, ob.encode, blocks, layout, _encode_view_v0)
-
-
-def _encode_view_v0(view: dict[str, Any], rules: dict[str, Any] | None = None) -> np.ndarray:
-    """``observation.encode(state, p)`` rebuilt from ``player_view(state, p)``, value for value.
-
-    The view does not say which edition / optional rules are in play (the ``rules`` block): they
-    are read from ``rules`` or ``view["rules"]`` when given, else taken as the default 1981 game."""
-    from fandonia_env.spaces import observation as ob
-
-    off = ob._OFFSET
-    buf = [0.0] * ob.OBS_SIZE
-    me = view["me"]
-    n = view["n_players"]
-    support = view["support"]
-    clip = ob._clip
-    chars = view["chars"]
-
-    o = off["global"]
-    buf[o] = clip(view["turn"] / 100)
-    buf[o + 1] = support / 120
-    buf[o + 2] = 1.0 if support == 0 else 0.0
-    buf[o + 3] = view["deck_size"] / 120
-    buf[o + 4] = view["loyalty_pool_size"] / 36
-    buf[o + 5] = len(view["discard"]) / 120
-    buf[o + 6 + (n - 2)] = 1.0
-    o2 = o + 11
-    i = ob._PHASE_INDEX.get(view["phase"])
-    if i is not None:
-        buf[o2 + i] = 1.0
-    o2 += len(ob.PHASES)
-    buf[o2 + ob._CROWN_INDEX.get(view["crown"], len(ob.CROWN_KEYS))] = 1.0
-    o2 += len(ob.CROWN_KEYS) + 1
-    buf[o2] = 1.0 if "court_ball" in view["forced_crown"] else 0.0
-    o2 += 1
-    reign = view["reign"]
-    if reign:
-        buf[o2] = 1.0
-        turns = max(0, min(3, view["turn"] - int(reign.get("since", view["turn"]))))
-        buf[o2 + 1 + turns] = 1.0
-
-    o = off["problems"]
-    for i, pk in enumerate(ob.PROBLEMS):
-        pr = view["problems"].get(pk)
-        if pr is not None:
-            buf[o + 3 * i] = 1.0
-            buf[o + 3 * i + 1] = clip(pr.get("fails", 0) / 3)
-            buf[o + 3 * i + 2] = clip(pr.get("turns", 0) / 10)
-    o = off["wars"]
-    for i, c in enumerate(ob.COUNTRIES):
-        if c in view["wars"]:
-            buf[o + i] = 1.0
-
-    o = off["seats"]
-    order = view["order"]
-    ns = len(ob.SEAT_FEATURES)
-    npres = len(ob.PRESTIGE_TABLES)
-    for pl in view["players"]:
-        b = o + ((pl["idx"] - me) % n) * ns
-        buf[b] = 1.0
-        buf[b + 1] = clip(pl["ip"] / 50)
-        buf[b + 2] = clip(pl["pp"] / 100)
-        buf[b + 3] = clip(pl["hand_size"] / 15)
-        buf[b + 4] = pl["ball_mod"] / 2
-        buf[b + 5] = clip(pl["lost_turns"] / 2)
-        buf[b + 6] = clip(len(pl["in_front"]) / 6)
-        if pl["idx"] in order:
-            buf[b + 7] = order.index(pl["idx"]) / (ob.MAX_PLAYERS - 1)
-        buf[b + 8] = 1.0 if pl["idx"] == view["first_player"] else 0.0
-        buf[b + 9] = 1.0 if pl["idx"] == view["active"] else 0.0
-        buf[b + 10] = 1.0 if chars[pl["pc"]]["dead"] else 0.0
-        pm = pl["prestige_mods"]
-        for j, tk in enumerate(ob.PRESTIGE_TABLES):
-            v = pm.get(tk)
-            if v:
-                buf[b + 11 + j] = v / 2
-        cs = pl["counsels"]
-        for j, tk in enumerate(ob.COUNSEL_TABLES):
-            v = cs.get(tk)
-            if v:
-                buf[b + 11 + npres + j] = clip(len(v) / 4)
-
-    o = off["characters"]
-    nc = len(ob.CHAR_FEATURES)
-    monarch = view["monarch"]
-    stat = view["status"]
-    for ci, cid in enumerate(ALL_CHARACTER_IDS):
-        c = chars[cid]
-        b = o + ci * nc
-        buf[b + (0 if c["owner"] is None else 1 + (c["owner"] - me) % n)] = 1.0
-        if c["is_pc"]:
-            buf[b + ob._C_PC] = 1.0
-        s = stat[cid] / 12
-        buf[b + ob._C_STATUS] = 1.0 if s > 1 else s
-        buf[b + ob._C_TITLES] = c["titles"] / 4
-        if c["fixed_status"] is not None:
-            buf[b + ob._C_FIXED] = 1.0
-        li = ob._LOC_INDEX.get(c["location"])
-        if li is not None:
-            buf[b + ob._C_LOC + li] = 1.0
-        for k, key in enumerate(("hiding", "banished", "imprisoned", "awaiting_execution", "wrongdoer", "dead")):
-            if c[key]:
-                buf[b + ob._C_SIT + k] = 1.0
-        buf[b + ob._C_OFFICE + (0 if c["office"] is None else 1 + ob._OFFICE_INDEX[c["office"]])] = 1.0
-        f = b + ob._C_FLAGS
-        if c["henchman"]:
-            buf[f] = 1.0
-        if c["counselor"]:
-            buf[f + 1] = 1.0
-        if c["aligned"]:
-            buf[f + 2] = 1.0
-        if c["spouse"] is not None:
-            buf[f + 3] = 1.0
-        if c["consort"]:
-            buf[f + 4] = 1.0
-        if c["banned"]:
-            buf[f + 5] = 1.0
-        if c["engaged_to"] is not None:
-            buf[f + 6] = 1.0
-        if c["situation_turns"] > 0:
-            buf[f + 7] = clip(c["situation_turns"] / 5)
-        if cid == monarch:
-            buf[f + 8] = 1.0
-        if c["escaped"]:
-            buf[f + 9] = 1.0
-        if c["pending_justice"] is not None:
-            buf[f + 10] = 1.0
-
-    o = off["hand"]
-    for t in view["hand"]:
-        buf[o + ob._CARD_INDEX[t]] += 0.25
-    o = off["loyalty_drawn"]
-    for lc in view["loyalty_drawn"]:
-        buf[o + ob._LOYALTY_INDEX[lc]] = 1.0
-    o = off["opportunity_drawn"]
-    for t in view["opportunity_drawn"]:
-        buf[o + ob._OPP_INDEX[t]] += 0.5
-    ts = view["turn_state"]
-    if ts:
-        o = off["turn_state"]
-        buf[o] = len(ts.get("done", [])) / 4
-        buf[o + 1] = clip(ts.get("extra", 0) / 4)
-        buf[o + 2] = clip(ts.get("any_activity", 0) / 2)
-        buf[o + 3] = clip(ts.get("intrigue", 0) / 2)
-        buf[o + 4] = clip(ts.get("scandal", 0) / 2)
-        buf[o + 5] = 1.0 if ts.get("favor") else 0.0
-        buf[o + 6] = 1.0 if ts.get("no_more") else 0.0
-        buf[o + 7] = 1.0 if ts.get("restricted") else 0.0
-    o = off["discard"]
-    for t in view["discard"]:
-        buf[o + ob._CARD_INDEX[t]] += 1 / 14
-
-    d = view["decision"]
-    if d is not None:
-        buf[off["decision_kind"] + ob._KIND_INDEX.get(d["kind"], 0)] = 1.0
-        nums = 0
-        for key, val in ob._flatten(d["ctx"]):
-            if isinstance(val, bool):
-                continue
-            if isinstance(val, str):
-                if val in ob._CHAR_INDEX:
-                    buf[off["decision_ctx_chars"] + ob._CHAR_INDEX[val]] = 1.0
-                elif val in ob._CTX_INDEX:
-                    buf[off["decision_ctx_words"] + ob._CTX_INDEX[val]] = 1.0
-            elif isinstance(val, int):
-                if key in ("player", "victim", "target_player", "exposer") and 0 <= val < n:
-                    buf[off["decision_ctx_seats"] + (val - me) % n] = 1.0
-                elif nums < ob.CTX_NUM_SLOTS:
-                    buf[off["decision_ctx_numbers"] + nums] = max(-1.0, min(1.0, val / 12))
-                    nums += 1
-    rules = rules if rules is not None else view.get("rules")
-    if rules:
-        o = off["rules"]
-        if rules.get("edition") == "errata":
-            buf[o] = 1.0
-        for k in rules.get("optional", ()):
-            buf[o + 1 + ob._OPT_INDEX[k]] = 1.0
-    return np.clip(np.frombuffer(ob._PACK(*buf), dtype=np.float32), -1.0, 1.0)
+    return Encoder("v0", "fandonia_v0", ob.OBS_SIZE, ob.encode, blocks, layout)
 
 
 # ---------------------------------------------------------------------------

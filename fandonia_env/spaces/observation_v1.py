@@ -61,6 +61,7 @@ from ..engine.data.components import (
 )
 from ..engine.options import OPTIONAL_RULES
 from ..engine.state import GameState
+from .observation import DECISION_KINDS as _V0_DECISION_KINDS  # v1 appends to v0's kinds
 
 OBS_VERSION = 1
 MAX_PLAYERS = 6
@@ -97,29 +98,7 @@ RESULTS: tuple[str, ...] = ("win", "draw", "truncated")
 ACTIVITY_WORDS: tuple[str, ...] = tuple(dict.fromkeys(
     [n[4:] for n in NAME if n.startswith("act_")] + [n[5:] for n in NAME if n.startswith("free_")]))
 #: Decision kinds (v0's list, then kinds added since); unknown kinds use KIND_BUCKETS.
-DECISION_KINDS: tuple[str, ...] = (
-    "other", "assassin", "assassination_card", "assassination_target", "banish_country",
-    "card_sign", "card_window", "choose_draw", "choose_judge", "counsel_choice",
-    "counsel_counselor", "counsel_table", "counsel_target", "counselor_character", "court_ball_ban",
-    "court_ball_designate", "crown_intrigue", "crown_order", "death_discard", "declare_modifier",
-    "draw_choice", "duel_card_target", "duel_fighter", "escape_card", "escape_country",
-    "escape_target", "extradite_target", "farc_pardon", "favor_farc", "favor_henchman",
-    "favor_through_henchman", "fill_office_char", "fill_office_office", "hand_limit_discard",
-    "hearing_hiding", "henchman_character", "hide_char", "hide_from_hearing", "intrigue_grant",
-    "intrigue_victim", "mourning_discard", "office_fill", "office_select", "pardon_target",
-    "pp_limit_lose", "prestige_designate", "prestige_roll_again", "prestige_table",
-    "problem_leave_unresolved", "problem_order", "propose_proposee", "propose_proposer",
-    "propose_use_auto", "recruit_character", "royal_alignment", "scandal_target", "seduce_target",
-    "seducer", "suicide_char", "title_character", "travel_character", "travel_destination",
-    "treachery_card", "treachery_target", "turn_main", "unhide_char", "use_any_activity",
-    "usurp_farc", "usurp_support", "voluntary_discard", "wedding_attend", "wedding_pair",
-    "funeral_attend", "counsel_prevent", "dissolve_government", "dissolve_office", "dissolve_char",
-    "pc_advantage_table", "pc_advantage_office", "sweet_charity", "bribe_demand", "bribe_target",
-    "bribe_offerer", "bribe_amount", "foreign_support_country", "fandonian_support_card",
-    "emissary_character", "emissary_country", "blackmail_choice", "blackmail_pay", "blackmail_keep",
-    "extradite_intrigue", "extradition_veto", "unhide_abroad", "escape_hide_choice", "prison_death_pay",
-    "clemency_ask", "ri_elope", "ri_elope_romance", "marriage_spouse", "halt",
-)
+DECISION_KINDS: tuple[str, ...] = _V0_DECISION_KINDS + ("halt",)
 KIND_BUCKETS = 8
 #: Keys of a decision's context (every key the engine's ``ask`` calls use, frozen).
 CTX_KEYS: tuple[str, ...] = (

@@ -36,6 +36,16 @@ def register(agent_id: str, factory: Callable[..., Agent]) -> None:
 #: ``ppo:PATH`` names a trained policy file (``.npz`` export or ``.pt`` checkpoint) instead of an id
 PPO_PREFIX = "ppo:"
 
+#: prefix -> factory(spec, seed=..., **kw) for agent specs that name a file (``ppo:PATH``); each
+#: registered by the module that builds such agents (``ppo_agent``), so this module imports none
+PREFIXES: dict[str, Callable[..., Agent]] = {}
+
+
+def register_prefix(prefix: str, factory: Callable[..., Agent]) -> None:
+    if prefix in PREFIXES:
+        raise ValueError(f"agent prefix {prefix!r} is already registered")
+    PREFIXES[prefix] = factory
+
 
 def check_agent(agent_id: str) -> None:
     """Raise ValueError unless ``agent_id`` is a registered id or a ``ppo:PATH`` of an existing file."""
@@ -52,10 +62,10 @@ def check_agent(agent_id: str) -> None:
 
 
 def make_agent(agent_id: str, seed: int | None = None, **kw: Any) -> Agent:
-    if isinstance(agent_id, str) and agent_id.startswith(PPO_PREFIX):
-        from .ppo_agent import PPOAgent
-
-        return PPOAgent(agent_id[len(PPO_PREFIX):], seed=seed, agent_id=agent_id, **kw)
+    if isinstance(agent_id, str):
+        for prefix, build in PREFIXES.items():
+            if agent_id.startswith(prefix):
+                return build(agent_id, seed=seed, **kw)
     try:
         factory = AGENTS[agent_id]
     except KeyError:

@@ -5,7 +5,7 @@ learned value at a depth cut-off.  Tournament against ``noble-rule-v1``: ``docs/
 hand-made evaluation.  v2 puts its budget on the decisions that matter and compares the
 candidates on the *same* determinisations:
 
-* **Default policy** (``_DefaultPolicy``): ``noble-rule-v1`` plus two changes that won in
+* **Default policy** (``DefaultPolicy``): ``noble-rule-v1`` plus two changes that won in
   rule-vs-rule play: usurp at any P(success) >= ``counter_threshold`` (0.05) while another
   player's FARC reigns (he wins after three full turns, §37: waiting loses), and draw an Event
   card instead of consulting a Prestige Table / courting favor / buying a +1 modifier (Support
@@ -25,7 +25,7 @@ candidates on the *same* determinisations:
   order and future dice redrawn, ``engine.hidden``; the true state is never seen), every
   candidate is applied to a clone of that same sample with the same rollout-policy seeds
   (common random numbers: candidates are compared pairwise), then played on by
-  ``_DefaultPolicy`` at the agent's seat and ``noble-rule-v1`` at the others until the agent's
+  ``DefaultPolicy`` at the agent's seat and ``noble-rule-v1`` at the others until the agent's
   next ``turn_main`` in a later game turn (at most ``horizon`` decisions) or the end.
 * **Value at the cut-off**: a finished game is 1 (win), 0 (loss), 1/n (draw).  Otherwise the
   agent's share ``exp(s_me) / sum_q exp(s_q)`` of a conditional-logit score ``s_q = w . f(view_q)``
@@ -49,24 +49,18 @@ from typing import Any
 from fandonia_env.engine import Game
 from fandonia_env.engine.actions import ID
 from fandonia_env.engine.data.components import ROYALS
-
-from .base import Agent, register
-from .noble_rule import (
-    CATHERINE_BONUS,
-    MARRIED_MONARCH_BONUS,
+from fandonia_env.engine.rule_queries import (
     SUPPORT_VALUES,
-    NobleRuleV1,
-    _faction_value,
-    _female,
-    _married,
-    _mean,
-    _royal_uv,
-    _support_mult,
-    best_usurp,
-    monarch_support_value,
-    neutral_status,
+    faction_value,
+    mean,
+    royal_uv_distribution,
+    support_multiplier,
+    usurpation_parts,
     usurpers,
 )
+
+from .base import Agent, register
+from .noble_rule import NobleRuleV1, best_usurp
 
 PASS = ID["pass"]
 USURP = ID["free_usurp"]
@@ -79,38 +73,32 @@ FEATURES = ("pu", "gap", "gap_front", "hand_sup", "front", "fv", "farcs", "ra", 
 
 
 def _support_ev(view: dict[str, Any], q: int, cards: list[str]) -> float:
-    return sum(3.5 * _support_mult(view, q, t) for t in cards if t in SUPPORT_VALUES)
+    return sum(3.5 * support_multiplier(view, q, t)[0] for t in cards if t in SUPPORT_VALUES)
 
 
 def usurp_gap(view: dict[str, Any], with_hand: bool = True) -> float:
     """Expected usurpation rating minus the Monarch's (best usurper), as ``usurp_chance`` counts
-    them (§36.4-§36.5, §36.8), clipped to [GAP_LO, GAP_HI]; GAP_LO when the viewer
-    cannot usurp.  A smooth version of P(success), informative while P is still 0."""
+    them (§36.4-§36.5, §36.8: ``rule_queries.usurpation_parts``), clipped to [GAP_LO, GAP_HI];
+    GAP_LO when the viewer cannot usurp.  A smooth version of P(success), informative while P
+    is still 0."""
     me = view["me"]
-    mon = view["monarch"]
-    cands = usurpers(view)
-    if mon is None or not cands:
+    cands = usurpers(view, me)
+    if view["monarch"] is None or not cands:
         return GAP_LO
-    cards = list(view["players"][me]["in_front"]) + (list(view["hand"]) if with_hand else [])
-    u_sup = sum(3.5 * _support_mult(view, me, t) for t in cards if t in SUPPORT_VALUES)
-    jane = view["chars"]["jane"]
-    halve = jane["owner"] == me and not jane["dead"] and not _female(mon)
-    q = view["chars"][mon]["owner"]
-    sv = monarch_support_value(view["support"])
     best = GAP_LO
     for cid in cands:
-        u = _mean(_royal_uv(cid)) + _faction_value(view, me, cid) + u_sup
-        m = _mean(_royal_uv(mon, halve))
-        if q is None:
-            m += neutral_status(view, mon, cid) + sv
-            if mon == "george":
-                if not view["chars"]["catherine"]["dead"]:
-                    m += _mean(_royal_uv("catherine")) + CATHERINE_BONUS
-            elif _married(view, mon):
-                m += MARRIED_MONARCH_BONUS
+        r = usurpation_parts(view, me, cid, with_hand)
+        u = mean(royal_uv_distribution(cid)) + r.usurper_fixed + sum(3.5 * m for m in r.usurper_cards)
+        m = mean(royal_uv_distribution(r.monarch, r.monarch_halved))
+        if r.defender is None:
+            m += r.monarch_fixed
+            if r.monarch_extra is not None:
+                m += mean(royal_uv_distribution(r.monarch_extra)) + r.monarch_bonus
+            elif r.monarch_bonus:
+                m += r.monarch_bonus
         else:
-            m += (MARRIED_MONARCH_BONUS if _married(view, mon) else 0) + _faction_value(view, q, mon) + sv
-            m += sum(3.5 * _support_mult(view, q, t) for t in view["players"][q]["in_front"] if t in SUPPORT_VALUES)
+            m += r.monarch_bonus + r.monarch_fixed
+            m += sum(3.5 * x for x in r.monarch_cards)
         best = max(best, u - m)
     return max(GAP_LO, min(GAP_HI, best))
 
@@ -129,7 +117,7 @@ def features(view: dict[str, Any]) -> dict[str, float]:
         "pu": pu, "gap": usurp_gap(view), "gap_front": usurp_gap(view, with_hand=False),
         "hand_sup": _support_ev(view, me, view["hand"]),
         "front": _support_ev(view, me, pl["in_front"]),
-        "fv": float(_faction_value(view, me, None)),
+        "fv": float(sum(faction_value(view, me, None))),
         "farcs": float(sum(1 for c in ROYALS if view["chars"][c]["owner"] == me and not view["chars"][c]["dead"])),
         "ra": float(sum(1 for c in view["hand"] if c.startswith("ra_"))),
         "pp": float(pl["pp"]), "ip": float(pl["ip"]), "pc_dead": float(pcc["dead"]),
@@ -152,7 +140,7 @@ def win_score(view: dict[str, Any]) -> float:
     return sum(w * f[k] for k, w in WEIGHTS.items())
 
 
-class _DefaultPolicy(NobleRuleV1):
+class DefaultPolicy(NobleRuleV1):
     """``noble-rule-v1`` with two changes that won clearly in rule-vs-rule play (200 games, 2x
     this vs 2x v1, duplicate deals: 0.29 vs 0.21 win rate per seat): usurp at any P(success) >=
     ``counter_threshold`` while another player's FARC reigns, and draw an Event card (Support
@@ -199,7 +187,7 @@ class NobleISMCTSV2(Agent):
         self.usurp_floor = usurp_floor
         self.counter_threshold = counter_threshold
         self.time_limit = time_limit
-        self.rule = _DefaultPolicy(seed=self.rng.getrandbits(32))
+        self.rule = DefaultPolicy(seed=self.rng.getrandbits(32))
         self.rule.counter_threshold = counter_threshold
         self.searches = 0
         self.changed = 0
@@ -282,7 +270,7 @@ class NobleISMCTSV2(Agent):
         return best
 
     def _rollout(self, g: Game, me: int, start_turn: int, seeds: list[int]) -> float:
-        pols = [(_DefaultPolicy if q == me else NobleRuleV1)(seed=s) for q, s in enumerate(seeds)]
+        pols = [(DefaultPolicy if q == me else NobleRuleV1)(seed=s) for q, s in enumerate(seeds)]
         steps = 0
         st = g.state
         while not st.over and steps < self.horizon:

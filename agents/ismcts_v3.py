@@ -16,14 +16,14 @@ value model, and most of its budget went to activity choices that move the win c
 * **Keeping its own reign**: its own FARC reigns.  Candidates: the default, pass, and other
   legal activities.  The first ``max_searches_per_turn`` decisions of each Player Turn.
 
-Every other decision plays the default policy (v2's ``_DefaultPolicy``: ``noble-rule-v1`` +
+Every other decision plays the default policy (v2's ``DefaultPolicy``: ``noble-rule-v1`` +
 counter-usurpation at P >= 0.05 + Event cards instead of Prestige), which also answers decision
 kinds it does not know (presets, optional rules).
 
 **Search**: for each of ``determinizations`` (8) samples of the agent's ``InfoSet`` (v2's
 machinery: the true state is never seen), every candidate is applied to a clone of the same
 sample and played on with the same rollout seeds (common random numbers) by
-``_DefaultPolicy`` at the agent's seat and ``noble-rule-v1`` elsewhere, to the end of the
+``DefaultPolicy`` at the agent's seat and ``noble-rule-v1`` elsewhere, to the end of the
 game or ``turns_ahead`` game turns later (enough for a reign to win or be broken), at most
 ``horizon`` decisions; the cut-off is valued by v2's conditional-logit win model (a finished
 game is 1 / 0 / 1/n).  The candidate with the largest mean paired advantage over the default
@@ -44,7 +44,7 @@ from fandonia_env.engine import Game
 from fandonia_env.engine.actions import ID
 
 from .base import Agent, register
-from .ismcts_v2 import NobleISMCTSV2, _DefaultPolicy, paired_sample, paired_stats
+from .ismcts_v2 import DefaultPolicy, NobleISMCTSV2, paired_sample, paired_stats
 from .noble_rule import NobleRuleV1, best_usurp
 
 PASS = ID["pass"]
@@ -75,7 +75,7 @@ class NobleISMCTSV3(Agent):
         self.margin = margin
         self.usurp_floor = usurp_floor
         self.counter_threshold = counter_threshold
-        self.rule = _DefaultPolicy(seed=self.rng.getrandbits(32))
+        self.rule = DefaultPolicy(seed=self.rng.getrandbits(32))
         self.rule.counter_threshold = counter_threshold
         self.searches = 0
         self.changed = 0
@@ -169,7 +169,7 @@ class NobleISMCTSV3(Agent):
 
     def _rollout(self, g: Game, me: int, stop_turn: int, seeds: list[int]) -> float:
         self.rollouts += 1
-        pols = [(_DefaultPolicy if q == me else NobleRuleV1)(seed=s) for q, s in enumerate(seeds)]
+        pols = [(DefaultPolicy if q == me else NobleRuleV1)(seed=s) for q, s in enumerate(seeds)]
         pols[me].counter_threshold = self.counter_threshold
         st = g.state
         steps = 0

@@ -23,27 +23,28 @@ usurps at >= 0.55.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
-from fandonia_env.engine.actions import ID, NAME
+from fandonia_env.engine.actions import ID, NAME, action_player
 from fandonia_env.engine.data.components import (
     ALL_CHARACTER_IDS,
-    CARD_TYPE_OF,  # noqa: F401  (re-exported for search agents)
     NOBLES,
     OFFICES,
     ROYALS,
     SUCCESSION,
     character_name,
 )
-from fandonia_env.engine.data.tables import PRESTIGE_TABLES, monarch_support_value
-from fandonia_env.engine.usurpation import (
-    ARMY_WAR_MULT,
-    CATHERINE_BONUS,
-    MARRIED_MONARCH_BONUS,
-    NAVY_PIRATES_MULT,
+from fandonia_env.engine.data.tables import PRESTIGE_MODIFIER_CAP, PRESTIGE_TABLES, lookup
+from fandonia_env.engine.rule_queries import (
     SUPPORT_VALUES,
+    dice_distribution,
+    gains_halved,
+    mean,
+    pp_price,
+    royal_uv_distribution,
+    usurpation_chance,
+    usurpers,
 )
 
 from .base import Agent, register
@@ -55,234 +56,25 @@ _NAME_TO_CID = {character_name(c): c for c in ALL_CHARACTER_IDS}
 # longest names first so "Sir Richard" never matches inside a longer name by accident
 _NAMES_BY_LEN = sorted(_NAME_TO_CID, key=len, reverse=True)
 
-PP_PRICE = 5  # §35.8
-IP_VALUE = 1.0 / PP_PRICE  # one IP is worth a fifth of a PP
-
 
 # ---------------------------------------------------------------------------
-# Small probability helpers (exact distributions as dicts value -> probability)
+# Usurpation odds: the engine's rule queries (``fandonia_env.engine.rule_queries``) on the view
 # ---------------------------------------------------------------------------
 
-Dist = dict[int, float]
-
-
-def _conv(a: Dist, b: Dist) -> Dist:
-    out: Dist = {}
-    for x, px in a.items():
-        for y, py in b.items():
-            out[x + y] = out.get(x + y, 0.0) + px * py
-    return out
-
-
-def _const(v: int) -> Dist:
-    return {v: 1.0}
-
-
-@cache
-def _dice(n: int, mult: int = 1) -> Dist:
-    """Distribution of (n d6) x mult.  Cached: callers never mutate the returned dict."""
-    d: Dist = {0: 1.0}
-    for _ in range(n):
-        d = _conv(d, {k: 1 / 6 for k in range(1, 7)})
-    return {k * mult: p for k, p in d.items()}
-
-
-@cache
-def _royal_uv(cid: str, halve: bool = False) -> Dist:
-    """Usurpation Value distribution (§36.3); cached, never mutated by callers."""
-    if cid == "thomas":
-        d: Dist = {}
-        for k in range(1, 7):
-            v = (k + 1) // 2
-            d[v] = d.get(v, 0) + 1 / 6
-    else:
-        r = ROYALS[cid]
-        if r.uv_dice == 0:
-            return _const(0)
-        d = _dice(r.uv_dice, r.uv_mult)
-    if halve:
-        h: Dist = {}
-        for k, p in d.items():
-            h[k // 2] = h.get(k // 2, 0) + p
-        d = h
-    return d
-
-
-def _mean(d: Dist) -> float:
-    return sum(k * p for k, p in d.items())
-
-
-def _p_greater(a: Dist, b: Dist) -> float:
-    """P(A > B) for independent A, B."""
-    keys = sorted(b)
-    cum = []
-    s = 0.0
-    for k in keys:
-        s += b[k]
-        cum.append(s)
-    tot = 0.0
-    for x, px in a.items():
-        i = bisect_left(keys, x)  # number of B values < x
-        if i:
-            tot += px * cum[i - 1]
-    return tot
-
-
-# ---------------------------------------------------------------------------
-# View queries
-# ---------------------------------------------------------------------------
-
-
-def _free(view: dict[str, Any], cid: str) -> bool:
-    c = view["chars"][cid]
-    return not (c["dead"] or c["banished"] or c["imprisoned"] or c["hiding"] or c["location"] in view["wars"])
-
-
-def _married(view: dict[str, Any], cid: str) -> bool:
-    sp = view["chars"][cid]["spouse"]
-    return sp is not None and not view["chars"][sp]["dead"]
-
-
-def _female(cid: str) -> bool:
-    if cid in ROYALS:
-        return ROYALS[cid].female
-    return NOBLES[cid].female
-
-
-def _faction_value(view: dict[str, Any], p: int, exclude: str | None) -> int:
-    """§36.4.2-§36.4.3 (as ``usurpation.faction_value``), from the view."""
-    pcid = view["players"][p]["pc"]
-    pcc = view["chars"][pcid]
-    total = 0
-    if _free(view, pcid):
-        total += view["status"][pcid] * (2 if _married(view, pcid) else 1)
-    for cid, c in view["chars"].items():
-        if c["owner"] != p or cid == pcid or cid == exclude or cid == pcc["spouse"]:
-            continue
-        if _free(view, cid):
-            total += view["status"][cid]
-    return total
-
-
-def _support_mult(view: dict[str, Any], p: int, ctype: str) -> int:
-    at_war = bool(view["wars"]) or "foreign_war" in view["problems"]
-    if ctype == "army_support" and at_war:
-        return ARMY_WAR_MULT
-    if ctype == "navy_support" and "pirates" in view["problems"]:
-        return NAVY_PIRATES_MULT
-    base, boosted, conds = SUPPORT_VALUES[ctype]
-    for cond in conds:
-        k = cond[0]
-        if k == "fac":
-            c = view["chars"][cond[1]]
-            if c["owner"] == p and not c["dead"]:
-                return boosted
-        elif k == "famine":
-            if view["crown"] == "famine":
-                return boosted
-        elif k == "problem":
-            if cond[1] in view["problems"]:
-                return boosted
-        elif k == "ambassador":
-            for cid, c in view["chars"].items():
-                if c["office"] == cond[1] and c["owner"] == p and cid not in ROYALS:
-                    return boosted
-    return base
-
-
-def usurpers(view: dict[str, Any]) -> list[str]:
-    """The RCs the viewer could usurp with (mirrors ``usurpation.usurpers``)."""
-    me = view["me"]
-    mon = view["monarch"]
-    if mon is not None and view["chars"][mon]["owner"] == me:
-        return []
-    if view["chars"][view["players"][me]["pc"]]["dead"]:
-        return []
-    own = [c for c in ROYALS if view["chars"][c]["owner"] == me and c != "jane" and not view["chars"][c]["dead"]]
-    if own:
-        return [c for c in own if _free(view, c) and c != mon]
-    if view["chars"]["thomas"]["dead"] and mon != "thomas":
-        return []
-    return ["thomas"]
-
-
-
-def neutral_status(view: dict[str, Any], mon: str, cid: str) -> int:
-    """§36.5.2, A14: Statuses of the free NCs and NRCs counted for a neutral Monarch against a
-    usurpation with ``cid`` (not the Monarch, not Catherine while George reigns, not Thomas
-    when he is the usurper's RC)."""
-    total = 0
-    for c, ch in view["chars"].items():
-        if ch["owner"] is not None or c == mon:
-            continue
-        if c == "catherine" and mon == "george":
-            continue
-        if c == "thomas" and cid == "thomas":
-            continue
-        if _free(view, c):
-            total += view["status"][c]
-    return total
 
 def usurp_chance(view: dict[str, Any], cid: str, with_hand: bool = True) -> float:
     """P(the viewer's usurpation with ``cid`` succeeds), all its Support cards played.
 
     Exact: the usurper's rating (UV dice + PC/FACs/FARCs + Support cards in front and, if
     ``with_hand``, in hand) against the Monarch's (§36.5 for a NRC Monarch; §36.8 for a FARC
-    Monarch, whose unseen hand is ignored)."""
-    me = view["me"]
-    mon = view["monarch"]
-    if mon is None:
-        return 0.0
-    cards = list(view["players"][me]["in_front"]) + (list(view["hand"]) if with_hand else [])
-    u_rand = [("uv", cid, False)] + [("d", _support_mult(view, me, t)) for t in cards if t in SUPPORT_VALUES]
-    u_fix = _faction_value(view, me, cid)
-    jane = view["chars"]["jane"]
-    halve = jane["owner"] == me and not jane["dead"] and not _female(mon)
-    q = view["chars"][mon]["owner"]
-    sv = monarch_support_value(view["support"])
-    m_rand = [("uv", mon, halve)]
-    if q is None:
-        m_fix = neutral_status(view, mon, cid) + sv
-        if mon == "george":
-            if not view["chars"]["catherine"]["dead"]:
-                m_rand.append(("uv", "catherine", False))
-                m_fix += CATHERINE_BONUS
-        elif _married(view, mon):
-            m_fix += MARRIED_MONARCH_BONUS
-    else:
-        m_fix = (MARRIED_MONARCH_BONUS if _married(view, mon) else 0) + _faction_value(view, q, mon) + sv
-        m_rand += [("d", _support_mult(view, q, t)) for t in view["players"][q]["in_front"]
-                   if t in SUPPORT_VALUES]
-    return _p_win(m_fix - u_fix, tuple(sorted(u_rand)), tuple(sorted(m_rand)))
-
-
-@lru_cache(maxsize=65536)
-def _p_win(gap: int, u_rand: tuple[tuple[Any, ...], ...], m_rand: tuple[tuple[Any, ...], ...]) -> float:
-    """P(sum(u_rand) > sum(m_rand) + gap); each part a hashable ("uv", cid, halve) / ("d", mult)."""
-    ud = [_part(x) for x in u_rand]
-    md = [_part(x) for x in m_rand]
-    u_lo, u_hi = sum(min(d) for d in ud), sum(max(d) for d in ud)
-    m_lo, m_hi = gap + sum(min(d) for d in md), gap + sum(max(d) for d in md)
-    if u_hi <= m_lo:
-        return 0.0
-    if u_lo > m_hi:
-        return 1.0
-    u = _const(0)
-    for d in ud:
-        u = _conv(u, d)
-    m = _const(gap)
-    for d in md:
-        m = _conv(m, d)
-    return _p_greater(u, m)
-
-
-def _part(x: tuple[Any, ...]) -> Dist:
-    return _royal_uv(x[1], x[2]) if x[0] == "uv" else _dice(1, x[1])
+    Monarch, whose unseen hand is ignored): ``rule_queries.usurpation_chance``."""
+    return usurpation_chance(view, view["me"], cid, with_hand)
 
 
 def best_usurp(view: dict[str, Any]) -> tuple[str | None, float]:
+    """The viewer's best RC for a usurpation now and its P(success) (None, 0.0 if none)."""
     best, bp = None, 0.0
-    for c in usurpers(view):
+    for c in usurpers(view, view["me"]):
         p = usurp_chance(view, c)
         if p > bp:
             best, bp = c, p
@@ -303,31 +95,31 @@ _SPECIAL_COST = {
 def prestige_ev(view: dict[str, Any], table: str, bonus: int = 0) -> float:
     """Expected PP-equivalent gain of one roll on ``table`` (cost included)."""
     me = view["players"][view["me"]]
-    mod = max(-2, min(2, me["prestige_mods"].get(table, 0))) + bonus
-    pcc = view["chars"][me["pc"]]
-    half = pcc["location"] != "fandonia" or pcc["hiding"] or pcc["banished"]
-    return _prestige_ev(table, mod, bool(half), me["ip"], me["pp"])
+    cap = PRESTIGE_MODIFIER_CAP
+    mod = max(-cap, min(cap, me["prestige_mods"].get(table, 0))) + bonus
+    half = gains_halved(view, view["me"])
+    return _prestige_ev(table, mod, bool(half), me["ip"], me["pp"], pp_price(view))
 
 
 @lru_cache(maxsize=65536)
-def _prestige_ev(table: str, mod: int, half: bool, ip: int, pp: int) -> float:
+def _prestige_ev(table: str, mod: int, half: bool, ip: int, pp: int, price: int) -> float:
     t = PRESTIGE_TABLES[table]
-    two = _dice(2)
+    two = dice_distribution(2)
     f = 0.5 if half else 1.0
+    ip_value = 1.0 / price  # one IP is worth what it buys of a PP (§35.8)
 
     def row_value(total: int, depth: int) -> float:
-        total = max(t["lo"], min(t["hi"], total))
-        r = next(r[2] for r in t["rows"] if r[0] <= total <= r[1])
-        v = f * (r["pp"] + IP_VALUE * r["ip"])
+        r = lookup(t, total)  # the row hit, clamped to the table's ends (A6)
+        v = f * (r["pp"] + ip_value * r["ip"])
         for s in r["special"]:
             if s == "lose_all_ip":
-                v -= f * IP_VALUE * ip
+                v -= f * ip_value * ip
             elif s == "lose_all_pp":
                 v -= f * pp
             elif s == "double_pp":
                 v += f * pp
             elif s == "double_ip":
-                v += f * IP_VALUE * ip
+                v += f * ip_value * ip
             elif s == "roll_again":
                 v += max(0.0, ev(depth + 1)) if depth < 2 else 0.0
             else:
@@ -338,7 +130,7 @@ def _prestige_ev(table: str, mod: int, half: bool, ip: int, pp: int) -> float:
     def ev(depth: int) -> float:
         return sum(p * row_value(k + mod, depth) for k, p in two.items())
 
-    return ev(0) - IP_VALUE * int(t.get("cost_ip", 0))
+    return ev(0) - ip_value * int(t.get("cost_ip", 0))
 
 
 # ---------------------------------------------------------------------------
@@ -491,7 +283,7 @@ class NobleRuleV1(Agent):
         if ID["act_intrigue_card"] in s:
             return ID["act_intrigue_card"]
         reserve = 6 if self.aggressive else 8
-        if ID["free_buy_pp"] in s and me["ip"] >= reserve + PP_PRICE:
+        if ID["free_buy_pp"] in s and me["ip"] >= reserve + pp_price(view):
             return ID["free_buy_pp"]
         return PASS
 
@@ -556,7 +348,7 @@ class NobleRuleV1(Agent):
     def _k_royal_alignment(self, view, legal, ctx):
         def val(a):
             r = NAME[a][len("play_ra_"):]
-            return _mean(_royal_uv(r)) + ROYALS[r].status
+            return mean(royal_uv_distribution(r)) + ROYALS[r].status
         return max(legal, key=val)
 
     def _k_draw_choice(self, view, legal, ctx):
@@ -595,8 +387,7 @@ class NobleRuleV1(Agent):
         me, n = view["me"], view["n_players"]
         lead = self._leader(view)
         def val(a):
-            k = int(NAME[a].rsplit("_", 1)[1])
-            q = (me + k) % n
+            q = action_player(me, a, n)
             return (view["players"][q]["hand_size"] + (3 if q == lead else 0))
         return max(legal, key=val)
 
@@ -690,7 +481,7 @@ class NobleRuleV1(Agent):
         pl = [a for a in legal if NAME[a].startswith("player_rel_")]
         if pl:
             for a in pl:
-                if (me + int(NAME[a].rsplit("_", 1)[1])) % n == lead:
+                if action_player(me, a, n) == lead:
                     return a
             return self.rng.choice(pl)
         cs = self._chars(legal)

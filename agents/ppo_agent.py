@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Agent, register
+from .base import PPO_PREFIX, Agent, register, register_prefix
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 NOBLE_PPO_V1 = WEIGHTS_DIR / "noble-ppo-v1.npz"
@@ -194,4 +194,10 @@ def _noble_ppo_v1(seed: int | None = None, **kw: Any) -> PPOAgent:
     return PPOAgent(NOBLE_PPO_V1, seed=seed, agent_id="noble-ppo-v1", **kw)
 
 
+def _from_spec(spec: str, seed: int | None = None, **kw: Any) -> PPOAgent:
+    """``ppo:PATH`` -> the policy in PATH."""
+    return PPOAgent(spec[len(PPO_PREFIX):], seed=seed, agent_id=spec, **kw)
+
+
 register("noble-ppo-v1", _noble_ppo_v1)
+register_prefix(PPO_PREFIX, _from_spec)

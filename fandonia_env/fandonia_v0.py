@@ -103,14 +103,14 @@ def string_to_action(name: str) -> int:
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's order-enforcing wrapper (calls before ``reset()`` raise
     ``RuntimeError``).  Keyword arguments: those of :class:`raw_env`."""
-    return _OrderEnforcing(raw_env(**kwargs))
+    return OrderEnforcing(raw_env(**kwargs))
 
 
 def _before_reset(what: str) -> RuntimeError:
     return RuntimeError(f"fandonia_v0: call reset() before {what}")
 
 
-class _OrderEnforcing(OrderEnforcingWrapper):
+class OrderEnforcing(OrderEnforcingWrapper):
     """PettingZoo's OrderEnforcingWrapper, raising one clear RuntimeError for every call made
     before ``reset()`` (the wrapper itself raises AssertionError, or AttributeError in ``last``)."""
 
@@ -337,7 +337,7 @@ def render_text(g: Game, last: int = 8) -> str:
     return "\n".join(lines)
 
 
-def _register(version: str = "v0") -> None:
+def register_pettingzoo(version: str = "v0") -> None:
     """Register ``fandonia/Fandonia-<version>`` in PettingZoo's registry (``pettingzoo.make``)."""
     try:
         from pettingzoo import register
@@ -350,5 +350,5 @@ def _register(version: str = "v0") -> None:
         register("aec", f"fandonia/Fandonia-{version}", entry_point=f"fandonia_env.fandonia_{version}:env")
 
 
-_register("v0")
+register_pettingzoo("v0")
 _ = CATALOGUE

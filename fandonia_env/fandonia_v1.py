@@ -46,7 +46,7 @@ def observation_space_v1() -> spaces.Dict:
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment with v0's order-enforcing wrapper (calls before ``reset()`` raise RuntimeError)."""
-    return fandonia_v0._OrderEnforcing(raw_env(**kwargs))
+    return fandonia_v0.OrderEnforcing(raw_env(**kwargs))
 
 
 class raw_env(fandonia_v0.raw_env):
@@ -62,4 +62,4 @@ class raw_env(fandonia_v0.raw_env):
     _encode = staticmethod(encode_v1)
 
 
-fandonia_v0._register("v1")
+fandonia_v0.register_pettingzoo("v1")

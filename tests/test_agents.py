@@ -10,9 +10,10 @@ import pytest
 
 import agents
 from agents import AGENTS, make_agent
-from agents.noble_rule import _dice, _p_greater, _royal_uv, usurp_chance
+from agents.noble_rule import usurp_chance
 from fandonia_env.engine import Game
 from fandonia_env.engine.hidden import InfoSet
+from fandonia_env.engine.rule_queries import dice_distribution, p_greater, royal_uv_distribution
 from fandonia_env.engine.state import GameState
 
 #: small budgets keep the search agent fast in tests
@@ -107,9 +108,9 @@ def test_agents_never_see_the_state() -> None:
 
 
 def test_usurp_chance_distributions() -> None:
-    assert abs(sum(_dice(2, 3).values()) - 1) < 1e-12
-    assert _p_greater({5: 1.0}, {4: 0.5, 5: 0.5}) == 0.5
-    assert set(_royal_uv("thomas")) == {1, 2, 3}
+    assert abs(sum(dice_distribution(2, 3).values()) - 1) < 1e-12
+    assert p_greater({5: 1.0}, {4: 0.5, 5: 0.5}) == 0.5
+    assert set(royal_uv_distribution("thomas")) == {1, 2, 3}
     # at the start nobody can overturn King George's rating (all the nobles support him)
     g = Game(players=4, seed=1, max_turns=10)
     v = g.view(0, log=False)

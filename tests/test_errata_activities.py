@@ -11,7 +11,7 @@ from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES
 from fandonia_env.engine.invariants import check
 from fandonia_env.engine.problems import roll_spec
 from fandonia_env.engine.queries import status
-from fandonia_env.engine.turn import _activity_options
+from fandonia_env.engine.turn import activity_options
 
 
 def setup(edition: str = "errata", players: int = 3, seed: int = 5, p: int = 0, **pt) -> Position:
@@ -71,7 +71,7 @@ def test_errata_d30_d41_counselor_influence_and_privateer_are_absent():
     pos.give(0, "monarchs_counselor")
     st.chars[_pc(st)].counselor_card = st.players[0].hand.pop()  # a PC "able to counsel" (A29)
     st.players[0].ip = 20
-    opts = _activity_options(st, 0)
+    opts = activity_options(st, 0)
     names = {CATALOGUE[a][0] for a in opts}
     assert all(n.startswith(("act_", "free_")) for n in names)
     assert not any(w in n for n in names for w in words)

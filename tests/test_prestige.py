@@ -375,14 +375,14 @@ def test_t1_14_11_note_3_free_intrigue_lost_if_already_intrigued_this_turn(calls
 
 def test_t1_14_11_note_3_free_intrigue_does_not_use_a_normal_activity(calls):
     from fandonia_env.engine.actions import ID
-    from fandonia_env.engine.turn import _activity_options, activities_left
+    from fandonia_env.engine.turn import activities_left, activity_options
 
     pos = position(done=["prestige"])
     consult(pos, "socializing", 7)
     assert activities_left(pos.state) == 1  # the normal one left; the free one is extra
     assert pos.state.pt["free"] == ["intrigue_card"] and pos.state.pt["intrigue"] == 0
     pos.state.pt["done"].append("travel")  # budget spent: the free intrigue is still offered
-    opts = _activity_options(pos.state, 0)
+    opts = activity_options(pos.state, 0)
     assert ID["act_intrigue_card"] in opts and ID["act_recruit"] not in opts
 
 

@@ -78,12 +78,11 @@ from .queries import (
     take_card,
 )
 from .rolls import modified_roll
+from .rule_queries import pp_price
 from .state import Character, GameState
 from .turn import discard_options, do_draw
 
-PP_PRICE = 5  # §35.8: One PP for Five IP
 _TITLE_COST = {row["from"]: row["cost_ip"] for row in TITLE_TABLE}
-PP_PRICE_ERRATA = 2  # D81 (ES §35.8): one PP for two IP
 #: D25, ruling R3/A20: the errata female steps cost 2, 3, 4, 5 IP by rank reached.
 _TITLE_COST_ERRATA = {**_TITLE_COST, **{row["from"]: row["cost_ip"] for row in TITLE_TABLE_ERRATA_FEMALE}}
 
@@ -97,13 +96,13 @@ def _waived(state: GameState) -> bool:
     return bool(state.pt.get("waiver"))
 
 
-def _blocked(state: GameState, c: Character) -> bool:
+def blocked(state: GameState, c: Character) -> bool:
     """Imprisoned, in hiding or stuck in a country at war (the exclusions of
     §13.4.13-§13.4.15), or dead."""
     return c.dead or c.imprisoned or c.hiding or stuck_at_war(state, c)
 
 
-def _can_hold(state: GameState, p: int, owners: list[str] = (), titles: list[str] = ()) -> bool:
+def can_hold(state: GameState, p: int, owners: list[str] = (), titles: list[str] = ()) -> bool:
     """§35.4: would p's PP cover his faction if ``owners`` joined it and each of
     ``titles`` gained one title?  (Evaluated on a temporary change of plain data.)"""
     saved_o = [(cid, state.chars[cid].owner) for cid in owners]
@@ -257,7 +256,7 @@ def _intrigue_ok(state: GameState, p: int, need_treachery: bool) -> bool:
     return True
 
 
-def _use_intrigue_grant(state: GameState, p: int) -> None:
+def use_intrigue_grant(state: GameState, p: int) -> None:
     """Consume the Intrigue grant (counter first; else an 'Intrigue' card, §14.5.7)."""
     if _waived(state):
         return
@@ -312,12 +311,12 @@ def _title_candidates(state: GameState, p: int) -> list[str]:
     out = []
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
-        if c.banished or _blocked(state, c) or cid in done:
+        if c.banished or blocked(state, c) or cid in done:
             continue
         cost = title_cost(state, cid)
         if cost is None or not can_spend(state, p, cost):
             continue
-        if not c.is_pc and not _can_hold(state, p, titles=[cid]):
+        if not c.is_pc and not can_hold(state, p, titles=[cid]):
             continue
         out.append(cid)
     return out
@@ -535,9 +534,9 @@ def _recruit_candidates(state: GameState, p: int) -> list[str]:
     out = []
     for cid in state.players[p].loyalty_drawn:
         c = state.chars[cid]
-        if c.owner is not None or c.is_pc or c.consort or _blocked(state, c):
+        if c.owner is not None or c.is_pc or c.consort or blocked(state, c):
             continue
-        if _can_hold(state, p, owners=[cid]):
+        if can_hold(state, p, owners=[cid]):
             out.append(cid)
     return out
 
@@ -601,11 +600,11 @@ def _treachery_targets(state: GameState, p: int) -> list[str]:
             joining = married_joining(state, p, cid)
             if joining is None:
                 continue
-        if cid in ("george", "thomas") or cid == state.monarch or c.consort or _blocked(state, c):
+        if cid in ("george", "thomas") or cid == state.monarch or c.consort or blocked(state, c):
             continue
         if abroad(c) and not _present_abroad(state, p, c.location):
             continue
-        if _can_hold(state, p, owners=joining):
+        if can_hold(state, p, owners=joining):
             out.append(cid)
     return out
 
@@ -623,7 +622,7 @@ def act_treachery(state: GameState, p: int) -> None:
 @op("act_treachery_target")
 def act_treachery_target(state: GameState, choice: int, p: int) -> None:
     cid = action_char(choice)
-    _use_intrigue_grant(state, p)
+    use_intrigue_grant(state, p)
     if _waived(state):
         _treachery_done(state, p, cid)
         return
@@ -675,7 +674,7 @@ def _seducers(state: GameState, p: int) -> list[str]:
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
         n = NOBLES.get(cid)
-        if n is None or not n.female or n.seduction is None or c.spouse is not None or _blocked(state, c):
+        if n is None or not n.female or n.seduction is None or c.spouse is not None or blocked(state, c):
             continue
         out.append(cid)
     return out
@@ -700,9 +699,9 @@ def _seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
         c = state.chars[cid]
         if n.female or c.owner == p or c.is_pc or cid == ARCHBISHOP or c.spouse is not None:
             continue
-        if c.consort or _blocked(state, c) or c.location != loc:
+        if c.consort or blocked(state, c) or c.location != loc:
             continue
-        if _can_hold(state, p, owners=[cid]):
+        if can_hold(state, p, owners=[cid]):
             out.append(cid)
     return out
 
@@ -746,7 +745,7 @@ def act_seduce_target(state: GameState, choice: int, p: int, seducer: str) -> No
 
         seduce_start(state, p, seducer, target)
         return
-    _use_intrigue_grant(state, p)
+    use_intrigue_grant(state, p)
     rating = NOBLES[seducer].seduction
     log(state, f"player {p}'s {name(seducer)} (Seduction Rating {rating}) attempts to seduce {name(target)}.")
     spec = {
@@ -897,13 +896,13 @@ def act_draw_pick(state: GameState, choice: int, p: int) -> None:
 
 
 def _legal_buy_pp(state: GameState, p: int) -> bool:
-    return can_spend(state, p, PP_PRICE_ERRATA if errata(state) else PP_PRICE)  # D81
+    return can_spend(state, p, pp_price(state))  # §35.8, D81
 
 
 @op("free_buy_pp")
 def free_buy_pp(state: GameState, p: int) -> None:
     """§35.8: One PP for Five IP, as often as affordable; not an activity."""
-    spend_ip(state, p, PP_PRICE_ERRATA if errata(state) else PP_PRICE, "One PP (§35.8)")  # D81
+    spend_ip(state, p, pp_price(state), "One PP (§35.8)")  # D81
     gain_pp(state, p, 1, "bought with IP")
 
 
@@ -956,7 +955,7 @@ def _alignable(state: GameState, p: int) -> list[str]:
             continue
         if r == "catherine" and state.monarch == "george":
             continue
-        if _can_hold(state, p, owners=[r]):
+        if can_hold(state, p, owners=[r]):
             out.append(r)
     return out
 

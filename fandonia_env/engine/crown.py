@@ -26,7 +26,7 @@ Errata edition (ruling R1, ES text):
   intriguing a card (Crown Intrigue, the activity, the Intrigue counsel) go through
   ``intrigue_draw``.
 * D18 (ES §8.4.2, A23, R3): the Famine log names Trade Guild, Merchant and Peasant Support
-  (the values are in ``usurpation.support_multiplier``).
+  (the values are in ``rule_queries.support_multiplier``).
 * D20 (ES §8.4.4): a free counsel needs a Court Ball total of 9 or more.
 * D21 (ES §8.4.4): a player whose PC is banned loses 2 PP at every Court Ball.
 * §38 unresolved problems e/g: a forced result ``"one_problem:<problem>"`` in

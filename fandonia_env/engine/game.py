@@ -207,6 +207,9 @@ class Game:
 def player_view(state: GameState, p: int, log: bool = True) -> dict[str, Any]:
     """What player p may know (§14.4 hidden hands, §11/§12 drawn counters; ruling R10).
 
+    ``"rules"`` is the public rules in play (``{"edition", "optional"}``), so that the rule
+    queries of ``rule_queries`` answer on a view as on the state.
+
     Never another player's hand or drawn counters, nor the decision of another
     player (which would tell who was offered a card window)."""
     if not 0 <= p < state.n:
@@ -238,6 +241,7 @@ def player_view(state: GameState, p: int, log: bool = True) -> dict[str, Any]:
     return {
         "me": p,
         "n_players": state.n,
+        "rules": {"edition": state.config["edition"], "optional": list(state.config["optional"])},
         "turn": state.turn,
         "phase": state.phase,
         "first_player": state.first_player,

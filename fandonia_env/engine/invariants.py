@@ -755,12 +755,12 @@ def _expected_options(state: GameState) -> list[int] | None:
     then = a["then"]
     p = a["player"]
     if then == "turn_main_choice":
-        from .turn import _activity_options
+        from .turn import activity_options
 
         if a["then_args"]["p"] != p or state.active != p or state.pt.get("player") != p:
             _fail(f"field stack[-1].args: the activity choice of player {p} outside his Player Turn "
                   f"(active {state.active}, pt.player {state.pt.get('player')})")
-        return sorted(set(_activity_options(state.clone(), p) + [PASS]))
+        return sorted(set(activity_options(state.clone(), p) + [PASS]))
     if then in ("roll_card", "roll_sign"):
         spec = a["then_args"]["spec"]
         order = player_order(state)

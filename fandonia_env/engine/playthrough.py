@@ -20,6 +20,12 @@ def _digest(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def _view_digest(view: dict[str, Any]) -> str:
+    """A view's digest without its ``"rules"`` entry: the rules never change during a game and
+    are recorded once, in the first line's config."""
+    return _digest({k: v for k, v in view.items() if k != "rules"})
+
+
 def _play(cfg: dict[str, Any], choose: Callable[[int, dict[str, Any]], int | None]) -> list[dict[str, Any]]:
     """Play a game from ``cfg``, asking ``choose(step, decision)`` for each action (None stops),
     and record one line per decision."""
@@ -32,7 +38,7 @@ def _play(cfg: dict[str, Any], choose: Callable[[int, dict[str, Any]], int | Non
         log = g.state.log
         new = [e["t"] if e["to"] is None else f"(to player {e['to']}) {e['t']}" for e in log[seen:]]
         seen = len(log)
-        views = [_digest(player_view(g.state, i)) for i in range(n)]
+        views = [_view_digest(player_view(g.state, i)) for i in range(n)]
         if g.over:
             lines.append({"end": g.result, "winner": g.winner, "views": views, "log": new})
             return lines

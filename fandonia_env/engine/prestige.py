@@ -121,6 +121,7 @@ from .queries import (
     spend_ip,
 )
 from .rolls import modified_roll
+from .rule_queries import gains_halved
 from .state import GameState
 from .turn import activities_left
 
@@ -154,9 +155,9 @@ def _tables(state: GameState, p: int, extra_ip: int = 0, below_cap: bool = False
 
 
 def halved(state: GameState, p: int) -> bool:
-    """§20.5, §24.3, §29.2: PC abroad, in hiding or banished (halve once, A2)."""
-    c = pc(state, p)
-    return abroad(c) or c.hiding or c.banished
+    """§20.5, §24.3, §29.2: PC abroad, in hiding or banished (halve once, A2); the rule is
+    ``rule_queries.gains_halved`` (shared with the agents)."""
+    return gains_halved(state, p)
 
 
 def _half(n: int) -> int:

@@ -412,7 +412,7 @@ def _royal_partner(a: str, b: str) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _marry(state: GameState, a: str, b: str) -> None:
+def marry(state: GameState, a: str, b: str) -> None:
     for x in (a, b):
         c = state.chars[x]
         if c.spouse is not None:  # a dead former spouse (§18.6)
@@ -431,7 +431,7 @@ def wedding_pp_ok(state: GameState, p: int, a: str, b: str) -> bool:
     ids = {a, b, state.chars[a].spouse, state.chars[b].spouse} - {None}
     saved = {x: (state.chars[x].spouse, state.chars[x].engaged_to, state.chars[x].fixed_status) for x in ids}
     try:
-        _marry(state, a, b)
+        marry(state, a, b)
         after = pp_required(state, p)
     finally:
         for x, (sp, en, fs) in saved.items():
@@ -477,7 +477,7 @@ def wedding_pair(state: GameState, choice: int, p: int) -> None:
     a = action_char(choice)
     b = state.chars[a].engaged_to
     assert b is not None
-    _marry(state, a, b)
+    marry(state, a, b)
     log(state, f"Player {p} holds a wedding: {name(a)} and {name(b)} are married (§13.4.16, §18.3).")
     rc, other = _royal_partner(a, b)
     if other is not None:

@@ -87,7 +87,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import NO, YES
-from .activities import _blocked, _can_hold, _use_intrigue_grant, join_faction
+from .activities import blocked, can_hold, join_faction, use_intrigue_grant
 from .crown import attends
 from .data.components import ARCHBISHOP, CARD_TYPE_OF, CARD_TYPES, NOBLES, ROYAL_ALIGNMENT_CARD, ROYALS
 from .data.tables import PRESTIGE_TABLES
@@ -115,7 +115,7 @@ def living_spouse(state: GameState, cid: str) -> str | None:
 
 def _unavailable(state: GameState, c: Character) -> bool:
     """RI closing paragraph: dead, banished, imprisoned, in hiding or stuck at war."""
-    return _blocked(state, c) or c.banished
+    return blocked(state, c) or c.banished
 
 
 def _monarch_or_spouse(state: GameState, cid: str) -> bool:
@@ -140,7 +140,7 @@ def seducers(state: GameState, p: int) -> list[str]:
     pcid = state.players[p].pc
     hm: set[str] | None = None
     for cid, c in state.chars.items():
-        if c.owner != p or _blocked(state, c):
+        if c.owner != p or blocked(state, c):
             continue
         if cid == "jane":
             out.append(cid)
@@ -183,7 +183,7 @@ def seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
                 continue
             if living_spouse(state, cid) is not None and c.owner is None:
                 continue  # RI 5: married EACs only
-        if _can_hold(state, p, owners=[cid]):
+        if can_hold(state, p, owners=[cid]):
             out.append(cid)
     return out
 
@@ -202,7 +202,7 @@ def _mode(seducer: str, target: str) -> str:
 
 def seduce_start(state: GameState, p: int, seducer: str, target: str) -> None:
     """Called by ``activities.act_seduce_target`` in the errata edition or with RI on."""
-    _use_intrigue_grant(state, p)
+    use_intrigue_grant(state, p)
     mode = _mode(seducer, target)
     rule = _MODE_RULE[mode]
     if mode == "base":
@@ -299,7 +299,7 @@ def _backfire(state: GameState, p: int, seducer: str, q: int | None) -> None:
     if c.is_pc:
         log(state, f"A 6: {name(seducer)} is a PC and cannot change sides (ES §13.4.15).")
         return
-    if _can_hold(state, q, owners=[seducer]):
+    if can_hold(state, q, owners=[seducer]):
         join_faction(state, q, seducer)
         log(state, f"A 6: {name(seducer)} is conquered by love and goes over to player {q}: she is now "
                    f"player {p}'s EAC (ES §13.4.15, D36, A33).")
@@ -422,9 +422,9 @@ def ri_elope_pick(state: GameState, choice: int, p: int, a: str, b: str) -> None
     if choice != YES:
         log(state, f"Player {p} does not have {name(a)} and {name(b)} elope.")
         return
-    from .romance import _marry
+    from .romance import marry
 
-    _marry(state, a, b)
+    marry(state, a, b)
     log(state, f"{name(a)} and {name(b)} elope and are married without a wedding (§38 Romantic Intrigue 3).")
     pcid = state.players[p].pc
     if a in ROYALS or b in ROYALS:

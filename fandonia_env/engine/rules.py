@@ -10,30 +10,46 @@ One module per rules chapter group:
 * ``activities``  §13 activities (titles, offices, counselors, favor, henchmen, recruiting,
                   treachery, seduction, travel, drawing); §17 henchmen; §20 abroad
 * ``prestige``    §13.4.17 Prestige Tables
-* ``cards``       §14 Event cards played outside windows (pardon, amnesty, escape, extradition,
-                  intrigue), Royal Alignment
 * ``counsel``     §15 counseling
 * ``romance``     §18 romance and marriage, §19 duels
 * ``justice``     §21 assassination, §22 scandal, §23-§31 wrongdoing to execution and death
+* ``death``       §31 death, succession of a PC, mourning
 * ``usurpation``  §34-§35 IP/PP limits, §36 usurpation, §37 victory
+* ``bribery``, ``opt_activities``, ``romantic_intrigue``: ES §13.4.20 bribery, §38 optional
+                  activities, ES §13.4.15 seduction / §38 Romantic Intrigue / ES Matrimonio
+
+§14's Event cards played outside roll windows have no chapter of their own: Pardon, Amnesty,
+Escape and Extradition are activities of ``justice``, Intrigue of ``crown``, Royal Alignment and
+Extra Activity free actions of ``activities``; cards in roll windows are ``rolls``'.
 """
 
 from __future__ import annotations
 
-import importlib
+# the order in which the chapters register their operations is kept
+# isort: off
+from . import (  # noqa: F401  (imported for their registrations)
+    rolls,
+    turn,
+    offices,
+    problems,
+    crown,
+    activities,
+    prestige,
+    counsel,
+    romance,
+    justice,
+    death,
+    usurpation,
+    bribery,
+    opt_activities,
+    romantic_intrigue,
+)
+# isort: on
 
-from . import rolls, turn  # noqa: F401
-
+#: the chapter modules, in import order (after ``rolls`` and ``turn``)
 CHAPTERS = (
-    "offices", "problems", "crown", "activities", "prestige", "cards", "counsel",
+    "offices", "problems", "crown", "activities", "prestige", "counsel",
     "romance", "justice", "death", "usurpation",
     "bribery", "opt_activities",  # issue 5: ES §13.4.20 bribery (errata), §38 optional activities
     "romantic_intrigue",  # issue 5: ES §13.4.15 seduction, §38 Romantic Intrigue, ES Matrimonio
 )
-
-for _m in CHAPTERS:
-    try:
-        importlib.import_module(f"{__package__}.{_m}")
-    except ModuleNotFoundError as e:  # pragma: no cover - only while a chapter is being written
-        if e.name != f"{__package__}.{_m}":
-            raise

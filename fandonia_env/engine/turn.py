@@ -431,7 +431,7 @@ def _free_ok(state: GameState, p: int, key: str) -> bool:
         pt["waiver"] = False
 
 
-def _activity_options(state: GameState, p: int) -> list[int]:
+def activity_options(state: GameState, p: int) -> list[int]:
     pt = state.pt
     opts: list[int] = [ID[f"act_{k}"] for k in dict.fromkeys(pt.get("free", ())) if _free_ok(state, p, k)]
     if activities_left(state) > 0:
@@ -464,7 +464,7 @@ def turn_main(state: GameState, p: int) -> None:
     """§13: the player picks activities and free actions until he passes."""
     if state.active != p or pc(state, p).dead:
         return  # the turn was cut short (PC died during it)
-    opts = _activity_options(state, p)
+    opts = activity_options(state, p)
     if not opts:
         return
     seq(state, ask(p, "turn_main", opts + [PASS], "turn_main_choice",

@@ -118,7 +118,6 @@ from .data.components import (
     FANDONIA,
     ROYALS,
     SUCCESSION,
-    SUPPORT_CARDS,
 )
 from .data.tables import monarch_support_value
 from .justice import d93_pardonable, is_wrongdoer, restore
@@ -128,90 +127,37 @@ from .queries import (
     d6,
     dice_sum,
     discard,
-    free,
     gain_ip,
     gain_pp,
-    is_female,
     monarch_owner,
     name,
     player_order,
     pp_required,
     pp_required_all,
-    status,
     take_card,
+)
+from .rule_queries import (  # noqa: F401  (re-exported: the chapter's rules, written once in rule_queries)
+    ARMY_WAR_MULT,
+    CATHERINE_BONUS,
+    MARRIED_MONARCH_BONUS,
+    NAVY_PIRATES_MULT,
+    SUPPORT_VALUES,
+    counts,
+    faction_value,
+    halve_uv,
+    jane_halves,
+    married,
+    neutral_value,
+    support_multiplier,
+    thomas_uv,
+    usurpers,
 )
 from .state import GameState
 
-# ---------------------------------------------------------------------------
-# Support card Usurpation Values (§2.1.4, §14.5.2; tables-and-differences §2.4)
-# ---------------------------------------------------------------------------
-
-#: card -> (base multiplier, boosted multiplier, boost conditions).  Every value is 1d x mult.
-#: Conditions: ("fac", cid) the player owns that character (A53); ("famine",) this turn's
-#: Crown Events result is Famine (§8.4.2); ("problem", key) that problem is unresolved;
-#: ("ambassador", office) that office is held by the player's PC or FAC.
-#: Wanted in data/tables.py (no Support-card table exists there yet).
-SUPPORT_VALUES: dict[str, tuple[int, int, tuple[tuple[str, ...], ...]]] = {
-    "clergy_support": (2, 3, (("fac", "55"),)),
-    "peasant_support": (4, 8, (("fac", "52"), ("problem", "peasant_unrest"))),
-    "townsmen_support": (3, 5, (("fac", "45"), ("problem", "townsmen_unrest"))),
-    "trade_guild_support": (2, 3, (("famine",),)),
-    "army_support": (7, 10, (("fac", "53"), ("famine",))),
-    "navy_support": (4, 5, (("fac", "54"),)),
-    "merchant_support": (2, 3, (("famine",),)),
-    "foreign_support_sandarkan": (3, 4, (("ambassador", "amb_sandarkan"),)),
-    "foreign_support_epalin": (3, 4, (("ambassador", "amb_epalin"),)),
-    "foreign_support_cronos": (2, 3, (("ambassador", "amb_cronos"),)),
-    "foreign_support_city_states": (2, 3, (("ambassador", "amb_city_states"),)),
-}
-assert set(SUPPORT_VALUES) == set(SUPPORT_CARDS)
-
-ARMY_WAR_MULT = 4  # §7.10.5
-NAVY_PIRATES_MULT = 2  # §7.11
-MARRIED_MONARCH_BONUS = 10  # §36.5.3, §36.8.1
-CATHERINE_BONUS = 10  # §36.5.3
+# Support-card values and the static parts of both ratings are rule queries shared with the
+# agents (``rule_queries``: they answer on a state or a player's view); this chapter rolls them.
 VICTORY_TURNS = 3  # §37, A48
 FARC_MONARCH_BONUS = 10  # ES §36.10.6 (D84): 10 PP and 10 IP
-
-
-def _at_war(state: GameState) -> bool:
-    return bool(state.wars) or "foreign_war" in state.problems
-
-
-def support_multiplier(state: GameState, p: int, ctype: str) -> tuple[int, str]:
-    """The multiplier of a Support card's 1d Usurpation Value for player p, and why (§14.5.2)."""
-    if ctype == "army_support" and _at_war(state):
-        return ARMY_WAR_MULT, "Fandonia is at war (§7.10.5)"
-    if ctype == "navy_support" and "pirates" in state.problems:
-        return NAVY_PIRATES_MULT, "Pirates unresolved (§7.11)"
-    base, boosted, conds = SUPPORT_VALUES[ctype]
-    if ctype.startswith("foreign_support_") and state.config["edition"] == "errata":
-        base, boosted = 3, 4  # D3, D4 (ES §2.1.4): all four Foreign Support cards 1dx3 / 1dx4 (setup group)
-    if state.config["edition"] == "errata" and state.crown == "famine":  # D18, A23, R3 (crown group)
-        from .data.components import FAMINE_SUPPORT_ERRATA
-
-        if ctype in FAMINE_SUPPORT_ERRATA:
-            return boosted, "Famine (ES §8.4.2)"
-        conds = tuple(c for c in conds if c[0] != "famine")
-    if state.support == 0 and errata(state):
-        return boosted, "the government is in crisis (ES §33.4)"  # D80, A53
-    for cond in conds:
-        kind = cond[0]
-        if kind == "fac":
-            c = state.chars[cond[1]]
-            if c.owner == p and not c.dead:
-                return boosted, f"{name(cond[1])} is a FAC"
-        elif kind == "famine":
-            if state.crown == "famine":
-                return boosted, "Famine"
-        elif kind == "problem":
-            if cond[1] in state.problems:
-                return boosted, cond[1].replace("_", " ").title() + " unresolved"
-        elif kind == "ambassador":
-            holder = next((cid for cid, c in state.chars.items() if c.office == cond[1]), None)
-            if holder is not None and state.chars[holder].owner == p and holder not in ROYALS:
-                return boosted, f"the {cond[1].replace('amb_', 'Ambassador to ').replace('_', ' ')} is his"
-    return base, "base value"
 
 
 # ---------------------------------------------------------------------------
@@ -224,7 +170,7 @@ def roll_royal_uv(state: GameState, cid: str, who: int) -> int:
     r = ROYALS[cid]
     if cid == "thomas":
         d = d6(state)
-        v = (d + 1) // 2
+        v = thomas_uv(d)
         log(state, f"Player {who} rolls Thomas' Usurpation Value: half of {d}, rounded up = {v}.")
         return v
     if r.uv_dice == 0:
@@ -249,82 +195,6 @@ def roll_support_cards(state: GameState, p: int) -> int:
         total += d * mult
         log(state, f"Player {p}'s '{CARD_TYPES[ctype].name}' card: 1dx{mult} ({why}): {d}x{mult} = {d * mult}.")
     return total
-
-
-# ---------------------------------------------------------------------------
-# Static parts of the ratings (§36.4.2-§36.4.3, §36.5.2, §36.8.2-§36.8.3, §36.12)
-# ---------------------------------------------------------------------------
-
-
-def counts(state: GameState, cid: str) -> bool:
-    """§36.12, §7.10.2, A47: the Status of a dead, banished, imprisoned, hiding or stuck
-    character is not counted."""
-    return free(state, state.chars[cid])
-
-
-def married(state: GameState, cid: str) -> bool:
-    sp = state.chars[cid].spouse
-    return sp is not None and not state.chars[sp].dead
-
-
-def faction_value(state: GameState, p: int, exclude: str | None) -> tuple[int, int]:
-    """(PC value, FACs+FARCs value) of player p (§36.4.2-§36.4.3, §36.8.2-§36.8.3, A13).
-
-    The PC's Status is doubled if he is married; his spouse is not counted; ``exclude`` is the
-    FARC whose Usurpation Value is used, or the FARC Monarch."""
-    pcid = state.players[p].pc
-    pcc = state.chars[pcid]
-    pc_val = 0
-    if counts(state, pcid):
-        pc_val = status(state, pcid) * (2 if married(state, pcid) else 1)
-    others = 0
-    for cid, c in state.chars.items():
-        if c.owner != p or cid == pcid or cid == exclude or cid == pcc.spouse:
-            continue
-        if counts(state, cid):
-            others += status(state, cid)
-    return pc_val, others
-
-
-def neutral_value(state: GameState, used: str) -> int:
-    """§36.5.2, A14: Statuses of all NCs and NRCs, except the Monarch, Catherine while George
-    reigns and Thomas when the usurper uses him; §36.12 exclusions apply."""
-    total = 0
-    for cid, c in state.chars.items():
-        if c.owner is not None or cid == state.monarch:
-            continue
-        if cid == "catherine" and state.monarch == "george":
-            continue
-        if cid == "thomas" and used == "thomas":
-            continue
-        if counts(state, cid):
-            total += status(state, cid)
-    return total
-
-
-def jane_halves(state: GameState, p: int) -> bool:
-    """§36.5.1, §36.8.1: the usurper has Jane as FARC and the Monarch is male."""
-    jane = state.chars["jane"]
-    return jane.owner == p and not jane.dead and not is_female(state.monarch)
-
-
-# ---------------------------------------------------------------------------
-# Who may usurp, and with whom (§36.2-§36.3)
-# ---------------------------------------------------------------------------
-
-
-def usurpers(state: GameState, p: int) -> list[str]:
-    """The RCs player p may use for a usurpation now (empty if he may not usurp)."""
-    if monarch_owner(state) == p or state.chars[state.players[p].pc].dead:
-        return []
-    own = [cid for cid, c in state.chars.items()
-           if cid in ROYALS and c.owner == p and cid != "jane" and not c.dead]
-    if own:
-        return [cid for cid in own if free(state, state.chars[cid]) and cid != state.monarch]
-    th = state.chars["thomas"]
-    if th.dead and state.monarch != "thomas":
-        return []
-    return ["thomas"]
 
 
 def _usurp_legal(state: GameState, p: int) -> bool:
@@ -417,8 +287,8 @@ def _monarch_rating_nrc(state: GameState, p: int, cid: str, rating: int) -> None
     roller = _monarch_roller(state, p)
     uv = roll_royal_uv(state, mon, roller)
     if jane_halves(state, p):
-        log(state, f"The usurper has Jane as a FARC: {name(mon)}'s Usurpation Value is halved to {uv // 2} (§36.5.1).")
-        uv //= 2
+        log(state, f"The usurper has Jane as a FARC: {name(mon)}'s Usurpation Value is halved to {halve_uv(uv)} (§36.5.1).")
+        uv = halve_uv(uv)
     neutrals = neutral_value(state, cid)
     extra = 0
     if mon == "george":
@@ -462,8 +332,8 @@ def usurp_defend_rate(state: GameState, p: int, cid: str, rating: int, q: int) -
     mon = state.monarch
     uv = roll_royal_uv(state, mon, q)
     if jane_halves(state, p):
-        log(state, f"The usurper has Jane as a FARC: {name(mon)}'s Usurpation Value is halved to {uv // 2} (§36.8.1).")
-        uv //= 2
+        log(state, f"The usurper has Jane as a FARC: {name(mon)}'s Usurpation Value is halved to {halve_uv(uv)} (§36.8.1).")
+        uv = halve_uv(uv)
     if married(state, mon):
         uv += MARRIED_MONARCH_BONUS
         log(state, f"{name(mon)} is married: +10 (§36.8.1).")

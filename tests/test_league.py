@@ -42,6 +42,11 @@ def test_pfsp_meets_the_members_the_learner_does_not_beat_more_often() -> None:
         L.record("noble-rule-v1", False, 4)
     w = L.weights()
     assert w[1] > 0.9 and 0 < w[0] < 0.1  # the floor keeps the beaten member in the league
+    assert L.score("random-v1") == 1.0 and L.score("noble-rule-v1") == 0.0
+    M = lg.League(["a"], window=100, power=2.0, floor=0.0)
+    for i in range(40):
+        M.record("a", i % 4 == 0, 4)  # wins exactly the fair share 1/4 at 4 players
+    assert abs(M.score("a") - 0.5) < 1e-9
     L.add("snap-1")
     assert len(L.weights()) == 3 and abs(L.weights().sum() - 1) < 1e-9
     L.remove("snap-1")

@@ -110,12 +110,17 @@ class League:
     def record(self, member: str, won: bool, n: int) -> None:
         if member in self.results:
             r = self.results[member]
-            r.append(min(1.0, (1.0 if won else 0.0) * n / 2.0))
+            r.append([1.0 if won else 0.0, 1.0 / n])  # (won, the fair share at that table)
             del r[: max(0, len(r) - self.window)]
 
     def score(self, member: str) -> float:
+        """The learner's recent win share against ``member`` relative to the fair share, halved and
+        capped at 1: 0.5 = wins its fair share, 1 = twice it or more, 0 = never wins."""
         r = self.results.get(member) or []
-        return float(np.mean(r)) if r else 0.0
+        if not r:
+            return 0.0
+        won, fair = np.asarray(r, dtype=float).sum(axis=0)
+        return float(min(1.0, won / fair / 2.0))
 
     def weights(self) -> np.ndarray:
         w = np.array([(1.0 - min(1.0, self.score(m))) ** self.power + self.floor for m in self.members])

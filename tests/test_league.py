@@ -95,6 +95,19 @@ def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_
             a = bots[p].act(g.view(p, log=False), legal, InfoSet(g.state, p))
             assert a in legal
             g.apply(a)
+    # training can continue from an exported (float16) policy: it loads as a network
+    import torch
+
+    from agents.ppo_agent import load_policy
+    from training.model import load_checkpoint
+
+    assert lg.resolve_init(str(export)) == export
+    net, _ = load_checkpoint(export)
+    x = np.random.default_rng(0).random((3, net.obs_size), dtype=np.float32)
+    with torch.no_grad():
+        lt, _ = net(torch.from_numpy(x))
+    ln, _ = load_policy(export).forward(x)
+    assert np.allclose(lt.numpy(), ln, atol=1e-4)
     # the league resumes from its checkpoint: more steps, rows appended, not restarted
     lc = recipe.stage_configs(cfg)["league"]
     lc["total_steps"] = 5000

@@ -370,7 +370,8 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def resolve_init(path: str) -> Path:
-    """The checkpoint ``init`` names: a ``.pt`` file, or an imitation run directory (its last epoch)."""
+    """The checkpoint ``init`` names: a ``.pt`` file, an ``.npz`` policy export, or an imitation run
+    directory (its last epoch)."""
     p = Path(path)
     if p.is_dir():
         cks = sorted((p / "checkpoints").glob("epoch_*.pt"))

@@ -183,7 +183,18 @@ def save_checkpoint(path: str | Path, model: PolicyNet, enc: Encoder | None, **s
 
 
 def load_checkpoint(path: str | Path) -> tuple[PolicyNet, dict[str, Any]]:
-    """(model with its weights, the whole checkpoint dict)."""
+    """(model with its weights, the whole checkpoint dict).  An ``.npz`` export loads too (its
+    weights, float16 ones widened; the dict then holds only ``header`` and ``maps``), so training
+    can continue from a shipped policy."""
+    if str(path).endswith(".npz"):
+        with np.load(path, allow_pickle=False) as z:
+            w = {k: z[k] for k in z.files}
+        hd = json.loads(str(w.pop("__header__")))
+        maps = {k.split(".", 1)[1]: w.pop(k) for k in list(w) if k.startswith("action_index.")}
+        model = model_from_header(hd, maps)
+        model.load_state_dict({k: torch.as_tensor(v.astype(np.float32) if v.dtype == np.float16 else v)
+                               for k, v in w.items()})
+        return model, {"header": hd, "maps": maps}
     ck = torch.load(path, map_location="cpu", weights_only=False)
     model = model_from_header(ck["header"], ck["maps"])
     model.load_state_dict(ck["model"])

@@ -418,3 +418,44 @@ def test_training_doc_lists_every_config_key() -> None:
     for schema in (C.SCHEMA, I.SCHEMA, E.SCHEMA):
         for key in schema:
             assert f"| `{key}` |" in doc, key
+
+
+def test_dagger_label_records_the_teachers_answer_on_the_students_states(tmp_path: Path) -> None:
+    """collect with ``label``: the games are played by the student (random-v1 here), the recorded
+    targets are the label agent's answers on the same views, filed under the label agent's name."""
+    from training.collect import play_and_record
+
+    enc = get_encoder("v0")
+    cfg = C.check_config(_collect_cfg(tmp_path, agents=["random-v1"], label="noble-rule-v1", self_agreement=False,
+                                      encoder="v0"))
+    setup = C.game_setup(0, 3, [4, 4], ["random-v1"])
+    cols, gr = play_and_record(setup, cfg, enc)
+    assert cols["action"] and set(cols["agent"]) == {"noble-rule-v1"}
+    # replay the game with the student's moves: every recorded target is what noble-rule-v1 says there
+    plain = dict(cfg, label=None, record=None)
+    cols2, gr2 = play_and_record(setup, plain, enc)
+    assert gr2["decisions"] == gr["decisions"]  # the same game: the student's moves drove it
+    assert any(a != b for a, b in zip(cols["action"], cols2["action"]))  # targets are not the moves
+
+
+def test_imitate_on_several_data_directories_from_an_init_checkpoint(pipeline: dict, tmp_path: Path) -> None:
+    """A DAgger round's imitate: ``data`` lists directories (games of each kept apart by the split),
+    ``init`` starts from the previous network (its exported policy here)."""
+    root = pipeline["root"]
+    one = I.load_decisions(str(root / "collect"), "noble-rule-v1")
+    two = I.load_decisions([str(root / "collect"), str(root / "collect")], "noble-rule-v1")
+    assert len(two) == 2 * len(one) and len(np.unique(two.game)) == 2 * len(np.unique(one.game))
+    cfg = validate({"data": [str(root / "collect"), str(root / "collect")], "out": str(tmp_path / "im2"),
+                    "init": pipeline["policy"], "epochs": 1, "batch_size": 128, "hidden": [32], "entity_hidden": 8,
+                    "entity_dim": 4, "test_fraction": 0.25, "lr": 1e-9, "progress": False}, I.SCHEMA)
+    I.imitate(cfg)
+    # with a vanishing learning rate the network stays the init's
+    from training.model import load_checkpoint
+
+    a, _ = load_checkpoint(pipeline["policy"])
+    b, _ = load_checkpoint(sorted((tmp_path / "im2" / "checkpoints").glob("epoch_*.pt"))[-1])
+    sa, sb = a.state_dict(), b.state_dict()
+    assert sa.keys() == sb.keys() and all(torch.allclose(sa[k], sb[k], atol=1e-5) for k in sa)
+    bad = dict(cfg, out=str(tmp_path / "im3"), hidden=[16])
+    with pytest.raises(ConfigError, match="shape"):
+        I.imitate(bad)

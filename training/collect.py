@@ -9,7 +9,9 @@ plays them): each agent sees ``game.view(p, log=False)``, ``game.legal_actions()
 
     obs       float16 (D, size)   the deciding seat's observation (encoder ``encoder``)
     mask      uint8 (D, ceil(A/8)) the legal ids, ``np.packbits`` (``unpack_mask`` undoes it)
-    action    int16 (D,)          the id the agent chose
+    action    int16 (D,)          the id the agent chose (with ``label``: the id the label agent
+                                  would choose on the same view -- DAgger's target -- while the
+                                  game goes on with the playing agent's move)
     shadow    int16 (D,)          the id a second copy of that agent, seeded differently, chose in
                                   the same position (-1 when ``self_agreement`` is off): the
                                   teacher's agreement with itself, measured on the same states
@@ -50,6 +52,8 @@ SCHEMA: dict[str, Opt] = {
     "agents": Opt(["noble-rule-v1"], (list,), "agent ids cycled over the seats (seat i plays agents[i % len])"),
     "record": Opt(None, (list,), "agent ids whose decisions are recorded (null: every seat)", nullable=True),
     "self_agreement": Opt(True, (bool,), "also ask a differently seeded copy of the agent at each decision"),
+    "label": Opt(None, (str,), "DAgger: record this agent's answer (asked on the same view) instead of the "
+                               "playing agent's move; the game goes on with the move (null: off)", nullable=True),
     "skip_forced": Opt(True, (bool,), "leave out decisions with a single legal action"),
     "encoder": Opt(None, (str,), "observation encoder v0 / v1 (null: v1 when it can encode from a view, else v0)", nullable=True),
     "max_turns": Opt(60, (int,), "truncation turn limit (ruling R11), as in the tournaments", nullable=True),
@@ -59,7 +63,7 @@ SCHEMA: dict[str, Opt] = {
     "progress": Opt(True, (bool,), "show a progress bar"),
 }
 #: keys a resumed run must share with the shards already there
-SAME_DATA = ("games", "shard_games", "players", "agents", "record", "self_agreement", "skip_forced",
+SAME_DATA = ("games", "shard_games", "players", "agents", "record", "self_agreement", "label", "skip_forced",
              "encoder", "max_turns", "rules", "seed")
 
 
@@ -118,6 +122,13 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
         bots.append(b)
         shadows.append(random.Random(setup["shadow_seeds"][i]))
     record = cfg["record"]
+    labellers = None
+    if cfg.get("label"):  # DAgger: the states come from the playing agents, the targets from the label agent
+        labellers = []
+        for i in range(n):
+            b = registry.make_agent(cfg["label"], seed=setup["agent_seeds"][i] + 1)
+            b.reset(setup["agent_seeds"][i] + 1)
+            labellers.append(b)
     g = Game(players=n, seed=setup["deal"], max_turns=cfg["max_turns"], **cfg["rules"])
     cols: dict[str, list] = {k: [] for k in ("obs", "legal", "action", "shadow", "kind", "agent", "seat", "turn")}
     while not g.over:
@@ -127,16 +138,18 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
         info = InfoSet(g.state, p)
         rec = (record is None or setup["seats"][p] in record) and (len(legal) > 1 or not cfg["skip_forced"])
         sh = -1
+        teacher = bots[p] if labellers is None else labellers[p]
         if rec and cfg["self_agreement"]:
-            sh = _shadow_act(bots[p], shadows[p], view, legal, info)
+            sh = _shadow_act(teacher, shadows[p], view, legal, info)
         a = bots[p].act(view, legal, info)
+        target = a if labellers is None else labellers[p].act(view, legal, info)
         if rec:
             cols["obs"].append(enc.encode(g.state, p))
             cols["legal"].append(legal)
-            cols["action"].append(a)
+            cols["action"].append(target)
             cols["shadow"].append(sh)
             cols["kind"].append(view["decision"]["kind"])
-            cols["agent"].append(setup["seats"][p])
+            cols["agent"].append(setup["seats"][p] if labellers is None else cfg["label"])
             cols["seat"].append(p)
             cols["turn"].append(g.state.turn)
         g.apply(a)
@@ -176,7 +189,7 @@ def write_shard(k: int, cfg: dict[str, Any]) -> dict[str, Any]:
         cols["players"].extend([n] * d)
         cols["outcome"].extend(outcome(gr["result"], winner, s, n) for s in c["seat"])
     kind_names = sorted(set(cols["kind"]))
-    agent_names = sorted(set(cfg["agents"]))
+    agent_names = sorted(set(cfg["agents"]) | ({cfg["label"]} if cfg.get("label") else set()))
     x = np.stack(obs).astype(np.float32) if obs else np.zeros((0, enc.size), np.float32)
     x16 = x.astype(np.float16)
     err = float(np.abs(x16.astype(np.float32) - x).max()) if len(x) else 0.0
@@ -239,7 +252,7 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"players must be an int 2..6 or [lo, hi] with 2 <= lo <= hi <= 6, got {pl!r}")
     if not cfg["agents"]:
         raise ConfigError("agents must list at least one agent id")
-    for a in cfg["agents"] + (cfg["record"] or []):
+    for a in cfg["agents"] + (cfg["record"] or []) + ([cfg["label"]] if cfg["label"] else []):
         registry.check_agent(a)
     if cfg["record"] is not None and not set(cfg["record"]) & set(cfg["agents"]):
         raise ConfigError(f"record {cfg['record']} names none of the playing agents {cfg['agents']}")

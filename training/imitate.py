@@ -31,7 +31,10 @@ import numpy as np
 from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
 
 SCHEMA: dict[str, Opt] = {
-    "data": Opt(REQUIRED, (str,), "directory of the collect stage's shards"),
+    "data": Opt(REQUIRED, (str, list), "directory of the collect stage's shards, or a list of them (e.g. the "
+                                       "teacher's games plus DAgger rounds)"),
+    "init": Opt(None, (str,), "start from this checkpoint (.pt, or an .npz export) instead of a fresh network "
+                              "(DAgger rounds, continued training); null: fresh", nullable=True),
     "out": Opt(REQUIRED, (str,), "output directory (checkpoints, metrics, policy.npz)"),
     "teacher": Opt("noble-rule-v1", (str,), "imitate this agent's decisions (null: every recorded agent)",
                    nullable=True),
@@ -72,17 +75,24 @@ class Decisions:
         return len(self.action)
 
 
-def load_decisions(data: str | Path, teacher: str | None = None, max_decisions: int | None = None) -> Decisions:
-    """Every decision of ``teacher`` in the shards of ``data`` (all agents when None)."""
-    files = sorted(Path(data).glob("shard_*.npz"))
-    if not files:
-        raise ConfigError(f"data: no shard_*.npz files in {data!s} (run python -m training.collect first)")
+def load_decisions(data: str | Path | list[str], teacher: str | None = None,
+                   max_decisions: int | None = None) -> Decisions:
+    """Every decision of ``teacher`` in the shards of ``data`` (a directory or a list of them; all
+    agents when ``teacher`` is None).  Game numbers of the k-th directory are offset by k * 10**7 so
+    that the train/held-out split by game never mixes games of different directories."""
+    dirs = [data] if isinstance(data, (str, Path)) else list(data)
+    files: list[tuple[Path, int]] = []  # (shard, game-number offset of its directory)
+    for k, dd in enumerate(dirs):
+        fs = sorted(Path(dd).glob("shard_*.npz"))
+        if not fs:
+            raise ConfigError(f"data: no shard_*.npz files in {dd!s} (run python -m training.collect first)")
+        files += [(f, k * 10**7) for f in fs]
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "shadow", "kind", "game", "outcome")}
     kinds: list[str] = []
     meta0: dict[str, Any] | None = None
     seen_agents: set[str] = set()
     total = 0
-    for f in files:
+    for f, offset in files:
         with np.load(f) as z:
             meta = json.loads(str(z["meta"]))
             if meta0 is None:
@@ -100,8 +110,9 @@ def load_decisions(data: str | Path, teacher: str | None = None, max_decisions: 
                 if k not in kinds:
                     kinds.append(k)
             remap = np.asarray([kinds.index(k) for k in knames] or [0], np.int16)
-            for k in ("obs", "mask", "action", "shadow", "game", "outcome"):
+            for k in ("obs", "mask", "action", "shadow", "outcome"):
                 parts[k].append(z[k][sel])
+            parts["game"].append(z["game"][sel].astype(np.int64) + offset)
             parts["kind"].append(remap[z["kind"][sel]])
             total += int(sel.sum())
         if max_decisions is not None and total >= max_decisions:
@@ -271,6 +282,18 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
         opt.load_state_dict(ck["optimizer"])
         start_epoch, step, history = ck["epoch"], ck["step"], ck["history"]
         print(f"imitate: resuming from {last} (epoch {start_epoch})", file=sys.stderr)
+    elif cfg["init"] is not None:
+        from .league import resolve_init
+
+        m0, ck0 = load_checkpoint(resolve_init(cfg["init"]))
+        if ck0["header"].get("encoder_fingerprint") not in (None, enc.fingerprint):
+            raise ConfigError(f"init {cfg['init']}: trained on another observation layout than the data")
+        try:
+            model.load_state_dict(m0.state_dict())
+        except RuntimeError as e:
+            raise ConfigError(f"init {cfg['init']}: its network does not have this config's shape "
+                              f"(hidden {cfg['hidden']}, entity sizes): {str(e).splitlines()[0]}") from None
+        print(f"imitate: starting from {cfg['init']}", file=sys.stderr)
     tb = None
     try:
         from torch.utils.tensorboard import SummaryWriter

@@ -253,12 +253,14 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
             await _ws_close(websocket, e.code, e.detail)
             return
         try:
-            def first() -> bytes:
+            def first() -> tuple[bytes, int]:
                 with r.lock:
-                    return manager.message(r, seat)
-            m = await run_in_threadpool(first)
-            sub.last = m
-            await websocket.send_text(m.decode())
+                    return manager.message(r, seat), r.pub_seq
+            m, seq = await run_in_threadpool(first)
+            # pushes of changes already in this first message are dropped, and it goes through the
+            # same queue as pushes, so the client never gets one state twice nor an older after a newer
+            sub.seq = max(sub.seq, seq)
+            manager.offer(game_id, sub, m)
 
             async def reader() -> None:
                 try:

@@ -118,6 +118,7 @@ class GameRunner:
                  n_actions: int, counts: list[int]) -> None:
         self.manager = manager
         self.gid = gid
+        self.pub_seq = 0  # changes published so far (under ``lock``): orders pushes against first messages
         self.config: dict[str, Any] = row["config"]
         self.seats: list[str] = [s["agent"] or HUMAN for s in row["seats"]]
         self.token_hashes: list[str | None] = row["tokens"]
@@ -205,6 +206,7 @@ class Subscriber:
         self.seat = seat
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=maxsize)
         self.last: bytes | None = None
+        self.seq = -1  # the newest published change this client's messages already reflect
 
 
 class Manager:
@@ -479,29 +481,36 @@ class Manager:
 
     def publish(self, r: GameRunner) -> None:
         """Called with ``r.lock`` held after every change: push each subscriber's new state."""
+        r.pub_seq += 1
         with self.sub_lock:
             keys = {s.seat for s in self.subs.get(r.gid, [])}
         if not keys or self.loop is None:
             return
         msgs = {k: self.message(r, k) for k in keys}
         try:
-            self.loop.call_soon_threadsafe(self._deliver, r.gid, msgs)
+            self.loop.call_soon_threadsafe(self._deliver, r.gid, msgs, r.pub_seq)
         except RuntimeError:  # the loop is closed (shutting down)
             pass
 
-    def _deliver(self, gid: str, msgs: dict[int | None, bytes]) -> None:
+    def _deliver(self, gid: str, msgs: dict[int | None, bytes], seq: int) -> None:
         with self.sub_lock:
             subs = list(self.subs.get(gid, []))
         for s in subs:
-            m = msgs.get(s.seat)
-            if m is None or m == s.last:  # nothing this client may see changed: no push (no timing leak)
+            if seq <= s.seq:  # older than what this client already has (its first message was newer)
                 continue
-            s.last = m
-            if s.queue.qsize() >= self.limits.ws_queue - 1:
-                s.queue.put_nowait(None)  # too slow a reader: closed, it reconnects for the current state
-                self.unsubscribe(gid, s)
-                continue
-            s.queue.put_nowait(m)
+            s.seq = seq
+            self.offer(gid, s, msgs.get(s.seat))
+
+    def offer(self, gid: str, s: Subscriber, m: bytes | None) -> None:
+        """Queue ``m`` for ``s`` unless it is what ``s`` has already (called on the event loop)."""
+        if m is None or m == s.last:  # nothing this client may see changed: no push (no timing leak)
+            return
+        s.last = m
+        if s.queue.qsize() >= self.limits.ws_queue - 1:
+            s.queue.put_nowait(None)  # too slow a reader: closed, it reconnects for the current state
+            self.unsubscribe(gid, s)
+            return
+        s.queue.put_nowait(m)
 
     # -- expiry ---------------------------------------------------------------------------------
     def _reap_loop(self) -> None:

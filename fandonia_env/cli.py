@@ -20,6 +20,7 @@ import argparse
 import math
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
@@ -198,3 +199,46 @@ def report_written(paths: Iterable[str], file: TextIO | None = None) -> None:
     """Say where a command wrote its files: one ``wrote PATH`` line each."""
     for p in paths:
         print(f"wrote {p}", file=file or sys.stdout)
+
+
+class Progress:
+    """A progress bar on stderr for the command lines (tournament, training stages): tqdm when
+    installed, else a plain-text bar; ``enabled=False`` prints nothing."""
+
+    def __init__(self, total: int, unit: str = "it", desc: str = "", enabled: bool = True) -> None:
+        self.total, self.done, self.unit, self.desc, self.enabled = total, 0, unit, desc, enabled
+        self.t0 = time.perf_counter()
+        self.bar = None
+        self.postfix = ""
+        if enabled:
+            try:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=total, unit=unit, desc=desc, file=sys.stderr, dynamic_ncols=True)
+            except ImportError:
+                self.bar = None
+
+    def update(self, k: int = 1, postfix: str | None = None) -> None:
+        self.done += k
+        if postfix is not None:
+            self.postfix = postfix
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            if postfix is not None:
+                self.bar.set_postfix_str(postfix, refresh=False)
+            self.bar.update(k)
+            return
+        dt = time.perf_counter() - self.t0
+        eta = dt / max(self.done, 1) * (self.total - self.done)
+        n = int(30 * self.done / max(self.total, 1))
+        print(f"\r{self.desc} [{'#' * n}{'.' * (30 - n)}] {self.done}/{self.total} {self.unit} "
+              f"{dt:.0f}s, ~{eta:.0f}s left {self.postfix}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.close()
+        else:
+            print(file=sys.stderr)

@@ -52,7 +52,6 @@ import json
 import math
 import multiprocessing as mp
 import os
-import sys
 import textwrap
 import time
 from collections.abc import Iterable, Sequence
@@ -61,6 +60,7 @@ from typing import Any
 
 import numpy as np
 
+from .cli import Progress
 from .env_common import DEFAULT_MAX_TURNS
 
 # ---------------------------------------------------------------------------
@@ -209,48 +209,6 @@ def play_game(task: dict[str, Any], max_turns: int | None = None,
 
 def _play_star(args: tuple[dict[str, Any], int | None, dict[str, Any] | None]) -> dict[str, Any]:
     return play_game(*args)
-
-
-# ---------------------------------------------------------------------------
-# Progress
-# ---------------------------------------------------------------------------
-
-
-class _Progress:
-    """tqdm when installed, else a plain-text bar on stderr."""
-
-    def __init__(self, total: int, enabled: bool = True) -> None:
-        self.total, self.done, self.enabled = total, 0, enabled
-        self.t0 = time.perf_counter()
-        self.bar = None
-        if enabled:
-            try:
-                from tqdm import tqdm
-
-                self.bar = tqdm(total=total, unit="game", file=sys.stderr)
-            except ImportError:
-                self.bar = None
-
-    def update(self) -> None:
-        self.done += 1
-        if not self.enabled:
-            return
-        if self.bar is not None:
-            self.bar.update(1)
-            return
-        dt = time.perf_counter() - self.t0
-        eta = dt / self.done * (self.total - self.done)
-        k = int(30 * self.done / self.total)
-        print(f"\r[{'#' * k}{'.' * (30 - k)}] {self.done}/{self.total} games  {dt:.0f}s elapsed, ~{eta:.0f}s left",
-              end="", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if not self.enabled:
-            return
-        if self.bar is not None:
-            self.bar.close()
-        else:
-            print(file=sys.stderr)
 
 
 # ---------------------------------------------------------------------------
@@ -475,7 +433,7 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
     jobs = (os.cpu_count() or 1) if jobs is None else max(1, jobs)
     jobs = min(jobs, len(tasks))
     t0 = time.perf_counter()
-    bar = _Progress(len(tasks), progress)
+    bar = Progress(len(tasks), unit="game", enabled=progress)
     records: list[dict[str, Any]] = []
     if jobs == 1:
         for t in tasks:

@@ -13,10 +13,11 @@ import argparse
 import os
 import random
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from fandonia_env.cli import Progress  # noqa: F401  (the stages' progress bar, shared with the tournament)
 
 
 class ConfigError(ValueError):
@@ -146,45 +147,3 @@ def prepare_out(out: str | os.PathLike[str], cfg: dict[str, Any], stage: str,
                 "use another output directory or delete it to start over")
     p.write_text(yaml.safe_dump(cfg, sort_keys=False))
     return d
-
-
-class Progress:
-    """tqdm when installed (stderr), else a plain-text bar; ``enabled=False`` prints nothing."""
-
-    def __init__(self, total: int, unit: str = "it", desc: str = "", enabled: bool = True) -> None:
-        self.total, self.done, self.unit, self.desc, self.enabled = total, 0, unit, desc, enabled
-        self.t0 = time.perf_counter()
-        self.bar = None
-        self.postfix = ""
-        if enabled:
-            try:
-                from tqdm import tqdm
-
-                self.bar = tqdm(total=total, unit=unit, desc=desc, file=sys.stderr, dynamic_ncols=True)
-            except ImportError:
-                self.bar = None
-
-    def update(self, k: int = 1, postfix: str | None = None) -> None:
-        self.done += k
-        if postfix is not None:
-            self.postfix = postfix
-        if not self.enabled:
-            return
-        if self.bar is not None:
-            if postfix is not None:
-                self.bar.set_postfix_str(postfix, refresh=False)
-            self.bar.update(k)
-            return
-        dt = time.perf_counter() - self.t0
-        eta = dt / max(self.done, 1) * (self.total - self.done)
-        n = int(30 * self.done / max(self.total, 1))
-        print(f"\r{self.desc} [{'#' * n}{'.' * (30 - n)}] {self.done}/{self.total} {self.unit} "
-              f"{dt:.0f}s, ~{eta:.0f}s left {self.postfix}", end="", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        if not self.enabled:
-            return
-        if self.bar is not None:
-            self.bar.close()
-        else:
-            print(file=sys.stderr)

@@ -8,7 +8,6 @@ import pytest
 from fandonia_env.engine.actions import PASS, YES, char_action
 from fandonia_env.engine.activities import _farcs_alive, _seduce_targets, _seducers, _treachery_targets
 from fandonia_env.engine.builder import Position
-from fandonia_env.engine.data.components import CARD_TYPE_OF
 from fandonia_env.engine.invariants import check
 from fandonia_env.engine.machine import OPS
 from fandonia_env.engine.romance import _legal_propose, pair_ok
@@ -41,14 +40,6 @@ def fresh(players: int = 3, pcs: tuple[str, ...] = ("11", "12", "13"), **config)
 
 def errata_pos(**kw) -> Position:
     return fresh(edition="errata", **kw)
-
-
-def make_henchman(pos: Position, cid: str, p: int) -> None:
-    st = pos.state
-    pos.char(cid, owner=p)
-    card = next(c for c in st.deck if CARD_TYPE_OF[c] == "henchman")
-    st.deck.remove(card)
-    st.chars[cid].henchman_card = card
 
 
 @pytest.fixture
@@ -170,7 +161,7 @@ def test_errata_d53_henchman_abroad_lets_player_recruit_by_treachery_there():
     pos.char("22", owner=1, location="cronos")
     pos.turn_state(0)
     assert "22" not in _treachery_targets(pos.state, 0)
-    make_henchman(pos, "23", 0)
+    pos.henchman("23", 0)
     pos.char("23", location="cronos")
     assert "22" in _treachery_targets(pos.state, 0)
 
@@ -347,7 +338,7 @@ def test_errata_d58_duellist_rolled_as_his_own_opponent_rerolls():
 def test_errata_d59_female_eac_rolled_as_opponent_goes_to_19_4():
     pos = errata_pos()
     pos.char("61", owner=1)
-    make_henchman(pos, "23", 1)
+    pos.henchman("23", 1)
     pos.dice(6, 2, 6, 1, 6, 6)  # 62: neutral lady -> reroll; 61: player 1's EAC -> §19.4
     g = pos.run("duel", cid="21", source="counter")
     out = logs(g)

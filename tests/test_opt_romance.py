@@ -43,14 +43,6 @@ def ri(edition: str = "1981", extra: tuple[str, ...] = ()) -> Position:
     return fresh(edition=edition, optional=[RI, *extra])
 
 
-def make_henchman(pos: Position, cid: str, p: int) -> None:
-    st = pos.state
-    pos.char(cid, owner=p)
-    card = next(c for c in st.deck if CARD_TYPE_OF[c] == "henchman")
-    st.deck.remove(card)
-    st.chars[cid].henchman_card = card
-
-
 def marry(pos: Position, a: str, b: str) -> None:
     pos.state.chars[a].spouse = b
     pos.state.chars[b].spouse = a
@@ -94,7 +86,7 @@ def ra_card(rc: str) -> str:
 def test_opt_romantic_intrigue_off_female_rcs_and_males_do_not_seduce():
     pos = fresh()
     pos.char("jane", owner=0)
-    make_henchman(pos, "21", 0)
+    pos.henchman("21", 0)
     pos.char("61", owner=0)
     pos.turn_state(0, intrigue=1)
     assert _seducers(pos.state, 0) == ["61"]
@@ -258,7 +250,7 @@ def test_opt_romantic_intrigue_3_no_elope_below_six_or_when_off():
 
 def test_opt_romantic_intrigue_4_male_henchman_seduces_female_nc():
     pos = ri()
-    make_henchman(pos, "22", 0)
+    pos.henchman("22", 0)
     pos.turn_state(0, intrigue=1)
     assert "22" in _seducers(pos.state, 0) and "11" in _seducers(pos.state, 0)
     pos.dice(4)  # 4 > Status 3
@@ -268,7 +260,7 @@ def test_opt_romantic_intrigue_4_male_henchman_seduces_female_nc():
 
 def test_opt_romantic_intrigue_4_failure_accuses_the_male(rec):
     pos = ri()
-    make_henchman(pos, "22", 0)
+    pos.henchman("22", 0)
     pos.dice(3)
     g = seduce(pos, 0, "22", "61")
     assert g.state.chars["61"].owner is None and accused(rec) == ["22"]

@@ -40,14 +40,6 @@ def fresh(players: int = 3, pcs: tuple[str, ...] = ("11", "12", "13"), seed: int
     return pos
 
 
-def make_henchman(pos: Position, cid: str, p: int) -> None:
-    st = pos.state
-    pos.char(cid, owner=p)
-    card = next(c for c in st.deck if CARD_TYPE_OF[c] == "henchman")
-    st.deck.remove(card)
-    st.chars[cid].henchman_card = card
-
-
 @pytest.fixture
 def rec(monkeypatch):
     """Record the cross-chapter operations this chapter schedules."""
@@ -386,7 +378,7 @@ def test_19_3_player_with_no_henchman_uses_his_pc(rec):
 
 def test_19_3_player_may_designate_a_henchman(rec):
     pos = fresh()
-    make_henchman(pos, "24", 0)
+    pos.henchman("24", 0)
     pos.dice(4, 2, 1, 6, 2)  # 42; Sir Charles 1 < 6 kills; Roland 6; §19.10 roll 2
     g = pos.run("duel", player=0, cid=None, source="counter")
     d = g.decision()
@@ -416,7 +408,7 @@ def test_19_4_pc_may_pay_three_ip_to_avoid(rec):
 def test_19_4_fac_owner_may_substitute_a_henchman(rec):
     pos = fresh()
     pos.char("42", owner=0)
-    make_henchman(pos, "24", 0)
+    pos.henchman("24", 0)
     pos.dice(3, 6, 1, 6, 6)  # Lord Arthur; Sir Charles 1 kills; Arthur 6; §19.10 roll 6
     g = pos.run("duel", player=None, cid="42", source="prestige")
     d = g.decision()
@@ -452,7 +444,7 @@ def test_19_7_1_reroll_45_51_55_and_neutral_ladies():
 def test_19_7_1_a38_female_fac_opponent_owner_designates_henchman():
     pos = fresh()
     pos.char("61", owner=1)
-    make_henchman(pos, "25", 1)
+    pos.henchman("25", 1)
     pos.dice(6, 1, 6, 6)
     g = pos.run("duel", player=0, cid=None, source="counter")
     assert "Knight Dale fights the duel in place of Lady Victoria" in logs(g)
@@ -496,7 +488,7 @@ def test_19_7_4_abroad_opponent_same_country_no_ambassador():
 
 def test_19_7_4_abroad_no_opponent_no_duel_and_no_henchman():
     pos = fresh()
-    make_henchman(pos, "24", 0)
+    pos.henchman("24", 0)
     pos.char("11", location="cronos")
     pos.player(0, ip=0)
     g = pos.run("duel", player=None, cid="11", source="prestige")  # no henchman choice abroad
@@ -505,7 +497,7 @@ def test_19_7_4_abroad_no_opponent_no_duel_and_no_henchman():
 
 def test_20_5_player_whose_pc_is_abroad_fights_abroad_with_his_pc(rec):
     pos = fresh()
-    make_henchman(pos, "24", 0)
+    pos.henchman("24", 0)
     pos.char("11", location="cronos").char("42", location="cronos")
     pos.dice(4, 2, 6, 6)
     g = pos.run("duel", player=0, cid=None, source="counter")  # no choice of henchman
@@ -514,7 +506,7 @@ def test_20_5_player_whose_pc_is_abroad_fights_abroad_with_his_pc(rec):
 
 def test_19_7_5_pc_opponent_owner_may_use_henchman(rec):
     pos = fresh()
-    make_henchman(pos, "24", 1)
+    pos.henchman("24", 1)
     pos.player(1, ip=5)
     pos.dice(1, 2, 6, 1, 3)  # Sir Guy (player 1's PC); Drew 6; Charles 1 < 6 kills Drew; §19.10: 3
     g = pos.run("duel", player=0, cid=None, source="counter")
@@ -526,7 +518,7 @@ def test_19_7_5_pc_opponent_owner_may_use_henchman(rec):
 
 def test_19_8_simultaneous_both_may_die(rec):
     pos = fresh()
-    make_henchman(pos, "24", 0)
+    pos.henchman("24", 0)
     pos.dice(4, 2, 1, 1)
     g = pos.run("duel", player=None, cid="24", source="counter")
     assert g.decision()["kind"] == "halt"

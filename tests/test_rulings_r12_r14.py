@@ -33,28 +33,12 @@ def duel_pos(edition: str = "1981", pcs: tuple[str, ...] = ("11", "12", "13"), i
         if c.office and c.office != "monarch":
             c.office = None
         c.location = "fandonia"
-    for pl in st.players:
-        c = st.chars[pl.pc]
-        c.is_pc, c.owner, c.loyalty_counter = False, None, False
-        st.loyalty_pool.append(pl.pc)
-    for p, cid in enumerate(pcs):
-        st.players[p].pc = cid
-        c = st.chars[cid]
-        c.is_pc, c.owner, c.loyalty_counter = True, p, True
-        st.loyalty_pool.remove(cid)
+    pos.pcs(*pcs)
     for p in range(3):
         pos.empty_hand(p)
     pos.player(0, ip=ip)
     check(st, decision=False)
     return pos
-
-
-def make_henchman(pos: Position, cid: str, p: int) -> None:
-    st = pos.state
-    pos.char(cid, owner=p)
-    card = next(c for c in st.deck if CARD_TYPE_OF[c] == "henchman")
-    st.deck.remove(card)
-    st.chars[cid].henchman_card = card
 
 
 def assert_buyout_offered(g, player: int, pc: str) -> None:
@@ -132,7 +116,7 @@ def test_r12_player_required_without_henchman_who_fights_designates_his_pc():
 
 def test_r12_player_whose_pc_is_abroad_may_pay_no_henchman_stands_in():
     pos = duel_pos(ip=3)
-    make_henchman(pos, "24", 0)
+    pos.henchman("24", 0)
     pos.char("11", location="cronos").char("42", location="cronos")
     g = pos.run("duel", player=0, cid=None, source="counter")
     assert_buyout_offered(g, 0, "11")
@@ -141,7 +125,7 @@ def test_r12_player_whose_pc_is_abroad_may_pay_no_henchman_stands_in():
 
 def test_r12_player_with_a_henchman_designates_and_is_offered_no_payment():
     pos = duel_pos(ip=10)
-    make_henchman(pos, "24", 0)
+    pos.henchman("24", 0)
     g = pos.run("duel", player=0, cid=None, source="counter")
     d = g.decision()
     assert d["kind"] == "duel_fighter" and set(d["options"]) == {char_action("11"), char_action("24")}
@@ -149,7 +133,7 @@ def test_r12_player_with_a_henchman_designates_and_is_offered_no_payment():
 
 def test_r12_player_with_a_female_pc_designates_a_henchman_without_payment():
     pos = duel_pos(pcs=("56", "12", "13"), ip=10)
-    make_henchman(pos, "24", 0)
+    pos.henchman("24", 0)
     pos.dice(4, 2, 6, 6)
     g = pos.run("duel", player=0, cid=None, source="counter")  # the henchman is the only duellist
     assert g.decision()["kind"] == "halt" and g.state.players[0].ip == 10

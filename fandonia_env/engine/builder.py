@@ -87,6 +87,30 @@ class Position:
             c.loyalty_counter = True
         return self
 
+    def pcs(self, *cids: str) -> Position:
+        """Give player i the PC ``cids[i]`` (their old PCs become neutral, Loyalty counters back in
+        the pool; the new PCs are his, with their counters on them)."""
+        st = self.state
+        for pl in st.players[: len(cids)]:
+            c = st.chars[pl.pc]
+            c.is_pc, c.owner, c.loyalty_counter = False, None, False
+            st.loyalty_pool.append(pl.pc)
+        for p, cid in enumerate(cids):
+            st.players[p].pc = cid
+            c = st.chars[cid]
+            c.is_pc, c.owner, c.loyalty_counter = True, p, True
+            st.loyalty_pool.remove(cid)
+        return self
+
+    def henchman(self, cid: str, p: int) -> Position:
+        """Make ``cid`` player p's FAC and his henchman, with a Henchman card from the pile."""
+        st = self.state
+        self.char(cid, owner=p)
+        card = next(c for c in st.deck if CARD_TYPE_OF[c] == "henchman")
+        st.deck.remove(card)
+        st.chars[cid].henchman_card = card
+        return self
+
     def player(self, p: int, **fields: Any) -> Position:
         pl = self.state.players[p]
         for k, v in fields.items():

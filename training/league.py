@@ -50,7 +50,7 @@ SCHEMA: dict[str, Opt] = {
     "out": Opt(REQUIRED, (str,), "output directory (checkpoint, policies, curves)"),
     "init": Opt(None, (str,), "imitation run directory or checkpoint (.pt) to start from; null: a fresh network",
                 nullable=True),
-    "encoder": Opt(None, (str,), "observation encoder when init is null (null: the default)", nullable=True),
+    "encoder": Opt(None, (str,), "observation encoder (null: init's, else the default); with an init trained on the encoder this one extends (v1 -> v1r), the init is widened", nullable=True),
     "hidden": Opt([512, 512], (list,), "trunk layer sizes when init is null"),
     "total_steps": Opt(1_000_000, (int,), "learner decisions to train on"),
     "rollout_steps": Opt(8192, (int,), "learner decisions per PPO update"),
@@ -394,7 +394,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
     from . import evaluate as ev
     from .common import validate
-    from .model import PolicyNet, export_npz, load_checkpoint, save_checkpoint
+    from .model import PolicyNet, export_npz, load_checkpoint, save_checkpoint, widen_input
     from .obs import get_encoder
 
     cfg = check_config(dict(cfg))
@@ -416,6 +416,11 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     elif cfg["init"]:
         model, ck = load_checkpoint(cfg["init"])
         enc = get_encoder(ck["header"]["encoder"])
+        if cfg["encoder"] is not None and cfg["encoder"] != enc.name:
+            wide = get_encoder(cfg["encoder"])
+            model = widen_input(model, enc, wide)  # new inputs start at zero weight
+            print(f"league: widened {cfg['init']} from encoder {enc.name} to {wide.name}", file=sys.stderr)
+            enc = wide
         ck = None
     else:
         enc = get_encoder(cfg["encoder"])

@@ -139,6 +139,26 @@ class PolicyNet(nn.Module):
 # ---------------------------------------------------------------------------
 
 
+def widen_input(model: PolicyNet, old: Encoder, new: Encoder) -> PolicyNet:
+    """A copy of ``model`` (trained on encoder ``old``) that reads encoder ``new``, whose vector is
+    ``old``'s followed by new features (``new.extends == old.name``): the new inputs get zero
+    weights, so the widened policy acts exactly as before until training gives them weight."""
+    if new.extends != old.name or new.size < old.size or model.obs_size != old.size:
+        raise ValueError(f"cannot widen a policy on encoder {old.name} (size {old.size}, the model reads "
+                         f"{model.obs_size}) to encoder {new.name}: {new.name} does not extend {old.name}")
+    for a, b in zip(old.entity_blocks, new.entity_blocks):
+        if (a.name, a.offset, a.rows, a.feats) != (b.name, b.offset, b.rows, b.feats):
+            raise ValueError(f"encoder {new.name} moves entity block {a.name}; cannot widen")
+    wide = PolicyNet.for_encoder(new, model.num_actions, model.hidden, model.entity_hidden, model.entity_dim,
+                                 [b["name"] for b in model.block_specs])
+    sd = model.state_dict()
+    w = sd["trunk.0.weight"]
+    sd["trunk.0.weight"] = torch.cat([w, torch.zeros(w.shape[0], new.size - old.size)], dim=1)
+    sd["input_scale"] = torch.cat([sd["input_scale"], wide.input_scale[old.size:]])
+    wide.load_state_dict(sd)
+    return wide
+
+
 def numpy_weights(model: PolicyNet) -> dict[str, np.ndarray]:
     """Every parameter and entity map as float32 / int64 numpy arrays, by state_dict name."""
     out = {k: v.detach().cpu().numpy().astype(np.float32 if v.is_floating_point() else np.int64)

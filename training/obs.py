@@ -8,7 +8,9 @@
     enc.entity_blocks                 # every (block, action -> row map) a policy scores from rows
 
 ``v0`` is ``fandonia_env.spaces.observation`` (the ``fandonia_v0`` environment's vector);
-``v1`` is ``fandonia_env.spaces.observation_v1``, loaded lazily.  A trained policy stores its
+``v1`` is ``fandonia_env.spaces.observation_v1``, loaded lazily; ``v1r`` is v1 followed by the
+rule features of ``fandonia_env.spaces.rule_features`` (the engine's usurpation odds for every
+seat), so a policy trained on v1 can be widened to it (``model.widen_input``).  A trained policy stores its
 encoder's name, version and ``fingerprint`` (a hash of the layout), and refuses a different one.
 
 ``observe`` is what an agent uses: its own view (when the encoder can read a view) or a
@@ -28,7 +30,7 @@ import numpy as np
 from fandonia_env.engine.actions import NAME, NUM_ACTIONS
 from fandonia_env.engine.data.components import ALL_CHARACTER_IDS
 
-ENCODERS: tuple[str, ...] = ("v0", "v1")
+ENCODERS: tuple[str, ...] = ("v0", "v1", "v1r")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,9 @@ class Encoder:
     #: 1.0 for the features a policy reads, 0.0 for those it ignores (v1's exact 24-bit hash
     #: features: identities that only separate rare contexts, not magnitudes a network can use)
     input_mask: np.ndarray | None = field(default=None, repr=False)
+    #: the encoder whose vector is a prefix of this one (same blocks at the same offsets, new
+    #: features appended): a policy trained on it can be widened to this one (``model.widen_input``)
+    extends: str | None = None
 
     def observe(self, view: dict[str, Any], infoset: Any = None) -> np.ndarray:
         """What a playing agent encodes: its own ``view``, or, for an encoder that reads the engine
@@ -192,7 +197,33 @@ def _make_v1() -> Encoder:
     return Encoder("v1", version, int(m.OBS_V1_SIZE), m.encode_v1, tuple(blocks), layout, view_fn, keep)
 
 
-_MAKERS: dict[str, Callable[[], Encoder]] = {"v0": _make_v0, "v1": _make_v1}
+# ---------------------------------------------------------------------------
+# v1r: v1 + the rule features (fandonia_env.spaces.rule_features)
+# ---------------------------------------------------------------------------
+
+
+def _make_v1r() -> Encoder:
+    from fandonia_env.spaces.rule_features import RULE_FEATURES_SIZE, encode_rule_features
+
+    base = get_encoder("v1")
+    enc_v1, view_v1 = base.encode, base._encode_view
+
+    def encode(state: Any, p: int) -> np.ndarray:
+        return np.concatenate([enc_v1(state, p), encode_rule_features(state, p)])
+
+    encode_view = None
+    if view_v1 is not None:  # otherwise an agent encodes a determinisation of its InfoSet, as for v1
+        def encode_view(view: dict[str, Any]) -> np.ndarray:
+            return np.concatenate([view_v1(view), encode_rule_features(view, view["me"])])
+
+    layout = (*base.layout, ("rule_features", base.size, (RULE_FEATURES_SIZE,)))
+    keep = np.concatenate([base.input_mask if base.input_mask is not None else np.ones(base.size, np.float32),
+                           np.ones(RULE_FEATURES_SIZE, np.float32)])
+    return Encoder("v1r", base.version + "+rule_features", base.size + RULE_FEATURES_SIZE, encode,
+                   base.entity_blocks, layout, encode_view, keep, extends="v1")
+
+
+_MAKERS: dict[str, Callable[[], Encoder]] = {"v0": _make_v0, "v1": _make_v1, "v1r": _make_v1r}
 _CACHE: dict[str, Encoder] = {}
 
 
@@ -211,7 +242,8 @@ def default_encoder() -> str:
 
 
 def get_encoder(name: str) -> Encoder:
-    """The encoder called ``name`` (``v0`` or ``v1``)."""
+    """The encoder called ``name`` (``v0``, ``v1`` or ``v1r``: v1 followed by the rule features of
+    ``fandonia_env.spaces.rule_features``)."""
     if name not in _MAKERS:
         raise ValueError(f"unknown encoder {name!r}; known: {list(ENCODERS)}")
     if name not in _CACHE:

@@ -86,6 +86,44 @@ def test_env_snapshot_opponents_are_exposed_and_mapped_to_the_frozen_module() ->
     assert R.policy_mapping_fn("learner") == "learner" and R.policy_mapping_fn("opponent_2") == "snapshot"
 
 
+def test_env_with_the_v1r_encoder_gives_every_exposed_seat_its_v1r_observation() -> None:
+    """``encoder: v1r``: the exposed seats observe ``training.obs`` v1r (the env's v1 vector followed by
+    the rule features) of the current state, and the space says so."""
+    from training.obs import get_encoder
+
+    enc = get_encoder("v1r")
+    env = R.FandoniaMultiAgentEnv({"players": 3, "opponents": ["snapshot"], "max_turns": 6, "seed": 2,
+                                   "encoder": "v1r"})
+    assert env.observation_spaces[R.LEARNER]["observation"].shape == (enc.size,)
+    obs, _ = env.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        (role, o), = obs.items()
+        s = env.env.agent_selection
+        p = env.env.unwrapped.agent_name_mapping[s]
+        assert o["observation"].tobytes() == enc.encode(env.game.state, p).tobytes()
+        assert env.observation_spaces[role].contains(o)
+        obs, _rew, term, trunc, _info = env.step({role: int(rng.choice(np.flatnonzero(o["action_mask"])))})
+        if term["__all__"] or trunc["__all__"]:
+            break
+
+
+def test_module_widens_a_v1_init_to_v1r(tmp_path: Path) -> None:
+    """A v1 checkpoint starts a v1r learner: same weights, zero weight on the rule features."""
+    from training.model import PolicyNet, save_checkpoint
+    from training.obs import get_encoder
+
+    v1, v1r = get_encoder("v1"), get_encoder("v1r")
+    net = PolicyNet.for_encoder(v1, NUM_ACTIONS, [16], 8, 4)
+    save_checkpoint(tmp_path / "v1.pt", net, v1)
+    mod = R.MaskedPolicyModule(observation_space=None, action_space=None,
+                               model_config={"encoder": "v1r", "hidden": [16], "entity_hidden": 8, "entity_dim": 4,
+                                             "init": str(tmp_path / "v1.pt")})
+    w = mod.net.trunk[0].weight.detach()
+    assert w.shape[1] == v1r.size
+    assert torch.equal(w[:, : v1.size], net.trunk[0].weight.detach()) and not w[:, v1.size:].any()
+
+
 def test_env_counts_an_action_outside_the_mask() -> None:
     env = R.FandoniaMultiAgentEnv({"players": 2, "opponents": ["random-v1"], "seed": 3})
     obs, _ = env.reset()

@@ -78,8 +78,10 @@ SCHEMA: dict[str, Opt] = {
     "hidden": Opt([256, 256], (list,), "PolicyNet trunk layer sizes"),
     "entity_hidden": Opt(64, (int,), "hidden size of the entity MLPs"),
     "entity_dim": Opt(32, (int,), "entity embedding / query size"),
-    "init": Opt(None, (str,), "a .pt checkpoint of the local stages (v1 encoder) to start the learner from",
-                nullable=True),
+    "encoder": Opt("v1", (str,), "the learner's observation: v1 (the env's own vector) or v1r (v1 + the rule "
+                                 "features, training.obs)"),
+    "init": Opt(None, (str,), "a checkpoint of the local stages (.pt or .npz) to start the learner from; "
+                              "a v1 one is widened when encoder is v1r", nullable=True),
     "iterations": Opt(20, (int,), "training iterations (algo.train() calls)"),
     "train_batch_size": Opt(4000, (int,), "env steps (learner decisions) per iteration and learner"),
     "minibatch_size": Opt(512, (int,), "PPO minibatch size"),
@@ -149,6 +151,14 @@ class FandoniaMultiAgentEnv(PettingZooEnv):
         self._fandonia_v1 = fandonia_v1
         super().__init__(self._make_inner(hi))
         space = self.env.observation_space(self.env.possible_agents[0])
+        # another encoder than the env's own v1 vector: every exposed seat observes enc.encode(state, seat)
+        self._enc = None
+        if cfg.get("encoder", "v1") != "v1":
+            from .obs import get_encoder
+
+            self._enc = get_encoder(cfg["encoder"])
+            space = gym.spaces.Dict({"observation": gym.spaces.Box(-np.inf, np.inf, (self._enc.size,), np.float32),
+                                     "action_mask": space["action_mask"]})
         aspace = self.env.action_space(self.env.possible_agents[0])
         self.possible_agents = list(ROLES)
         self.agents = []
@@ -227,6 +237,9 @@ class FandoniaMultiAgentEnv(PettingZooEnv):
             if role is None or (done and role not in self._seen):
                 continue  # a scripted seat, or an exposed one that never decided
             self._seen.add(role)
+            if self._enc is not None:
+                p = self.env.unwrapped.agent_name_mapping[s]
+                ob = dict(ob, observation=self._enc.encode(self.game.state, p))
             o[role] = ob
             r[role] = float(rew.get(s, 0.0))
             te[role] = bool(term.get(s, False))
@@ -296,7 +309,7 @@ class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
     def setup(self) -> None:
         from fandonia_env.engine.actions import NUM_ACTIONS
 
-        from .model import PolicyNet, load_checkpoint
+        from .model import PolicyNet, load_checkpoint, widen_input
         from .obs import get_encoder
 
         mc = dict(self.model_config or {})
@@ -306,9 +319,12 @@ class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
                                          int(mc.get("entity_hidden", 64)), int(mc.get("entity_dim", 32)))
         if mc.get("init"):
             src, ck = load_checkpoint(mc["init"])
-            if ck["header"].get("encoder_fingerprint") not in (None, enc.fingerprint):
+            old = ck["header"].get("encoder")
+            if old is not None and old != enc.name and enc.extends == old:
+                src = widen_input(src, get_encoder(old), enc)  # the new inputs start at zero weight
+            elif ck["header"].get("encoder_fingerprint") not in (None, enc.fingerprint):
                 raise ValueError(f"init {mc['init']}: trained on another observation layout "
-                                 f"({ck['header'].get('encoder')}); this env uses {enc.name}")
+                                 f"({old}); this env uses {enc.name}")
             self.net.load_state_dict(src.state_dict())
 
     def _logits_value(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -335,14 +351,14 @@ class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
 
 def _module_spec(cfg: dict[str, Any]) -> RLModuleSpec:
     return RLModuleSpec(module_class=MaskedPolicyModule,
-                        model_config={"encoder": "v1", "hidden": list(cfg["hidden"]),
+                        model_config={"encoder": cfg["encoder"], "hidden": list(cfg["hidden"]),
                                       "entity_hidden": cfg["entity_hidden"], "entity_dim": cfg["entity_dim"],
                                       "init": cfg["init"]})
 
 
 def env_config(cfg: dict[str, Any]) -> dict[str, Any]:
     return {"players": cfg["players"], "opponents": list(cfg["opponents"]), "max_turns": cfg["max_turns"],
-            "rules": dict(cfg["rules"]), "shaped": cfg["shaped"], "seed": cfg["seed"]}
+            "rules": dict(cfg["rules"]), "shaped": cfg["shaped"], "seed": cfg["seed"], "encoder": cfg["encoder"]}
 
 
 def check_config(cfg: dict[str, Any]) -> None:
@@ -373,6 +389,9 @@ def check_config(cfg: dict[str, Any]) -> None:
     for key in ("num_env_runners", "num_learners"):
         if cfg[key] < 0:
             raise ConfigError(f"key {key!r} must be >= 0, got {cfg[key]}")
+    if cfg["encoder"] not in ("v1", "v1r"):
+        raise ConfigError(f"key 'encoder' must be 'v1' or 'v1r' (the env's vector, or it + the rule features), "
+                          f"got {cfg['encoder']!r}")
     if not 2 <= cfg["eval_players"] <= 6:
         raise ConfigError(f"key 'eval_players' must be 2..6, got {cfg['eval_players']}")
     if not cfg["hidden"] or not all(isinstance(h, int) and h > 0 for h in cfg["hidden"]):
@@ -442,12 +461,13 @@ def net_from_state(state: dict[str, Any], model_config: dict[str, Any]) -> Any:
     return net
 
 
-def export_policy(net: Any, path: str | Path, steps: int, extra: dict[str, Any] | None = None) -> Path:
+def export_policy(net: Any, path: str | Path, steps: int, extra: dict[str, Any] | None = None,
+                  encoder: str = "v1") -> Path:
     """``net`` as the ``.npz`` agent format (``ppo:PATH``), with the training step in its header."""
     from .model import export_npz
     from .obs import get_encoder
 
-    return export_npz(net, path, get_encoder("v1"), extra={"steps": int(steps), "trainer": "rllib-ppo",
+    return export_npz(net, path, get_encoder(encoder), extra={"steps": int(steps), "trainer": "rllib-ppo",
                                                            "ray": ray.__version__, **(extra or {})})
 
 
@@ -572,7 +592,7 @@ def train(cfg: dict[str, Any], resume: bool = False) -> dict[str, Any]:
     if snapshot and not resume:
         refresh_snapshot(algo)
     if cfg["eval_every"] > 0 and not resume:  # the starting point of the learning curve
-        _evaluate(cfg, out, export_policy(learner_net(algo), out / "policies" / "step_0.npz", 0), 0)
+        _evaluate(cfg, out, export_policy(learner_net(algo), out / "policies" / "step_0.npz", 0, encoder=cfg["encoder"]), 0)
     new_csv = not (out / "train.csv").exists() or not resume
     fcsv = open(out / "train.csv", "w" if new_csv else "a", newline="")
     w = csv.DictWriter(fcsv, fieldnames=TRAIN_FIELDS)
@@ -616,9 +636,10 @@ def train(cfg: dict[str, Any], resume: bool = False) -> dict[str, Any]:
                 for old in sorted((out / "checkpoints").glob("iter_*"))[:-cfg["keep_checkpoints"]]:
                     shutil.rmtree(old, ignore_errors=True)
             if (cfg["eval_every"] > 0 and it % cfg["eval_every"] == 0) or (final and cfg["eval_every"] >= 0):
-                pol = export_policy(learner_net(algo), out / "policies" / f"step_{steps}.npz", steps)
+                pol = export_policy(learner_net(algo), out / "policies" / f"step_{steps}.npz", steps,
+                                    encoder=cfg["encoder"])
                 _evaluate(cfg, out, pol, steps)
-        policy = export_policy(learner_net(algo), out / "policy.npz", steps)
+        policy = export_policy(learner_net(algo), out / "policy.npz", steps, encoder=cfg["encoder"])
         illegal, decisions = count_illegal(algo)
     finally:
         fcsv.close()

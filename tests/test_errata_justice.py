@@ -9,8 +9,8 @@ from fandonia_env.engine.actions import ID, NO, PASS, YES, char_action
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.counsel import _extraditable, _extradite
 from fandonia_env.engine.data.components import CARD_TYPE_OF, COUNTRIES
+from fandonia_env.engine.hiding import _hideable
 from fandonia_env.engine.invariants import check
-from fandonia_env.engine.justice import _hideable
 
 ROLAND, MORTIMER, DALE = "42", "35", "25"
 

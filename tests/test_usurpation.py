@@ -497,7 +497,7 @@ def test_36_10_4_farc_monarch_pardons_and_lifts_a_ban():
 
 def test_36_10_4_farc_pardon_is_a_pardon_suicide_called_off_escaped_prisoner_freed():
     """§36.10.4 "by pardoning them" = §13.4.5: the same return to a normal situation as the
-    Pardon card (justice.restore): a pending suicide (§29.9) is called off, an escaped
+    Pardon card (wrongdoing.restore): a pending suicide (§29.9) is called off, an escaped
     prisoner hiding abroad is no longer one, a banished FAC in a country now at war stays there."""
     pos = pos3()
     _farc_monarch(pos, 0, "john")

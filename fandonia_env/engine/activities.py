@@ -220,7 +220,7 @@ def release_character(state: GameState, cid: str) -> None:
     c.owner = None
     kind = "NRC" if cid in ROYALS else "NC"
     log(state, f"{name(cid)} leaves player {prev}'s faction and becomes a {kind}.")
-    if c.hiding and errata(state):  # ES §24.7 (D64): justice.py
+    if c.hiding and errata(state):  # ES §24.7 (D64): hiding.py
         seq(state, ("justice_d64_unhide", {"cid": cid}))
 
 

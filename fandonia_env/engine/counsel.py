@@ -143,6 +143,7 @@ from .queries import (
 from .rolls import modified_roll
 from .state import Character, GameState
 from .turn import place_ambassador
+from .wrongdoing import extraditable_es
 
 ALL_COUNSELS = frozenset({1, 2, 3, 4})
 _OFFICE_ELIGIBLE = frozenset(OFFICE_ELIGIBLE)
@@ -275,8 +276,7 @@ def counsel_targets(state: GameState, p: int, table: str, i: int) -> list[int] |
 
 def _extraditable(state: GameState) -> list[str]:
     """§25, §7.10.1: wrongdoers in hiding, not in a country at war."""
-    if errata(state):  # ES §25.1, §25.12 (D66, D74): justice.py
-        from .justice import extraditable_es
+    if errata(state):  # ES §25.1, §25.12 (D66, D74): wrongdoing.py
         return [cid for cid, c in state.chars.items() if extraditable_es(state, cid, c)]
     return [cid for cid, c in state.chars.items()
             if c.wrongdoer and c.hiding and not c.dead and not stuck_at_war(state, c)]
@@ -626,7 +626,7 @@ def _execute(state: GameState, p: int, table: str, i: int, target: Any) -> list[
 
 def _extradite(state: GameState, cid: str) -> list[Any]:
     """§25: extradition by counsel (not an activity): back to Fandonia and to trial."""
-    if errata(state):  # ES §25.4, §25.7 (D69): justice.py
+    if errata(state):  # ES §25.4, §25.7 (D69): hiding.py
         return [("justice_es_extradite_counsel", {"cid": cid})]
     c = state.chars[cid]
     if c.dead or not c.wrongdoer or not c.hiding or stuck_at_war(state, c):

@@ -473,7 +473,7 @@ def justice_end_of_turn(state: GameState) -> None:
             log(state, f"{name(cid)} commits suicide (§29.9, §30.10).")
             deaths.append(("kill", {"cid": cid, "cause": "suicide"}))
         elif c.imprisoned and c.owner is None and c.situation_turns >= 1:
-            if errata(state):  # ES §30.10 (D76): One IP for -2; justice.py
+            if errata(state):  # ES §30.10 (D76): One IP for -2; trials.py
                 deaths.append(("justice_es_prison_death", {"cid": cid, "roller": state.first_player}))
             elif _prison_death_roll(state, cid, state.first_player):
                 deaths.append(("kill", {"cid": cid, "cause": "died in prison"}))
@@ -507,7 +507,7 @@ def justice_prison_deaths(state: GameState, p: int) -> None:
     steps = []
     for cid, c in state.chars.items():
         if c.owner == p and c.imprisoned and not c.dead and c.situation_turns >= 1:
-            if errata(state):  # ES §30.10 (D76): One IP for -2; justice.py
+            if errata(state):  # ES §30.10 (D76): One IP for -2; trials.py
                 steps.append(("justice_es_prison_death", {"cid": cid, "roller": p}))
             elif _prison_death_roll(state, cid, p):
                 steps.append(("kill", {"cid": cid, "cause": "died in prison"}))

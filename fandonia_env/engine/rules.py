@@ -12,15 +12,20 @@ One module per rules chapter group:
 * ``prestige``    §13.4.17 Prestige Tables
 * ``counsel``     §15 counseling
 * ``romance``     §18 romance and marriage, §19 duels
-* ``justice``     §21 assassination, §22 scandal, §23-§31 wrongdoing to execution and death
+* ``wrongdoing``  §23 wrongdoing, who is a wrongdoer (what the justice chapters share)
+* ``trials``      §26 hearings, §27 interrogation, §28 trials, §29 banishment, §30 imprisonment
+* ``clemency``    §13.4.5 pardon, §13.4.6 amnesty, §38 Clemency
+* ``assassination`` §21 assassination, §22 scandal
+* ``hiding``      §24 hiding, §25 extradition, §13.4.10 escape
 * ``death``       §31 death, succession of a PC, mourning
 * ``usurpation``  §34-§35 IP/PP limits, §36 usurpation, §37 victory
 * ``bribery``, ``opt_activities``, ``romantic_intrigue``: ES §13.4.20 bribery, §38 optional
                   activities, ES §13.4.15 seduction / §38 Romantic Intrigue / ES Matrimonio
 
-§14's Event cards played outside roll windows have no chapter of their own: Pardon, Amnesty,
-Escape and Extradition are activities of ``justice``, Intrigue of ``crown``, Royal Alignment and
-Extra Activity free actions of ``activities``; cards in roll windows are ``rolls``'.
+§14's Event cards played outside roll windows have no chapter of their own: Pardon and Amnesty
+are activities of ``clemency``, Escape and Extradition of ``hiding``, Intrigue of ``crown``, Royal
+Alignment and Extra Activity free actions of ``activities``; cards in roll windows are ``rolls``'.
+``justice.py`` only re-exports the justice chapters' public names (issue 12).
 """
 
 from __future__ import annotations
@@ -37,7 +42,11 @@ from . import (  # noqa: F401  (imported for their registrations)
     prestige,
     counsel,
     romance,
-    justice,
+    wrongdoing,
+    trials,
+    clemency,
+    assassination,
+    hiding,
     death,
     usurpation,
     bribery,
@@ -49,7 +58,8 @@ from . import (  # noqa: F401  (imported for their registrations)
 #: the chapter modules, in import order (after ``rolls`` and ``turn``)
 CHAPTERS = (
     "offices", "problems", "crown", "activities", "prestige", "counsel",
-    "romance", "justice", "death", "usurpation",
+    "romance", "wrongdoing", "trials", "clemency", "assassination", "hiding",  # issue 12: justice split
+    "death", "usurpation",
     "bribery", "opt_activities",  # issue 5: ES §13.4.20 bribery (errata), §38 optional activities
     "romantic_intrigue",  # issue 5: ES §13.4.15 seduction, §38 Romantic Intrigue, ES Matrimonio
 )

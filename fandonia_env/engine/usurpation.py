@@ -112,6 +112,7 @@ from typing import Any
 
 from . import registry
 from .actions import ID, NAME, PASS, action_char, char_action
+from .clemency import d93_pardonable
 from .data.components import (
     CARD_TYPE_OF,
     CARD_TYPES,
@@ -120,7 +121,6 @@ from .data.components import (
     SUCCESSION,
 )
 from .data.tables import monarch_support_value
-from .justice import d93_pardonable, is_wrongdoer, restore
 from .machine import ask, log, op, seq
 from .options import errata, opt
 from .queries import (
@@ -153,6 +153,7 @@ from .rule_queries import (  # noqa: F401  (re-exported: the chapter's rules, wr
     usurpers,
 )
 from .state import GameState
+from .wrongdoing import is_wrongdoer, restore
 
 # Support-card values and the static parts of both ratings are rule queries shared with the
 # agents (``rule_queries``: they answer on a state or a player's view); this chapter rolls them.
@@ -418,7 +419,7 @@ def _failure(state: GameState, p: int, cid: str, rating: int, m_rating: int) -> 
 def _pardon_targets(state: GameState, p: int) -> list[str]:
     out = []
     for cid, c in state.chars.items():
-        if (c.owner != p and not d93_pardonable(state, c)) or c.dead or cid in ROYALS:  # ES D93: justice.py
+        if (c.owner != p and not d93_pardonable(state, c)) or c.dead or cid in ROYALS:  # ES D93: clemency.py
             continue
         if is_wrongdoer(c) or c.banned:
             out.append(cid)

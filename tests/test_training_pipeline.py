@@ -438,6 +438,23 @@ def test_dagger_label_records_the_teachers_answer_on_the_students_states(tmp_pat
     assert any(a != b for a, b in zip(cols["action"], cols2["action"]))  # targets are not the moves
 
 
+def test_imitate_data_can_be_focused_on_kinds_and_on_decisions_where_an_action_is_legal(pipeline: dict) -> None:
+    """``kinds`` / ``require_legal`` keep only those decisions (a DAgger round focused on one choice)."""
+    from fandonia_env.engine.actions import ID
+    from training.collect import unpack_mask
+
+    root = Path(pipeline["root"]) / "collect"
+    every = I.load_decisions(root, "noble-rule-v1")
+    main = I.load_decisions(root, "noble-rule-v1", kinds=["turn_main"])
+    assert 0 < len(main) < len(every)
+    assert {main.kind_names[k] for k in np.unique(main.kind)} == {"turn_main"}
+    buy = I.load_decisions(root, "noble-rule-v1", kinds=["turn_main"], require_legal=["free_buy_pp"])
+    assert 0 < len(buy) <= len(main)
+    assert unpack_mask(buy.mask, NUM_ACTIONS)[:, ID["free_buy_pp"]].all()
+    with pytest.raises(ConfigError, match="not an action name"):
+        I.load_decisions(root, "noble-rule-v1", require_legal=["free_usurpation"])
+
+
 def test_imitate_on_several_data_directories_from_an_init_checkpoint(pipeline: dict, tmp_path: Path) -> None:
     """A DAgger round's imitate: ``data`` lists directories (games of each kept apart by the split),
     ``init`` starts from the previous network (its exported policy here)."""

@@ -50,6 +50,10 @@ SCHEMA: dict[str, Opt] = {
     "entity_blocks": Opt(["characters", "seats"], (list,), "blocks whose rows score the actions naming them"),
     "value_coef": Opt(0.5, (float,), "weight of the value loss (MSE to the outcome)"),
     "max_decisions": Opt(None, (int,), "use at most this many decisions (whole games, first ones)", nullable=True),
+    "kinds": Opt(None, (list,), "use only the decisions of these kinds, e.g. [turn_main] (null: every kind)",
+                 nullable=True),
+    "require_legal": Opt(None, (list,), "use only the decisions where one of these actions (catalogue names, e.g. "
+                                        "[free_usurp]) is legal (null: every decision)", nullable=True),
     "threads": Opt(None, (int,), "torch CPU threads (null: torch's default)", nullable=True),
     "device": Opt("cpu", (str,), "torch device: cpu, cuda, or auto"),
     "keep_checkpoints": Opt(2, (int,), "how many epoch checkpoints to keep"),
@@ -76,9 +80,11 @@ class Decisions:
 
 
 def load_decisions(data: str | Path | list[str], teacher: str | None = None,
-                   max_decisions: int | None = None) -> Decisions:
+                   max_decisions: int | None = None, kinds: list[str] | None = None,
+                   require_legal: list[str] | None = None) -> Decisions:
     """Every decision of ``teacher`` in the shards of ``data`` (a directory or a list of them; all
-    agents when ``teacher`` is None).  Game numbers of the k-th directory are offset by k * 10**7 so
+    agents when ``teacher`` is None); only those of ``kinds`` and only those where an action of
+    ``require_legal`` is legal, when given (a DAgger round focused on one choice).  Game numbers of the k-th directory are offset by k * 10**7 so
     that the train/held-out split by game never mixes games of different directories."""
     dirs = [data] if isinstance(data, (str, Path)) else list(data)
     files: list[tuple[Path, int]] = []  # (shard, game-number offset of its directory)
@@ -87,8 +93,16 @@ def load_decisions(data: str | Path | list[str], teacher: str | None = None,
         if not fs:
             raise ConfigError(f"data: no shard_*.npz files in {dd!s} (run python -m training.collect first)")
         files += [(f, k * 10**7) for f in fs]
+    from fandonia_env.engine.actions import ID, NUM_ACTIONS
+
+    from .collect import unpack_mask
+
+    for a in require_legal or []:
+        if a not in ID:
+            raise ConfigError(f"require_legal: {a!r} is not an action name of the catalogue (docs/actions.md)")
+    legal_ids = [ID[a] for a in require_legal or []]
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "shadow", "kind", "game", "outcome")}
-    kinds: list[str] = []
+    kind_list: list[str] = []
     meta0: dict[str, Any] | None = None
     seen_agents: set[str] = set()
     total = 0
@@ -106,10 +120,14 @@ def load_decisions(data: str | Path | list[str], teacher: str | None = None,
             if teacher is not None:
                 sel = z["agent"] == (names.index(teacher) if teacher in names else -1)
             knames = [str(s) for s in z["kind_names"]]
+            if kinds is not None:
+                sel &= np.isin(z["kind"], [i for i, k in enumerate(knames) if k in kinds])
+            if legal_ids:
+                sel &= unpack_mask(z["mask"], NUM_ACTIONS)[:, legal_ids].any(axis=1)
             for k in knames:
-                if k not in kinds:
-                    kinds.append(k)
-            remap = np.asarray([kinds.index(k) for k in knames] or [0], np.int16)
+                if k not in kind_list:
+                    kind_list.append(k)
+            remap = np.asarray([kind_list.index(k) for k in knames] or [0], np.int16)
             for k in ("obs", "mask", "action", "shadow", "outcome"):
                 parts[k].append(z[k][sel])
             parts["game"].append(z["game"][sel].astype(np.int64) + offset)
@@ -127,7 +145,7 @@ def load_decisions(data: str | Path | list[str], teacher: str | None = None,
         cat = {k: v[keep] for k, v in cat.items()}
     assert meta0 is not None
     return Decisions(cat["obs"], cat["mask"], cat["action"].astype(np.int64), cat["shadow"].astype(np.int64),
-                     cat["kind"].astype(np.int64), cat["game"], cat["outcome"], kinds, meta0)
+                     cat["kind"].astype(np.int64), cat["game"], cat["outcome"], kind_list, meta0)
 
 
 def split_by_game(game: np.ndarray, test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -249,7 +267,10 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
                                                               "entity_hidden", "entity_dim", "entity_blocks", "seed"))
     seed_everything(cfg["seed"])
     t_load = time.perf_counter()
-    d = load_decisions(cfg["data"], cfg["teacher"], cfg["max_decisions"])
+    d = load_decisions(cfg["data"], cfg["teacher"], cfg["max_decisions"], cfg["kinds"], cfg["require_legal"])
+    if len(d) == 0:
+        raise ConfigError(f"no decisions to learn from in {cfg['data']} (teacher {cfg['teacher']!r}, kinds "
+                          f"{cfg['kinds']}, require_legal {cfg['require_legal']})")
     enc = get_encoder(d.meta["encoder"])
     if enc.fingerprint != d.meta["encoder_fingerprint"]:
         raise ConfigError(f"data were collected with encoder {enc.name} fingerprint {d.meta['encoder_fingerprint']}, "

@@ -52,6 +52,8 @@ SCHEMA: dict[str, Opt] = {
     "max_decisions": Opt(None, (int,), "use at most this many decisions (whole games, first ones)", nullable=True),
     "kinds": Opt(None, (list,), "use only the decisions of these kinds, e.g. [turn_main] (null: every kind)",
                  nullable=True),
+    "action_weights": Opt({}, (dict,), "loss weight of a decision by the teacher's action, e.g. {free_usurp: 10} "
+                                       "(rare choices that decide games; default weight 1)"),
     "require_legal": Opt(None, (list,), "use only the decisions where one of these actions (catalogue names, e.g. "
                                         "[free_usurp]) is legal (null: every decision)", nullable=True),
     "threads": Opt(None, (int,), "torch CPU threads (null: torch's default)", nullable=True),
@@ -268,6 +270,12 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
     seed_everything(cfg["seed"])
     t_load = time.perf_counter()
     d = load_decisions(cfg["data"], cfg["teacher"], cfg["max_decisions"], cfg["kinds"], cfg["require_legal"])
+    from fandonia_env.engine.actions import ID
+
+    for name, wt in cfg["action_weights"].items():
+        if name not in ID or isinstance(wt, bool) or not isinstance(wt, (int, float)) or wt <= 0:
+            raise ConfigError(f"action_weights: {name!r}: {wt!r}; keys must be action names of the catalogue "
+                              "and weights numbers > 0")
     if len(d) == 0:
         raise ConfigError(f"no decisions to learn from in {cfg['data']} (teacher {cfg['teacher']!r}, kinds "
                           f"{cfg['kinds']}, require_legal {cfg['require_legal']})")
@@ -327,6 +335,13 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
           f"({len(np.unique(d.game))} games; train {len(tr)}, held out {len(te)}; loaded in {load_s:.1f} s); "
           f"encoder {enc.name}; {sum(p.numel() for p in model.parameters())} parameters; device {device}",
           file=sys.stderr)
+    aw = None  # per-action loss weights (the teacher's action weighs its decision)
+    if cfg["action_weights"]:
+        from fandonia_env.engine.actions import ID
+
+        aw = torch.ones(NUM_ACTIONS, device=device)
+        for name, wt in cfg["action_weights"].items():
+            aw[ID[name]] = float(wt)
     table: dict[str, Any] | None = None
     for epoch in range(start_epoch, cfg["epochs"]):
         t0 = time.perf_counter()
@@ -339,7 +354,11 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
             for g in opt.param_groups:
                 g["lr"] = lr_at(step)
             logits, v = model(x, m)
-            pl = F.cross_entropy(logits, a)
+            if aw is None:
+                pl = F.cross_entropy(logits, a)
+            else:
+                w = aw[a]
+                pl = (F.cross_entropy(logits, a, reduction="none") * w).sum() / w.sum()
             vl = F.mse_loss(v, z)
             loss = pl + cfg["value_coef"] * vl
             opt.zero_grad(set_to_none=True)

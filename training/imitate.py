@@ -54,6 +54,12 @@ SCHEMA: dict[str, Opt] = {
                  nullable=True),
     "action_weights": Opt({}, (dict,), "loss weight of a decision by the teacher's action, e.g. {free_usurp: 10} "
                                        "(rare choices that decide games; default weight 1)"),
+    "binary_actions": Opt(None, (list,), "learn only whether the teacher picks one of these actions (e.g. "
+                                         "[free_usurp]), not which other action it picks (null: full "
+                                         "cross-entropy); use with anchor", nullable=True),
+    "anchor": Opt(0.0, (float, int), "weight of KL(init policy || policy) on batches of every recorded decision "
+                                     "(all kinds; with binary_actions, over the other actions), so that a focused "
+                                     "round moves nothing else (needs init)"),
     "require_legal": Opt(None, (list,), "use only the decisions where one of these actions (catalogue names, e.g. "
                                         "[free_usurp]) is legal (null: every decision)", nullable=True),
     "threads": Opt(None, (int,), "torch CPU threads (null: torch's default)", nullable=True),
@@ -272,6 +278,12 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
     d = load_decisions(cfg["data"], cfg["teacher"], cfg["max_decisions"], cfg["kinds"], cfg["require_legal"])
     from fandonia_env.engine.actions import ID
 
+    for name in cfg["binary_actions"] or []:
+        if name not in ID:
+            raise ConfigError(f"binary_actions: {name!r} is not an action name of the catalogue (docs/actions.md)")
+    if cfg["anchor"] < 0 or (cfg["anchor"] > 0 and cfg["init"] is None):
+        raise ConfigError(f"anchor must be >= 0 and needs an init to anchor to; got anchor {cfg['anchor']}, "
+                          f"init {cfg['init']}")
     for name, wt in cfg["action_weights"].items():
         if name not in ID or isinstance(wt, bool) or not isinstance(wt, (int, float)) or wt <= 0:
             raise ConfigError(f"action_weights: {name!r}: {wt!r}; keys must be action names of the catalogue "
@@ -335,6 +347,18 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
           f"({len(np.unique(d.game))} games; train {len(tr)}, held out {len(te)}; loaded in {load_s:.1f} s); "
           f"encoder {enc.name}; {sum(p.numel() for p in model.parameters())} parameters; device {device}",
           file=sys.stderr)
+    ref, d_all, arng = None, d, np.random.default_rng([cfg["seed"], 0xA2C])
+    if cfg["anchor"] > 0:  # a frozen copy of the starting policy, on every recorded decision
+        from .league import resolve_init
+
+        ref = load_checkpoint(resolve_init(cfg["init"]))[0].to(device).eval()
+        for q in ref.parameters():
+            q.requires_grad_(False)
+        if cfg["kinds"] is not None or cfg["require_legal"] is not None:
+            d_all = load_decisions(cfg["data"], cfg["teacher"], cfg["max_decisions"])
+    bin_ids = None
+    if cfg["binary_actions"]:
+        bin_ids = torch.as_tensor([ID[n] for n in cfg["binary_actions"]], device=device)
     aw = None  # per-action loss weights (the teacher's action weighs its decision)
     if cfg["action_weights"]:
         from fandonia_env.engine.actions import ID
@@ -354,13 +378,28 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
             for g in opt.param_groups:
                 g["lr"] = lr_at(step)
             logits, v = model(x, m)
-            if aw is None:
-                pl = F.cross_entropy(logits, a)
+            w = aw[a] if aw is not None else torch.ones(len(a), device=device)
+            if bin_ids is not None:
+                # only whether one of these actions is chosen; the anchor keeps the rest of the distribution
+                logp = torch.log_softmax(logits, -1)
+                lp_in = torch.logsumexp(logp[:, bin_ids], -1).clamp(max=-1e-6)
+                per = -torch.where(torch.isin(a, bin_ids), lp_in, torch.log1p(-lp_in.exp()))
             else:
-                w = aw[a]
-                pl = (F.cross_entropy(logits, a, reduction="none") * w).sum() / w.sum()
+                per = F.cross_entropy(logits, a, reduction="none")
+            pl = (per * w).sum() / w.sum()
             vl = F.mse_loss(v, z)
             loss = pl + cfg["value_coef"] * vl
+            if ref is not None:
+                x2, m2, _a2, _z2 = _batch(d_all, arng.choice(len(d_all), cfg["batch_size"]), NUM_ACTIONS, device)
+                if bin_ids is not None:  # anchor the choice among the other actions, not whether to pick these
+                    mc = m2.clone()
+                    mc[:, bin_ids] = False
+                    m2 = torch.where(mc.any(-1, keepdim=True), mc, m2)
+                with torch.no_grad():
+                    lp_ref = torch.log_softmax(ref(x2, m2)[0], -1)
+                lp = torch.log_softmax(model(x2, m2)[0], -1)
+                kl = (lp_ref.exp() * (lp_ref - lp).masked_fill(~m2, 0.0)).sum(-1).mean()
+                loss = loss + cfg["anchor"] * kl
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()

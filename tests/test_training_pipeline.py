@@ -476,3 +476,53 @@ def test_imitate_on_several_data_directories_from_an_init_checkpoint(pipeline: d
     bad = dict(cfg, out=str(tmp_path / "im3"), hidden=[16])
     with pytest.raises(ConfigError, match="shape"):
         I.imitate(bad)
+
+
+def test_imitate_binary_choice_with_an_anchor_moves_that_choice_and_keeps_the_rest(pipeline: dict,
+                                                                                   tmp_path: Path) -> None:
+    """``binary_actions`` + ``anchor``: the probability of the teacher's focused choice moves toward the
+    teacher's, and the policy over the other actions stays closer to the starting one than without the
+    anchor (a KL anchor on every recorded decision); an anchor without ``init`` is refused."""
+    from fandonia_env.engine.actions import ID
+    from training.collect import unpack_mask
+    from training.model import load_checkpoint
+
+    root = pipeline["root"]
+    d = I.load_decisions(root / "collect", "noble-rule-v1", kinds=["turn_main"])
+    target = NAME[int(np.bincount(d.action).argmax())]  # the teacher's most frequent turn choice
+    base = {"data": str(root / "collect"), "init": pipeline["policy"], "epochs": 3, "batch_size": 64, "hidden": [32],
+            "entity_hidden": 8, "entity_dim": 4, "test_fraction": 0.25, "lr": 3e-3, "progress": False,
+            "kinds": ["turn_main"], "binary_actions": [target], "value_coef": 0.0}
+    with pytest.raises(ConfigError, match="anchor"):
+        I.imitate(validate(dict(base, out=str(tmp_path / "x"), init=None, anchor=1.0), I.SCHEMA))
+    nets = {}
+    for name, anchor in (("anchored", 2.0), ("free", 0.0)):
+        I.imitate(validate(dict(base, out=str(tmp_path / name), anchor=anchor), I.SCHEMA))
+        nets[name] = load_checkpoint(sorted((tmp_path / name / "checkpoints").glob("epoch_*.pt"))[-1])[0]
+    start, _ = load_checkpoint(pipeline["policy"])
+    t = ID[target]
+    x = torch.from_numpy(d.obs.astype(np.float32))
+    m = torch.from_numpy(unpack_mask(d.mask, NUM_ACTIONS))
+    y = torch.from_numpy(d.action == t)
+    legal = m[:, t]
+
+    def bce(net: torch.nn.Module) -> float:
+        with torch.no_grad():
+            q = torch.softmax(net(x, m)[0], -1)[legal, t].clamp(1e-6, 1 - 1e-6)
+        return float(-(torch.where(y[legal], q.log(), (1 - q).log())).mean())
+
+    assert bce(nets["anchored"]) < bce(start)
+    # every recorded decision, the focused action taken out: how far did the rest of the policy move?
+    every = I.load_decisions(root / "collect", "noble-rule-v1")
+    x2 = torch.from_numpy(every.obs.astype(np.float32))
+    m2 = torch.from_numpy(unpack_mask(every.mask, NUM_ACTIONS))
+    m2[:, t] = False
+    keep = m2.any(-1)
+    x2, m2 = x2[keep], m2[keep]
+
+    def drift(net: torch.nn.Module) -> float:
+        with torch.no_grad():
+            la, lb = (torch.log_softmax(n(x2, m2)[0], -1) for n in (start, net))
+        return float((la.exp() * (la - lb).masked_fill(~m2, 0.0)).sum(-1).mean())
+
+    assert drift(nets["anchored"]) < 0.5 * drift(nets["free"]), (drift(nets["anchored"]), drift(nets["free"]))

@@ -86,6 +86,14 @@ class NumpyPolicy:
             raise PolicyError(f"{source}: first layer takes {self.trunk[0][0].shape[0]} inputs, header says "
                               f"{self.obs_size}")
         self.input_scale = w.get("input_scale")
+        self.skip = None  # optional linear map from a few inputs straight to the logits
+        if header.get("skip"):
+            try:
+                outs = header.get("skip_actions") or list(range(self.num_actions))
+                self.skip = (np.asarray(header["skip"], dtype=np.int64), np.asarray(outs, dtype=np.int64),
+                             (w["skip.weight"].T.copy(), w["skip.bias"]))
+            except KeyError as e:
+                raise PolicyError(f"{source}: weight {e.args[0]!r} is missing") from None
         self.encoder = None
         enc_name = header.get("encoder")
         if enc_name is not None:
@@ -111,6 +119,8 @@ class NumpyPolicy:
         for wb in self.trunk:
             h = _relu(_dense(h, wb))
         logits = _dense(h, self.flat)
+        if self.skip is not None:
+            logits[:, self.skip[1]] += _dense(x[:, self.skip[0]], self.skip[2])
         for bl in self.blocks:
             rows = x[:, bl["off"]: bl["off"] + bl["rows"] * bl["feats"]].reshape(len(x), bl["rows"], bl["feats"])
             e = _relu(rows @ bl["e1"][0] + bl["e1"][1]) @ bl["e2"][0] + bl["e2"][1]   # (B, rows, d)

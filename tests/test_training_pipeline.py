@@ -526,3 +526,63 @@ def test_imitate_binary_choice_with_an_anchor_moves_that_choice_and_keeps_the_re
         return float((la.exp() * (la - lb).masked_fill(~m2, 0.0)).sum(-1).mean())
 
     assert drift(nets["anchored"]) < 0.5 * drift(nets["free"]), (drift(nets["anchored"]), drift(nets["free"]))
+
+
+def test_skip_head_adds_a_linear_map_of_named_inputs_to_named_logits_in_torch_and_numpy(tmp_path: Path) -> None:
+    """``skip``/``skip_actions``: a linear map from some inputs to some actions' logits; zero at start
+    (the network plays as without it); the numpy forward of the export matches torch; the loader
+    of a ``.pt`` / ``.npz`` keeps it."""
+    from agents.ppo_agent import load_policy
+    from training.model import PolicyNet, load_checkpoint, save_checkpoint
+
+    enc = get_encoder("v0")
+    torch.manual_seed(3)
+    plain = PolicyNet.for_encoder(enc, NUM_ACTIONS, [16], 8, 4)
+    net = PolicyNet.for_encoder(enc, NUM_ACTIONS, [16], 8, 4, skip=[0, 5, 9], skip_actions=[3, 7])
+    sd = plain.state_dict()
+    sd.update({k: v for k, v in net.state_dict().items() if k.startswith("skip")})
+    net.load_state_dict(sd)
+    rng = np.random.default_rng(4)
+    x = torch.from_numpy(rng.random((8, enc.size), dtype=np.float32))
+    with torch.no_grad():
+        assert torch.equal(net(x)[0], plain(x)[0])  # a zero skip head changes nothing
+        net.skip.weight.copy_(torch.as_tensor([[1.0, 2.0, 3.0], [-1.0, 0.0, 0.5]]))
+        net.skip.bias.copy_(torch.as_tensor([0.25, -0.5]))
+        d = net(x)[0] - plain(x)[0]
+    want = torch.stack([x[:, 0] + 2 * x[:, 5] + 3 * x[:, 9] + 0.25, -x[:, 0] + 0.5 * x[:, 9] - 0.5], 1)
+    assert torch.allclose(d[:, [3, 7]], want, atol=1e-5)
+    assert torch.count_nonzero(d[:, [a for a in range(NUM_ACTIONS) if a not in (3, 7)]]) == 0
+    pol = load_policy(export_npz(net, tmp_path / "s.npz", enc))
+    ln, _ = pol.forward(x.numpy())
+    with torch.no_grad():
+        assert np.allclose(ln, net(x)[0].numpy(), atol=1e-5)
+    save_checkpoint(tmp_path / "s.pt", net, enc)
+    for path in (tmp_path / "s.pt", tmp_path / "s.npz"):
+        back, _ = load_checkpoint(path)
+        with torch.no_grad():
+            assert torch.allclose(back(x)[0], net(x)[0], atol=1e-5)
+
+
+def test_imitate_train_only_the_skip_head_leaves_every_other_weight(pipeline: dict, tmp_path: Path) -> None:
+    """``skip`` + ``train_only: [skip]`` on an init without a skip head: the head starts at zero and is
+    the only thing that learns; an unknown prefix or block is refused."""
+    from training.model import load_checkpoint
+
+    root = pipeline["root"]
+    d = I.load_decisions(root / "collect", "noble-rule-v1")
+    # a small block of the layout that the recorded observations actually use
+    block = next(name for name, off, shape in get_encoder(d.meta["encoder"]).layout
+                 if int(np.prod(shape)) <= 200 and np.abs(d.obs[:, off:off + int(np.prod(shape))]).sum() > 0)
+    base = {"data": str(root / "collect"), "init": pipeline["policy"], "epochs": 1, "batch_size": 64, "hidden": [32],
+            "entity_hidden": 8, "entity_dim": 4, "test_fraction": 0.25, "progress": False, "skip": block,
+            "skip_actions": ["pass"], "skip_lr": 0.05, "train_only": ["skip"]}
+    I.imitate(validate(dict(base, out=str(tmp_path / "sk")), I.SCHEMA))
+    a, _ = load_checkpoint(pipeline["policy"])
+    b, _ = load_checkpoint(sorted((tmp_path / "sk" / "checkpoints").glob("epoch_*.pt"))[-1])
+    sa, sb = a.state_dict(), b.state_dict()
+    assert all(torch.equal(sa[k], sb[k]) for k in sa)
+    assert b.skip.weight.abs().sum() > 0 and b.skip_actions == [NAME.index("pass")]
+    with pytest.raises(ConfigError, match="train_only"):
+        I.imitate(validate(dict(base, out=str(tmp_path / "x1"), train_only=["nothing"]), I.SCHEMA))
+    with pytest.raises(ConfigError, match="skip"):
+        I.imitate(validate(dict(base, out=str(tmp_path / "x2"), skip="no_such_block"), I.SCHEMA))

@@ -60,6 +60,13 @@ SCHEMA: dict[str, Opt] = {
     "anchor": Opt(0.0, (float, int), "weight of KL(init policy || policy) on batches of every recorded decision "
                                      "(all kinds; with binary_actions, over the other actions), so that a focused "
                                      "round moves nothing else (needs init)"),
+    "skip": Opt(None, (str,), "an encoder block (e.g. rule_features) read by a linear skip head straight into the "
+                              "logits, zero at start (null: none)", nullable=True),
+    "skip_lr": Opt(0.01, (float,), "Adam learning rate of the skip head"),
+    "skip_actions": Opt(None, (list,), "the actions (catalogue names) the skip head adds to (null: every action)",
+                        nullable=True),
+    "train_only": Opt(None, (list,), "train only the parameters whose names start with these (e.g. [skip]); the "
+                                     "rest stays frozen (null: train everything)", nullable=True),
     "require_legal": Opt(None, (list,), "use only the decisions where one of these actions (catalogue names, e.g. "
                                         "[free_usurp]) is legal (null: every decision)", nullable=True),
     "threads": Opt(None, (int,), "torch CPU threads (null: torch's default)", nullable=True),
@@ -301,9 +308,27 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
                           f"{[b.name for b in enc.entity_blocks]}")
     tr, te = split_by_game(d.game, cfg["test_fraction"], cfg["seed"])
     load_s = time.perf_counter() - t_load
+    skip = None
+    if cfg["skip"] is not None:
+        blocks = {name: (off, shape) for name, off, shape in enc.layout}
+        if cfg["skip"] not in blocks:
+            raise ConfigError(f"skip: encoder {enc.name} has no block {cfg['skip']!r}; its blocks: {sorted(blocks)}")
+        off, shape = blocks[cfg["skip"]]
+        skip = list(range(off, off + int(np.prod(shape))))
+    from fandonia_env.engine.actions import ID
+
+    for a in cfg["skip_actions"] or []:
+        if a not in ID:
+            raise ConfigError(f"skip_actions: {a!r} is not an action name of the catalogue (docs/actions.md)")
+    skip_actions = [ID[a] for a in cfg["skip_actions"]] if cfg["skip_actions"] else None
     model = PolicyNet.for_encoder(enc, NUM_ACTIONS, cfg["hidden"], cfg["entity_hidden"], cfg["entity_dim"],
-                                  cfg["entity_blocks"]).to(device)
-    opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"], weight_decay=cfg["weight_decay"])
+                                  cfg["entity_blocks"], skip, skip_actions).to(device)
+    skip_params = list(model.skip.parameters()) if skip else []
+    rest = [q for q in model.parameters() if all(q is not r for r in skip_params)]
+    groups = [{"params": rest, "scale": 1.0}]
+    if skip_params:
+        groups.append({"params": skip_params, "scale": cfg["skip_lr"] / cfg["lr"]})
+    opt = torch.optim.Adam(groups, lr=cfg["lr"], weight_decay=cfg["weight_decay"])
     steps_per_epoch = math.ceil(len(tr) / cfg["batch_size"])
     total_steps = steps_per_epoch * cfg["epochs"]
 
@@ -330,11 +355,22 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
         if ck0["header"].get("encoder_fingerprint") not in (None, enc.fingerprint):
             raise ConfigError(f"init {cfg['init']}: trained on another observation layout than the data")
         try:
-            model.load_state_dict(m0.state_dict())
+            sd = m0.state_dict()
+            if skip and not m0.skip_inputs:  # a skip head added to a network without one starts at zero
+                sd.update({k: v for k, v in model.state_dict().items() if k.startswith("skip")})
+            model.load_state_dict(sd)
         except RuntimeError as e:
             raise ConfigError(f"init {cfg['init']}: its network does not have this config's shape "
                               f"(hidden {cfg['hidden']}, entity sizes): {str(e).splitlines()[0]}") from None
         print(f"imitate: starting from {cfg['init']}", file=sys.stderr)
+    if cfg["train_only"]:  # freeze every other parameter (e.g. train only the skip head on a trained policy)
+        names = [n for n, _ in model.named_parameters()]
+        for pre in cfg["train_only"]:
+            if not any(n.startswith(pre) for n in names):
+                raise ConfigError(f"train_only: no parameter is named {pre}...; parameters: "
+                                  f"{sorted({n.split('.')[0] for n in names})}")
+        for n, q in model.named_parameters():
+            q.requires_grad_(any(n.startswith(pre) for pre in cfg["train_only"]))
     tb = None
     try:
         from torch.utils.tensorboard import SummaryWriter
@@ -376,7 +412,7 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
         for s in range(0, len(perm), cfg["batch_size"]):
             x, m, a, z = _batch(d, perm[s: s + cfg["batch_size"]], NUM_ACTIONS, device)
             for g in opt.param_groups:
-                g["lr"] = lr_at(step)
+                g["lr"] = lr_at(step) * g.get("scale", 1.0)
             logits, v = model(x, m)
             w = aw[a] if aw is not None else torch.ones(len(a), device=device)
             if bin_ids is not None:

@@ -9,6 +9,8 @@ Architecture (``PolicyNet``), for an observation ``x`` and a legal mask ``m``:
                                                 of ``x``, ``e_B`` a small MLP shared by the rows
                                                 (``entity_hidden`` -> ``entity_dim``), ``q_B`` a
                                                 linear query; ``map_B`` the encoder's action map
+             + skip(x[skip_idx])[a]             optional: a linear map from a few named inputs (e.g. the
+                                                rule features) straight to the logits (zero at start)
     logit[a] = -inf where m[a] is False         illegal actions are never chosen nor sampled
     value    = v(h)                             the outcome of the game for the deciding seat
 
@@ -45,7 +47,8 @@ class PolicyNet(nn.Module):
     """Masked policy with a flat head, entity heads and a value head (see the module doc)."""
 
     def __init__(self, obs_size: int, num_actions: int, blocks: list[dict[str, Any]],
-                 hidden: list[int], entity_hidden: int = 64, entity_dim: int = 32) -> None:
+                 hidden: list[int], entity_hidden: int = 64, entity_dim: int = 32,
+                 skip: list[int] | None = None, skip_actions: list[int] | None = None) -> None:
         super().__init__()
         if not hidden:
             raise ValueError("hidden must list at least one layer size")
@@ -58,6 +61,18 @@ class PolicyNet(nn.Module):
         h = hidden[-1]
         self.flat = nn.Linear(h, num_actions)
         self.value = nn.Linear(h, 1)
+        #: input indices read by the skip head (a linear map to the logits, zero-initialised), or None
+        self.skip_inputs = [int(i) for i in skip] if skip else None
+        if self.skip_inputs:
+            if min(self.skip_inputs) < 0 or max(self.skip_inputs) >= obs_size:
+                raise ValueError(f"skip inputs must be indices 0..{obs_size - 1}")
+            self.register_buffer("skip_idx", torch.as_tensor(self.skip_inputs, dtype=torch.long))
+            #: the action ids the skip head adds to (all of them when not given)
+            self.skip_actions = [int(a) for a in skip_actions] if skip_actions else list(range(num_actions))
+            self.register_buffer("skip_out", torch.as_tensor(self.skip_actions, dtype=torch.long))
+            self.skip = nn.Linear(len(self.skip_inputs), len(self.skip_actions))
+            nn.init.zeros_(self.skip.weight)
+            nn.init.zeros_(self.skip.bias)
         self.query = nn.ModuleDict()
         self.entity = nn.ModuleDict()
         for b in self.block_specs:
@@ -75,11 +90,12 @@ class PolicyNet(nn.Module):
 
     @classmethod
     def for_encoder(cls, enc: Encoder, num_actions: int, hidden: list[int], entity_hidden: int = 64,
-                    entity_dim: int = 32, entity_blocks: list[str] | None = None) -> PolicyNet:
+                    entity_dim: int = 32, entity_blocks: list[str] | None = None,
+                    skip: list[int] | None = None, skip_actions: list[int] | None = None) -> PolicyNet:
         blocks = [{"name": b.name, "offset": b.offset, "rows": b.rows, "feats": b.feats,
                    "action_index": b.action_index}
                   for b in enc.entity_blocks if entity_blocks is None or b.name in entity_blocks]
-        net = cls(enc.size, num_actions, blocks, hidden, entity_hidden, entity_dim)
+        net = cls(enc.size, num_actions, blocks, hidden, entity_hidden, entity_dim, skip, skip_actions)
         if enc.input_mask is not None:
             net.input_scale.copy_(torch.as_tensor(enc.input_mask))
         return net
@@ -92,6 +108,9 @@ class PolicyNet(nn.Module):
             "entity_hidden": self.entity_hidden, "entity_dim": self.entity_dim,
             "blocks": [{k: v for k, v in b.items() if k != "action_index"} for b in self.block_specs],
         }
+        if self.skip_inputs:
+            hd["skip"] = list(self.skip_inputs)
+            hd["skip_actions"] = list(self.skip_actions)
         if enc is not None:
             hd.update(encoder=enc.name, encoder_version=enc.version, encoder_fingerprint=enc.fingerprint)
         return hd
@@ -102,6 +121,8 @@ class PolicyNet(nn.Module):
         obs = obs * self.input_scale
         h = self.trunk(obs)
         logits = self.flat(h)
+        if self.skip_inputs:
+            logits = logits.index_add(1, self.skip_out, self.skip(obs[:, self.skip_idx]))
         for b in self.block_specs:
             name = b["name"]
             rows = obs[:, b["offset"]: b["offset"] + b["rows"] * b["feats"]].reshape(-1, b["rows"], b["feats"])
@@ -190,7 +211,8 @@ def export_npz(model: PolicyNet, path: str | Path, enc: Encoder | None = None,
 
 def model_from_header(hd: dict[str, Any], maps: dict[str, np.ndarray]) -> PolicyNet:
     blocks = [dict(b, action_index=maps[b["name"]]) for b in hd["blocks"]]
-    return PolicyNet(hd["obs_size"], hd["num_actions"], blocks, hd["hidden"], hd["entity_hidden"], hd["entity_dim"])
+    return PolicyNet(hd["obs_size"], hd["num_actions"], blocks, hd["hidden"], hd["entity_hidden"], hd["entity_dim"],
+                     hd.get("skip"), hd.get("skip_actions"))
 
 
 def save_checkpoint(path: str | Path, model: PolicyNet, enc: Encoder | None, **state: Any) -> None:

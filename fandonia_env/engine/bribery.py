@@ -42,12 +42,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import registry
+from . import chance, registry
 from .actions import ID, NAME, action_char, char_action
 from .data.components import OFFICES, ROYALS
 from .machine import ask, log, op, seq
 from .options import errata
-from .queries import can_spend, d6, gain_ip, henchmen, ip_spendable, name, pc, spend_ip
+from .queries import can_spend, gain_ip, henchmen, ip_spendable, name, pc, spend_ip
 from .state import GameState
 
 AMOUNTS = tuple(ID[f"amount_{k}"] for k in range(1, 7))
@@ -83,7 +83,7 @@ def bribe_take(state: GameState, p: int) -> None:
 def bribe_take_amount(state: GameState, choice: int, p: int) -> None:
     amount = amount_of(choice)
     cid = pc(state, p).cid
-    n = d6(state)
+    n = chance.d6(state, "bribe demanded (ES §13.4.20)")
     if n > amount:
         log(state, f"{name(cid)} demands a bribe of {amount} IP: player {p} rolls {n}, greater than "
                    f"{amount}: the bribe is received (ES §13.4.20).")
@@ -167,7 +167,7 @@ def bribe_offer_offerer(state: GameState, choice: int, p: int, target: str) -> N
 def bribe_offer_amount(state: GameState, choice: int, p: int, target: str, offerer: str) -> None:
     amount = amount_of(choice)
     office = OFFICES[state.chars[target].office].name
-    n = d6(state)
+    n = chance.d6(state, "bribe offered (ES §13.4.20)")
     head = (f"player {p}'s {name(offerer)} offers {name(target)} ({office}) a bribe of {amount} IP: "
             f"player {p} rolls {n}")
     if n == 6:

@@ -5,6 +5,7 @@
     >>> pos.give(0, "assassination", "intrigue")   # cards move from the Event pile to a hand
     >>> pos.char("42", owner=0)                    # Duke Roland joins player 0 as a FAC
     >>> pos.dice(6, 5)                             # the next dice rolled show 6 then 5
+    >>> pos.next_draws("event", "intrigue")        # the next Event card drawn is an Intrigue card
     >>> g = pos.run("accuse", cid="42")            # run one procedure, stop when it is done
     >>> g.decision()["kind"]                       # decisions on the way are taken by the caller
     'halt'
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import chance
 from .data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
 from .game import Game, make_config
 from .machine import run as _run
@@ -128,8 +130,25 @@ class Position:
             self.state.chars[cid].office = office
         return self
 
+    # -- chance (chance.py: each scripted outcome is taken before the generator is asked) ----------
     def dice(self, *faces: int) -> Position:
-        self.state.rng.script_dice(list(faces))
+        """The next dice rolled show these faces (1-6), in order."""
+        chance.script(self.state, "dice", faces)
+        return self
+
+    def next_draws(self, pile: str, *items: str) -> Position:
+        """The next draws from ``pile`` give these items, in order: ``"loyalty"`` (character ids),
+        ``"opportunity"`` (counter ids or kinds: ``"duel"``), ``"event"`` (card ids or card types:
+        ``"assassination"``, the topmost card of that type in the pile)."""
+        if pile not in chance.PILES:
+            raise ValueError(f"unknown pile {pile!r}; the piles are {list(chance.PILES)}")
+        chance.script(self.state, pile, items)
+        return self
+
+    def next_pick(self, *items: str) -> Position:
+        """The next random picks (a card intrigued or drawn by a blackmailer from a hand) take these
+        items, in order: card ids or card types (the first card of that type in the hand)."""
+        chance.script(self.state, "pick", items)
         return self
 
     def turn_state(self, p: int, **pt: Any) -> Position:

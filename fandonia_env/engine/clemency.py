@@ -17,14 +17,14 @@ ban).
 
 from __future__ import annotations
 
-from . import registry
+from . import chance, registry
 from .actions import NAME, NO, YES, char_action
 from .data.components import FANDONIA, ROYALS
 from .data.tables import CLEMENCY, lookup
 from .death import set_situation
 from .machine import ask, log, op, seq
 from .options import errata, opt
-from .queries import dice_sum, discard, has_card, name, player_order, take_card
+from .queries import discard, has_card, name, player_order, take_card
 from .state import Character, GameState
 from .trials import imprison
 from .turn import waived
@@ -145,7 +145,7 @@ def justice_clemency_answer(state: GameState, choice: int, cid: str, i: int) -> 
     # only a request counts (a player who declined may still ask after a new trial's sentence)
     state.tstate.setdefault("clemency_asked", []).append(f"{q}:{cid}")
     c = state.chars[cid]
-    r = dice_sum(state)
+    r = chance.dice_sum(state, "Clemency Table (§38)")
     row = lookup(CLEMENCY, r)
     log(state, f"Player {q} asks the Monarch for clemency for {name(cid)}: rolls {r} on the Clemency Table - "
                f"{row['text']} (§38).")

@@ -97,7 +97,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import registry
+from . import chance, registry
 from .actions import NO, YES, action_char, action_player, char_action, player_action
 from .data.components import (
     CARD_TYPE_OF,
@@ -167,8 +167,8 @@ def _fp(state: GameState) -> int:
     return state.first_player
 
 
-def _dice_count_logged(state: GameState) -> tuple[int, str]:
-    r, w = state.rng.d6(), state.rng.d6()
+def _dice_count_logged(state: GameState, why: str) -> tuple[int, str]:
+    r, w = chance.roll(state, 2, why)
     return r * 10 + w, f"{r}{w}"
 
 
@@ -193,7 +193,7 @@ def crown_phase(state: GameState) -> None:
                    + " and ".join(f"'{_label(k)}'" for k in forced) + " (§9.4, §36.6, A10).")
         seq(state, ("crown_forced_next", {"remaining": forced, "k": 0}), ("crown_finish", {}))
         return
-    a, b = state.rng.d6(), state.rng.d6()
+    a, b = chance.roll(state, 2, "Crown Events Table (§8.2)")
     row = lookup(CROWN_EVENTS, a + b)
     key = crown_key(row)
     log(state, f"Crown Events Table: player {_fp(state)} rolls {a + b} ({a}+{b}): {row['text']} ({row['rule']}).")
@@ -282,7 +282,7 @@ def _royal_death(state: GameState) -> None:
         log(state, "Royal Death (§8.4.1): every RC with Death Numbers is dead; no effect (A4).")
         return
     while True:
-        count, shown = _dice_count_logged(state)
+        count, shown = _dice_count_logged(state, "Royal Death (§8.4.1)")
         rc = ROYAL_DEATH[count]
         if rc in alive:
             break
@@ -343,7 +343,7 @@ def intrigue_draw(state: GameState, p: int, victim: int, blackmail_asked: bool =
         seq(state, ("blackmail_offer", {"p": p, "victim": victim}))
         return
     hand = state.players[victim].hand
-    card = hand[state.rng.below(len(hand))]
+    card = chance.pick(state, hand, f"a card intrigued from player {victim}'s hand (§14.2.2)")
     ctype = CARD_TYPE_OF[card]
     cname = CARD_TYPES[ctype].name
     if ctype not in illegal_cards(state):  # errata D19, D45, D46
@@ -447,7 +447,7 @@ def court_ball_next(state: GameState, i: int, attendees: list[str]) -> None:
 @op("court_ball_roll")
 def court_ball_roll(state: GameState, p: int, attendees: list[str]) -> None:
     pl = state.players[p]
-    a, b = state.rng.d6(), state.rng.d6()
+    a, b = chance.roll(state, 2, "Court Ball Table")
     mod = pl.ball_mod
     total = max(COURT_BALL["lo"], min(COURT_BALL["hi"], a + b + mod))  # A6
     row = lookup(COURT_BALL, total)
@@ -523,7 +523,7 @@ def _crown_scandal(state: GameState) -> None:
         log(state, "Scandal (§8.4.6): no character can be the object of a scandal; no effect (A3).")
         return
     while True:
-        count, shown = _dice_count_logged(state)
+        count, shown = _dice_count_logged(state, "object of a scandal (§8.4.6)")
         cid = str(count)
         if cid in usable:
             break
@@ -551,7 +551,7 @@ def _plague(state: GameState) -> None:
             log(state, "Plague: no other character can die of the plague (A3).")
             break
         while True:
-            count, shown = _dice_count_logged(state)
+            count, shown = _dice_count_logged(state, "plague victim")
             cid = str(count)
             if cid in left:
                 break
@@ -656,7 +656,7 @@ def succession(state: GameState) -> None:
     h.office = "monarch"
     state.monarch = heir
     # §32.4 the Monarch's Support is re-established
-    a, b = state.rng.d6(), state.rng.d6()
+    a, b = chance.roll(state, 2, "Monarch's Support re-established (§32.4)")
     was_crisis = state.support == 0
     state.support = (a + b) * 10
     log(state, f"The Monarch's Support is re-established: {a + b} ({a}+{b}) x10 = {state.support} (§32.4).")

@@ -96,7 +96,7 @@ Errata edition and optional rules (issue 5)
 
 from __future__ import annotations
 
-from . import registry, turn
+from . import chance, registry, turn
 from .actions import ID, NAME, NO, YES
 from .data.components import CARD_TYPE_OF, CARD_TYPES, FANDONIA, ROYAL_ALIGNMENT_CARD, ROYALS
 from .data.tables import FUNERAL, lookup
@@ -105,7 +105,6 @@ from .options import errata, opt
 from .queries import (
     ROYAL_SPOUSE_STATUS,
     abroad,
-    dice_sum,
     discard,
     free,
     gain_ip,
@@ -446,7 +445,7 @@ def justice_death_discard_choice(state: GameState, choice: int, p: int, left: in
 
 def _prison_death_roll(state: GameState, cid: str, roller: int) -> bool:
     """§30.10: 2d, 11-12 dies."""
-    r = dice_sum(state)
+    r = chance.dice_sum(state, "prison death roll (§30.10)")
     dies = r >= 11
     log(state, f"Prison death roll for {name(cid)} (player {roller} rolls): {r} - "
                f"{'11-12, the character dies in prison' if dies else 'survives'} (§30.10).")
@@ -557,7 +556,7 @@ def death_funeral_attend(state: GameState, choice: int, cid: str, i: int, attend
 @op("death_funeral_roll")
 def death_funeral_roll(state: GameState, p: int, cid: str) -> None:
     """The Funeral Table (T1.16): 2d, no modifiers; D95 in the errata edition."""
-    r = dice_sum(state)
+    r = chance.dice_sum(state, "Funeral Table")
     row = lookup(FUNERAL, r)
     pp, ip, text = row["pp"], row["ip"], row["text"]
     if r == D95_ROW and errata(state):

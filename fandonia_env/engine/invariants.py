@@ -41,6 +41,8 @@ from collections import Counter
 from typing import Any, get_type_hints
 
 from .actions import NAME, NUM_ACTIONS, PASS, SIGN_MINUS, SIGN_PLUS
+from .chance import KINDS as _CHANCE_KINDS
+from .chance import SCRIPT_KEY as _CHANCE_SCRIPT
 from .data.components import (
     ALL_CHARACTER_IDS,
     CARD_IDS,
@@ -396,6 +398,7 @@ def _DOMAINS() -> dict[str, frozenset]:  # noqa: N802 - a lazily built constant
             "location": _LOCATIONS, "office": _OFFICE_SET, "problem": _PROBLEM_SET, "activity": _ACTIVITY_SET,
             "ptable": _PTABLE_SET, "ctable": _CTABLE_SET, "crown": _crown_keys(),
             "justice_fate": frozenset({"hearing", "trial"}),
+            "chance_kind": frozenset(k for k in _CHANCE_KINDS if k != "dice"),  # dice: rng.scripted
         })
     return _DOMAIN_CACHE
 
@@ -455,8 +458,10 @@ _MISC = {
     "bribe_hearing": (dict[str, int], None), "bribery_bought": (dict[str, dict[str, int]], None),
     "death_removed": (list[str], "cid"), "emissary": (dict[str, str], "country"),
     "justice_fate": (dict[str, str], "justice_fate"), "unres_no_ip_turn": (int, "nat"),
+    _CHANCE_SCRIPT: (dict[str, list[str]], None),  # chance.script's queues (tests and chance nodes)
 }
-_MISC_KEYS = {"bribe_hearing": "cid", "bribery_bought": "cid", "emissary": "cid", "justice_fate": "cid"}
+_MISC_KEYS = {"bribe_hearing": "cid", "bribery_bought": "cid", "emissary": "cid", "justice_fate": "cid",
+              _CHANCE_SCRIPT: "chance_kind"}
 _PROBLEM = {"fails": (int, "nat"), "turns": (int, "nat"), "countries": (list[str], "country"),
             "minister": (str | None, "cid")}
 _REIGN = {"player": (int, "seat"), "cid": (str, "cid"), "since": (int, "nat")}

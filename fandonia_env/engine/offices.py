@@ -70,7 +70,7 @@ Readings:
 
 from __future__ import annotations
 
-from . import registry
+from . import chance, registry
 from .actions import ID, NO, PASS, YES, action_char, char_action, suffix
 from .data.components import (
     COUNTRY_NAMES,
@@ -82,7 +82,7 @@ from .data.components import (
 )
 from .machine import ask, log, op, seq
 from .options import errata, opt
-from .queries import can_spend, dice_count, discard, free, monarch_owner, name, spend_ip, stuck_at_war
+from .queries import can_spend, discard, free, monarch_owner, name, spend_ip, stuck_at_war
 from .state import Character, GameState
 from .turn import place_ambassador
 
@@ -317,7 +317,7 @@ def offices_random(state: GameState) -> None:
                        "(ruling A3).")
             continue
         while True:
-            count = dice_count(state)
+            count = chance.dice_count(state, "random office fill (§6.1.2)")
             cid = str(count)
             if cid not in OFFICE_ELIGIBLE_SET:
                 log(state, f"Random office fill for {office_name(office)}: dice count {count} names "

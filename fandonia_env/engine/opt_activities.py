@@ -54,7 +54,7 @@ Readings:
 
 from __future__ import annotations
 
-from . import registry
+from . import chance, registry
 from .actions import ID, NO, YES, action_char, char_action, suffix
 from .data.components import (
     CARD_TYPE_OF,
@@ -69,7 +69,7 @@ from .data.components import (
 from .data.tables import EMISSARY, FANDONIAN_SUPPORT, FANDONIAN_SUPPORT_ELIGIBILITY, FOREIGN_SUPPORT, lookup
 from .machine import ask, log, op, seq
 from .options import errata, opt
-from .queries import can_spend, d6, discard, gain_ip, name, pc, spend_ip
+from .queries import can_spend, discard, gain_ip, name, pc, spend_ip
 from .state import GameState
 
 AMBASSADOR_OFFICES = tuple(k for k, o in OFFICES.items() if o.country)
@@ -147,7 +147,7 @@ def opt_foreign_support_country(state: GameState, choice: int, p: int) -> None:
     country = suffix(choice, "country_")
     n = _fs_count(state, p, country)
     col = min(n, 4)
-    die = d6(state)
+    die = chance.d6(state, "Foreign Support Table (§38)")
     ok = FOREIGN_SUPPORT["grid"][die][col - 1]
     label = f"{col}+" if col == 4 else str(col)
     log(state, f"Player {p} seeks the support of {COUNTRY_NAMES[country]}: Foreign Support Table, "
@@ -192,7 +192,7 @@ def opt_fandonian_support(state: GameState, p: int) -> None:
 @op("opt_fandonian_support_card")
 def opt_fandonian_support_card(state: GameState, choice: int, p: int) -> None:
     ctype = suffix(choice, "fandonian_support_")
-    die = d6(state)
+    die = chance.d6(state, "Fandonian Support Table (§38)")
     row = lookup(FANDONIAN_SUPPORT, die)
     log(state, f"Player {p} seeks the '{CARD_TYPES[ctype].name}' card(s): Fandonian Support Table, die {die}: "
                f"{row['text']}.")
@@ -263,7 +263,7 @@ def opt_emissary_char(state: GameState, choice: int, p: int) -> None:
 @op("opt_emissary_country")
 def opt_emissary_country(state: GameState, choice: int, p: int, cid: str) -> None:
     country = suffix(choice, "country_")
-    die = d6(state)
+    die = chance.d6(state, "Emissary Table (§38)")
     row = lookup(EMISSARY, die)
     log(state, f"Player {p} asks that {name(cid)} be made an emissary to {COUNTRY_NAMES[country]}: "
                f"Emissary Table, die {die}: {row['text']}.")
@@ -315,13 +315,13 @@ def blackmail_pay(state: GameState, choice: int, p: int, victim: int) -> None:
         return
     log(state, f"Player {victim} refuses to pay: player {p} draws a card from his hand (§38).")
     hand = state.players[victim].hand
-    card = hand[state.rng.below(len(hand))]
+    card = chance.pick(state, hand, f"a card drawn by a blackmailer from player {victim}'s hand (§38)")
     if CARD_TYPE_OF[card] == "dwtk":
         if errata(state):
             log(state, f"Player {p} draws the DOWN WITH THE KING card: it is returned and he draws another "
                        "(ES §38 Blackmail, D94).")
             others = [c for c in hand if c != card]
-            card = others[state.rng.below(len(others))]
+            card = chance.pick(state, others, f"another card drawn from player {victim}'s hand (D94)")
         else:
             log(state, f"Player {p} draws player {victim}'s DOWN WITH THE KING card: it stays with its owner "
                        "(§14.2.8), whose PC is accused of wrongdoing (+2, §14.5.1).")

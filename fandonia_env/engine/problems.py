@@ -116,13 +116,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import chance
 from .actions import ID, NO, YES, suffix
 from .data.components import COUNTRY_NAMES, FANDONIA, NOBLES
 from .data.tables import FOREIGN_WAR, POLITICAL_PROBLEMS, PROBLEM_KEYS, PROBLEMS, lookup
 from .machine import ask, log, op, seq
 from .offices import holder, office_name, vacate
 from .options import errata, opt
-from .queries import abroad, dice_sum, lose_ip, monarch_owner, name, stuck_at_war
+from .queries import abroad, lose_ip, monarch_owner, name, stuck_at_war
 from .rolls import modified_roll
 from .state import GameState
 
@@ -290,7 +291,7 @@ def new_problem(state: GameState, forced: str | None = None) -> None:
                    "already unresolved: roll on the Political Problems Table instead (§7.2, §38).")
         forced = None
     while forced is None:
-        total = dice_sum(state)
+        total = chance.dice_sum(state, "Political Problems Table (§7.2)")
         row = lookup(POLITICAL_PROBLEMS, total)
         key = row["problem"]
         if key in state.problems:
@@ -306,7 +307,7 @@ def new_problem(state: GameState, forced: str | None = None) -> None:
         log(state, f"Political Problems Table: rolled {total} - {row['text']}.")
     rec: dict[str, Any] = {"fails": 0, "turns": 0, "countries": [], "minister": None}
     if key == "foreign_war":
-        wtotal = dice_sum(state)
+        wtotal = chance.dice_sum(state, "Foreign War Table")
         wrow = lookup(FOREIGN_WAR, wtotal)
         countries = list(wrow["countries"])
         rec["countries"] = countries
@@ -590,7 +591,7 @@ def _accuse_two(state: GameState) -> list[str]:
             log(state, "No other character can be accused (ruling A3).")
             break
         while True:
-            r, w = state.rng.d6(), state.rng.d6()
+            r, w = chance.roll(state, 2, "character accused (dice count)")
             cid = str(r * 10 + w)
             if cid in usable and cid not in out:
                 break

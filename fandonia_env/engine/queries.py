@@ -8,6 +8,7 @@ data in the state.
 
 from __future__ import annotations
 
+from . import chance
 from .data.components import (
     CARD_TYPE_OF,
     FANDONIA,
@@ -326,34 +327,9 @@ def player_order(state: GameState) -> list[int]:
     return list(state.order) if state.order else list(range(state.n))
 
 
-def draw_event(state: GameState) -> str | None:
+def draw_event(state: GameState, why: str = "an Event card drawn") -> str | None:
     """Top card of the Event pile; the discards are reshuffled when it is empty (§14.3)."""
-    if not state.deck:
-        if not state.discard:
-            return None
-        state.deck = state.discard
-        state.discard = []
-        state.rng.shuffle(state.deck)
-        log(state, "The Event pile is empty: the discards are reshuffled into a new Event pile.")
-    return state.deck.pop()
-
-
-# ---------------------------------------------------------------------------
-# Dice (§2.3)
-# ---------------------------------------------------------------------------
-
-
-def d6(state: GameState) -> int:
-    return state.rng.d6()
-
-
-def dice_sum(state: GameState) -> int:
-    return state.rng.d6() + state.rng.d6()
-
-
-def dice_count(state: GameState) -> int:
-    """Red die then white die read as 11-66 (§2.3)."""
-    return state.rng.d6() * 10 + state.rng.d6()
+    return chance.draw(state, "event", why)
 
 
 def first(state: GameState) -> int:

@@ -1,16 +1,18 @@
 """The game's random number generator: plain data, seedable, scriptable.
 
 Chance is resolved inside the engine (dice, shuffles, random draws) by this
-generator, never by the global ``random`` or ``numpy.random`` modules.  Its whole
+generator, never by the global ``random`` or ``numpy.random`` modules, and only
+through ``chance.py``, which names each draw and describes its outcomes.  Its whole
 state is two integers, so cloning and JSON round-trips are exact and cheap.
 
 The generator is PCG32 (O'Neill, 2014; the ``pcg32_random_r`` reference).
 
 **The dice seam for tests.**  ``rng.script_dice([3, 5, 6])`` queues die faces;
 every die the engine rolls (``d6``) takes the next queued face before it falls
-back to the generator.  Only dice are scripted, never shuffles or draws, so a
-test can reach any row of any table from any position.  The queue is part of
-the state and survives clone/JSON.
+back to the generator, so a test can reach any row of any table from any
+position.  The queue is part of the state and survives clone/JSON.  Draws from
+the piles and random picks are scripted by ``chance.script`` (their queues are
+kept in ``state.misc``).
 """
 
 from __future__ import annotations

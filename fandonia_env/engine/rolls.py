@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import chance
 from .actions import PASS, SIGN_MINUS, SIGN_PLUS
 from .machine import ask, log, op, seq
 from .queries import card_options, play_card, player_order
@@ -175,13 +176,13 @@ def _resolve(state: GameState, spec: dict[str, Any]) -> None:
     else:
         kind = spec["dice"]
         if kind == "2d":
-            dice = [state.rng.d6(), state.rng.d6()]
+            dice = chance.roll(state, 2, spec["label"])
             natural = dice[0] + dice[1]
         elif kind == "1d":
-            dice = [state.rng.d6()]
+            dice = chance.roll(state, 1, spec["label"])
             natural = dice[0]
         elif kind == "count":
-            dice = [state.rng.d6(), state.rng.d6()]
+            dice = chance.roll(state, 2, spec["label"])
             natural = dice[0] * 10 + dice[1]
         elif kind == "none":
             natural = 0

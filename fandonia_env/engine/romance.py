@@ -112,7 +112,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import registry
+from . import chance, registry
 from .actions import NO, PASS, SIGN_MINUS, SIGN_PLUS, YES, action_char, char_action
 from .data.components import DUELISTS, FANDONIA, NOBLE_IDS, NOBLES, OFFICES, ROYALS
 from .machine import ask, log, op, seq
@@ -121,8 +121,6 @@ from .queries import (
     abroad,
     can_spend,
     card_options,
-    d6,
-    dice_count,
     free,
     henchmen,
     is_female,
@@ -718,7 +716,7 @@ def _find_opponent(state: GameState, d: dict[str, Any]) -> None:
         _no_duel(state, "no character can be his opponent, §19.7.4, A3")
         return
     while True:
-        n = str(dice_count(state))
+        n = str(chance.dice_count(state, "duel opponent (§19.7)"))
         why = _opp_reject(state, d, n, exclude)
         if why is None:
             break
@@ -791,7 +789,7 @@ def _duel_roll(state: GameState, d: dict[str, Any]) -> None:
     f, o = d["fighter"], d["opp"]
     kills = []
     for me, other, extra in ((f, o, 1 if d["source"] == "carousing" else 0), (o, f, 0)):
-        nat = d6(state)
+        nat = chance.d6(state, "dueling roll (§19.8)")
         mod = d["mod"][me] + extra
         total = nat + mod
         rating = NOBLES[me].dueling
@@ -821,7 +819,7 @@ def duel_aftermath(state: GameState, killers: list[str], victims: dict[str, str]
         c = state.chars[k]
         if c.dead or c.owner is None:
             continue
-        r = d6(state)
+        r = chance.d6(state, "kill in a duel (§19.10)")
         if r == 1:
             log(state, f"Kill in a duel roll for {name(k)}: 1 - {name(k)} is accused of wrongdoing (§19.10).")
             steps.append(("accuse", {"cid": k, "why": f"killed {name(victims[k])} in a duel (§19.10)"}))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import registry
+from . import chance, registry
 from .actions import NAME, NO, YES, char_action, suffix
 from .counsel import counselor_leaves_court
 from .data.components import COUNTRY_NAMES, FANDONIA, JUDGES, NEVER_ABROAD, NOBLES, ROYALS
@@ -29,7 +29,7 @@ from .data.tables import INTERROGATION, TRIAL, lookup
 from .death import set_situation, vacate_step
 from .machine import ask, log, op, seq
 from .options import errata, opt
-from .queries import abroad, actor_for, d6, dice_sum, ip_spendable, name, player_order, spend_ip, status, stuck_at_war
+from .queries import abroad, actor_for, ip_spendable, name, player_order, spend_ip, status, stuck_at_war
 from .rolls import modified_roll
 from .state import Character, GameState
 from .wrongdoing import CLAMP, card_entry, country_ids, is_wrongdoer, restore
@@ -270,7 +270,7 @@ def justice_trial(state: GameState, cid: str, mod: int) -> None:
     if len(ok) == 1:
         judge = ok[0]
     else:
-        n = d6(state)
+        n = chance.d6(state, "the Judge (§28.2)")
         judge = next(j for j in JUDGES if n in NOBLES[j].trial_numbers)
         log(state, f"Player {state.first_player} rolls {n} for the Judge (§28.2).")
     log(state, f"{name(judge)} hears the case of {name(cid)}.")
@@ -437,7 +437,7 @@ def justice_es_prison_death(state: GameState, cid: str, roller: int, i: int = 0,
                            cid=cid, roller=roller, i=i))
             return
         i += 1
-    r = dice_sum(state)
+    r = chance.dice_sum(state, "prison death roll (ES §30.10)")
     total = r + mod
     dies = total >= 11
     ms = f" {mod:+d} = {total}" if mod else ""

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import registry
+from . import chance, registry
 from .actions import ID, NAME, NO, PASS, YES, act
 from .data.components import (
     CARD_IDS,
@@ -54,22 +54,7 @@ from .data.components import (
 from .data.tables import CHARITY, PC_ADVANTAGE, PRESTIGE_TABLE_KEYS, PRESTIGE_TABLES, lookup
 from .machine import ask, log, op, seq
 from .options import errata, opt
-from .queries import (
-    can_spend,
-    d6,
-    dice_count,
-    dice_sum,
-    draw_event,
-    gain_ip,
-    gain_pp,
-    is_female,
-    lose_ip,
-    lose_pp,
-    name,
-    pc,
-    spend_ip,
-    stuck_at_war,
-)
+from .queries import can_spend, gain_ip, gain_pp, is_female, lose_ip, lose_pp, name, pc, spend_ip, stuck_at_war
 from .state import Character, GameState, Player
 
 HAND_LIMIT = 12
@@ -103,7 +88,7 @@ def setup(config: dict[str, Any]) -> GameState:
     # §3.1 PCs
     # D10/D11, ruling R3/A22: errata 3-6 players deal from 11-44 and 56-66
     pcdeck = list(ERRATA_PC_DECK if errata(state) and n > 2 else PC_DECK)
-    rng.shuffle(pcdeck)
+    chance.shuffle(state, pcdeck, "the PCs dealt (§3.1)")
     for i in range(n):
         cid = pcdeck[i]
         state.players.append(Player(idx=i, pc=cid))
@@ -113,7 +98,7 @@ def setup(config: dict[str, Any]) -> GameState:
         c.loyalty_counter = True  # §3.11
     # §3.3 beginning Office Holders from 11-44 minus the PCs
     holders = [c for c in OFFICE_ELIGIBLE if chars[c].owner is None]
-    rng.shuffle(holders)
+    chance.shuffle(state, holders, "the beginning Office Holders (§3.3)")
     for office, cid in zip(NON_MONARCH_OFFICES, holders):
         chars[cid].office = office
         _place_ambassador(state, cid)
@@ -138,13 +123,13 @@ def setup(config: dict[str, Any]) -> GameState:
         gone = {ROYAL_ALIGNMENT_CARD[r] for r in SHORTER_E_REMOVED}
         state.removed.extend(c for c in deck if CARD_TYPE_OF[c] in gone)
         deck = [c for c in deck if CARD_TYPE_OF[c] not in gone]
-    rng.shuffle(deck)
+    chance.shuffle(state, deck, "the Event pile (§3.9)")
     state.deck = deck
     for _ in range(START_CARDS_SHORTER if opt(state, "shorter_c") else START_CARDS):
         for pl in state.players:
-            pl.hand.append(state.deck.pop())
+            pl.hand.append(chance.draw(state, "event", "the starting hands dealt (§3.9)"))
     # §3.10 Monarch's Support
-    state.support = dice_sum(state) * 10
+    state.support = chance.dice_sum(state, "Monarch's Support (§3.10)") * 10
     # §3.11 counters
     state.loyalty_pool = [cid for cid in LOYALTY_IDS if not chars[cid].is_pc]
     state.opportunity_pool = list(opportunity_ids(config))  # D6: the edition's counter mix
@@ -209,7 +194,7 @@ def first_player(state: GameState) -> None:
     state.phase = "first_player"
     contenders = list(range(state.n))
     while True:
-        rolls = {p: dice_count(state) for p in contenders}
+        rolls = {p: chance.dice_count(state, f"player {p}'s first-player roll (§5)") for p in contenders}
         best = max(rolls.values())
         log(state, "First player rolls: " + ", ".join(f"player {p} {r}" for p, r in rolls.items()) + ".")
         contenders = [p for p, r in rolls.items() if r == best]
@@ -333,8 +318,7 @@ def do_draw(state: GameState, p: int, what: str) -> None:
             log(state, f"No Loyalty counters are left: player {p} gains One IP instead (§11.4).")
             gain_ip(state, p, 1, "no Loyalty counters left")
             return
-        i = state.rng.below(len(state.loyalty_pool))
-        lc = state.loyalty_pool.pop(i)
+        lc = chance.draw(state, "loyalty", f"player {p}'s Loyalty counter draw (§11)")
         pl.loyalty_drawn.append(lc)
         log(state, f"Player {p} draws a Loyalty counter.")
         log(state, f"You drew the Loyalty counter {lc} ({name(lc)}).", to=p)
@@ -342,15 +326,14 @@ def do_draw(state: GameState, p: int, what: str) -> None:
         if not state.opportunity_pool:
             log(state, f"No Opportunity counters are left for player {p}.")
             return
-        i = state.rng.below(len(state.opportunity_pool))
-        oc = state.opportunity_pool.pop(i)
+        oc = chance.draw(state, "opportunity", f"player {p}'s Opportunity counter draw (§12)")
         pl.opportunity_drawn.append(oc)
         kind = OPPORTUNITY_TYPE_OF[oc]
         log(state, f"Player {p} draws an Opportunity counter.")
         log(state, f"You drew the Opportunity counter '{OPPORTUNITY_TYPES[kind][0]}'.", to=p)
         _opportunity_effect(state, p, kind)
     elif what == "event":
-        card = draw_event(state)
+        card = chance.draw(state, "event", f"player {p}'s Event card draw (§14)")
         if card is None:
             log(state, f"No Event cards are left for player {p} to draw.")
             return
@@ -682,7 +665,7 @@ def pc_advantages(state: GameState) -> None:
 def pc_advantage_roll(state: GameState, p: int) -> None:
     pl = state.players[p]
     while True:
-        a, b = state.rng.d6(), state.rng.d6()
+        a, b = chance.roll(state, 2, "PC Advantage Table")
         row = lookup(PC_ADVANTAGE, a + b)
         log(state, f"PC Advantage Table: player {p} rolls {a + b} ({a}+{b}): {row['text']}.")
         if row.get("choose_office") and is_female(pl.pc):
@@ -756,7 +739,7 @@ def sweet_charity(state: GameState, p: int) -> None:
 def sweet_charity_choice(state: GameState, choice: int, p: int) -> None:
     if choice != YES:
         return
-    a, b = state.rng.d6(), state.rng.d6()
+    a, b = chance.roll(state, 2, "Charity Table")
     row = lookup(CHARITY, a + b)
     log(state, f"Charity Table: player {p} rolls {a + b} ({a}+{b}): {row['text']}")
     if row["pp"] < 0:
@@ -780,5 +763,5 @@ def yes_no(state: GameState, p: int, kind: str, then: str, ctx: dict[str, Any] |
 
 __all__ = [
     "setup", "do_draw", "activities_left", "uses_intrigue", "waived", "restricted",
-    "yes_no", "act", "HAND_LIMIT", "START_HOOKS", "can_spend", "spend_ip", "d6",
+    "yes_no", "act", "HAND_LIMIT", "START_HOOKS", "can_spend", "spend_ip",
 ]

@@ -110,7 +110,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import registry
+from . import chance, registry
 from .actions import ID, NAME, PASS, action_char, char_action
 from .clemency import d93_pardonable
 from .data.components import (
@@ -124,8 +124,6 @@ from .data.tables import monarch_support_value
 from .machine import ask, log, op, seq
 from .options import errata, opt
 from .queries import (
-    d6,
-    dice_sum,
     discard,
     gain_ip,
     gain_pp,
@@ -170,13 +168,13 @@ def roll_royal_uv(state: GameState, cid: str, who: int) -> int:
     """Roll an RC's Usurpation Value (§36.3): dice x multiplier; Anne/Alfred 1d; Thomas 1/2d up."""
     r = ROYALS[cid]
     if cid == "thomas":
-        d = d6(state)
+        d = chance.d6(state, "Thomas' Usurpation Value (§36.3)")
         v = thomas_uv(d)
         log(state, f"Player {who} rolls Thomas' Usurpation Value: half of {d}, rounded up = {v}.")
         return v
     if r.uv_dice == 0:
         raise AssertionError(f"{cid} has no Usurpation Value")
-    dice = [d6(state) for _ in range(r.uv_dice)]
+    dice = chance.roll(state, r.uv_dice, f"{cid}'s Usurpation Value (§36.3)")
     v = sum(dice) * r.uv_mult
     mult = f"x{r.uv_mult}" if r.uv_mult != 1 else ""
     shown = f"({'+'.join(map(str, dice))})" if len(dice) > 1 else str(dice[0])
@@ -192,7 +190,7 @@ def roll_support_cards(state: GameState, p: int) -> int:
         if ctype not in SUPPORT_VALUES:
             continue
         mult, why = support_multiplier(state, p, ctype)
-        d = d6(state)
+        d = chance.d6(state, "Support card's Usurpation Value (§36.4.4)")
         total += d * mult
         log(state, f"Player {p}'s '{CARD_TYPES[ctype].name}' card: 1dx{mult} ({why}): {d}x{mult} = {d * mult}.")
     return total
@@ -384,7 +382,7 @@ def _success(state: GameState, p: int, cid: str, rating: int, m_rating: int, q: 
         qpc = state.players[q].pc
         if not state.chars[qpc].dead:
             steps.append(("kill", {"cid": qpc, "cause": "usurpation"}))
-    state.support = dice_sum(state) * 10
+    state.support = chance.dice_sum(state, "Monarch's Support re-established (§32.4)") * 10
     log(state, f"The Monarch's Support is reestablished at {state.support} (§32.4); no Office Holders are "
                f"discharged and no cards discarded; the turn continues.")
     if "court_ball" not in state.forced_crown:  # one Court Ball, however many causes (A10 i)

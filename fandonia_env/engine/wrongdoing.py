@@ -30,12 +30,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import chance
 from .actions import ID
 from .data.components import COUNTRIES, FANDONIA, ROYALS
 from .death import set_situation
 from .machine import log, op, seq
 from .options import errata
-from .queries import abroad, actor_for, d6, name, status, stuck_at_war
+from .queries import abroad, actor_for, name, status, stuck_at_war
 from .state import Character, GameState
 
 CLAMP = [2, 12]
@@ -118,7 +119,7 @@ def accuse(state: GameState, cid: str, dwtk: bool = False, why: str = "", bribe:
                    "waits until the war is over (§7.10.1, A61).")
         return
     roller = actor_for(state, cid)
-    n = d6(state)
+    n = chance.d6(state, "accusation of wrongdoing (§23)")
     total = n + 2 if dwtk else n
     st = status(state, cid)
     mod = " +2 (DOWN WITH THE KING)" if dwtk else ""

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import shutil
 import sys
@@ -423,6 +424,15 @@ def build_config(cfg: dict[str, Any]) -> PPOConfig:
     return c
 
 
+def _count(v: Any, default: int) -> int:
+    """An RLlib counter as an int; ``default`` when it is missing or not finite (NaN after a runner restart)."""
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return default
+    return int(f) if math.isfinite(f) else default
+
+
 def init_ray(cfg: dict[str, Any]) -> None:
     """``ray.init``: the cluster at ``address``, else a local Ray on ``num_cpus`` cores."""
     if ray.is_initialized():
@@ -607,9 +617,10 @@ def train(cfg: dict[str, Any], resume: bool = False) -> dict[str, Any]:
             res = algo.train()
             dt = time.perf_counter() - t0
             er = res.get("env_runners", {})
-            steps = int(_get(res, "num_env_steps_sampled_lifetime", default=0)
-                        or er.get("num_env_steps_sampled_lifetime", 0))
-            sampled = int(er.get("num_env_steps_sampled", 0))
+            # an iteration whose env runner was restarted by Ray reports NaN counts: keep the last total
+            steps = _count(_get(res, "num_env_steps_sampled_lifetime", default=0)
+                           or er.get("num_env_steps_sampled_lifetime", 0), steps)
+            sampled = _count(er.get("num_env_steps_sampled", 0), 0)
             lr_stats = _get(res, "learners", LEARNER, default={}) or {}
             row = {"iteration": it, "env_steps": steps, "episodes": er.get("num_episodes_lifetime", ""),
                    "samples_per_s": round(sampled / dt, 1) if dt > 0 else "", "iter_s": round(dt, 2),

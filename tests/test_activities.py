@@ -5,8 +5,8 @@ seduction, travel, drawing), §11, §17, §20, and the free actions §35.8, §14
 from __future__ import annotations
 
 import pytest
+from helpers import activity_turn, free_legal, free_noble, halted, legal
 
-from fandonia_env.engine import registry
 from fandonia_env.engine.actions import ID, NAME, PASS, YES, char_action
 from fandonia_env.engine.activities import _destinations, _seduce_targets, _seducers, release_character, title_cost
 from fandonia_env.engine.builder import Position
@@ -16,39 +16,12 @@ from fandonia_env.engine.queries import henchmen, status
 
 
 def setup(players: int = 3, seed: int = 5, **pt):
-    pos = Position(players=players, seed=seed)
-    for p in range(players):
-        pos.empty_hand(p)
-    pos.turn_state(0, **pt)
-    return pos
+    return activity_turn(players=players, seed=seed, **pt)
 
 
 def nc(st, pred=lambda cid: True, exclude=()):
-    """A neutral noble without office, not a PC, matching pred."""
-    for cid in NOBLES:
-        c = st.chars[cid]
-        if c.owner is None and c.office is None and not c.is_pc and cid not in exclude and pred(cid):
-            return cid
-    for cid in NOBLES:  # else take an Office Holder out of office
-        c = st.chars[cid]
-        if c.owner is None and not c.is_pc and cid not in exclude and pred(cid):
-            c.office, c.location = None, "fandonia"
-            return cid
-    raise LookupError("no such NC")
-
-
-def legal(st, key, p=0):
-    return registry.ACTIVITIES[key].legal(st, p)
-
-
-def free_legal(st, key, p=0):
-    return registry.FREE_ACTIONS[key].legal(st, p)
-
-
-def halted(g):
-    d = g.decision()
-    assert d["kind"] == "halt", d
-    check(g.state)
+    """A neutral noble without office, not a PC, matching pred (else an Office Holder taken out of office)."""
+    return free_noble(st, pred, exclude, at_home=False, unseat=True)
 
 
 def titled(title):

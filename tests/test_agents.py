@@ -7,6 +7,7 @@ import inspect
 import random
 
 import pytest
+from helpers import play_out
 
 import agents
 from agents import AGENTS, make_agent
@@ -24,16 +25,7 @@ FAST = {"noble-ismcts-v1": {"iterations": 3, "horizon": 15},
 
 def _play(ids: list[str], seed: int, max_turns: int = 15) -> Game:
     bots = [make_agent(a, seed=seed * 100 + i, **FAST.get(a, {})) for i, a in enumerate(ids)]
-    g = Game(players=len(ids), seed=seed, max_turns=max_turns)
-    while not g.over:
-        p = g.current_player()
-        legal = g.legal_actions()
-        view = g.view(p, log=False)
-        assert view["decision"] is not None and view["decision"]["options"] == legal
-        a = bots[p].act(view, legal, InfoSet(g.state, p))
-        assert a in legal, (ids[p], view["decision"]["kind"], a, legal)
-        g.apply(a)
-    return g
+    return play_out(Game(players=len(ids), seed=seed, max_turns=max_turns), bots, check_view=True)
 
 
 def test_agents_registered() -> None:
@@ -101,9 +93,7 @@ def test_agents_never_see_the_state() -> None:
 
     bots = [Spy(make_agent("noble-ismcts-v1", seed=1, iterations=2, horizon=5)), Spy(make_agent("noble-rule-v1", seed=2))]
     g = Game(players=2, seed=3, max_turns=4)
-    while not g.over:
-        p = g.current_player()
-        g.apply(bots[p].act(g.view(p, log=False), g.legal_actions(), InfoSet(g.state, p)))
+    play_out(g, bots)
     assert seen and all(v is dict and i is InfoSet for v, i in seen)
 
 
@@ -133,15 +123,7 @@ def test_ismcts_v2_searches_and_sees_only_its_view() -> None:
     bot = make_agent("noble-ismcts-v2", seed=4, **FAST["noble-ismcts-v2"])
     others = [make_agent("noble-rule-v1", seed=10 + i) for i in range(3)]
     g = Game(players=4, seed=9, max_turns=6)
-    while not g.over:
-        p = g.current_player()
-        legal = g.legal_actions()
-        if p == 0:
-            a = bot.act(g.view(p, log=False), legal, InfoSet(g.state, p))
-        else:
-            a = others[p - 1].act(g.view(p, log=False), legal)
-        assert a in legal
-        g.apply(a)
+    play_out(g, [bot, *others])
     assert bot.searches > 0
 
 
@@ -162,13 +144,5 @@ def test_ismcts_v3_searches_stakes_and_sees_only_its_view() -> None:
     assert bot.id == "noble-ismcts-v3" and make_agent("noble-ismcts-v2", seed=1).id == "noble-ismcts-v2"
     others = [make_agent("noble-rule-v1", seed=10 + i) for i in range(3)]
     g = Game(players=4, seed=300, max_turns=30)
-    while not g.over:
-        p = g.current_player()
-        legal = g.legal_actions()
-        if p == 0:
-            a = bot.act(g.view(p, log=False), legal, InfoSet(g.state, p))
-        else:
-            a = others[p - 1].act(g.view(p, log=False), legal)
-        assert a in legal
-        g.apply(a)
+    play_out(g, [bot, *others])
     assert bot.searches > 0 and bot.rollouts >= 2 * bot.searches

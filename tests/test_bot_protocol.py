@@ -15,6 +15,8 @@ import pytest
 
 jsonschema = pytest.importorskip("jsonschema")
 
+from helpers import random_moves  # noqa: E402
+
 import agents  # noqa: E402
 from fandonia_env.bot import _version, bot_seeds, seat_information  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
@@ -174,9 +176,9 @@ def test_golden_game_through_bot_processes_equals_the_python_game():
 
 def test_search_agent_answers_from_a_saved_game_within_its_view():
     g = Game(players=2, seed=9, max_turns=2)
-    rng = random.Random(9)
-    while len(g.legal_actions()) < 3:
-        g.apply(rng.choice(g.legal_actions()))
+    for _ in random_moves(g, random.Random(9)):
+        if len(g.legal_actions()) >= 3:
+            break
     bot = BotProcess("noble-ismcts-v1")
     try:
         p = g.current_player()
@@ -200,8 +202,7 @@ def test_seat_information_depends_only_on_the_seats_view(n):
     differs only in what the seat cannot see: the bot cannot leak hidden cards."""
     g = Game(players=n, seed=50 + n, max_turns=3)
     rng = random.Random(n)
-    i = 0
-    while not g.over:
+    for i in random_moves(g, rng):
         if i % 7 == 0:
             for seat in range(n):
                 other = resample(g.state, seat, rng)
@@ -210,5 +211,3 @@ def test_seat_information_depends_only_on_the_seats_view(n):
                 assert a == b
                 assert Game.from_state(seat_information(g.state, seat, random.Random(i)),
                                        advance=False).view(seat) == g.view(seat)
-        g.apply(rng.choice(g.legal_actions()))
-        i += 1

@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import random_moves
 
 from fandonia_env.engine import ConfigError, Game, IllegalActionError, StateError
 from fandonia_env.engine.actions import ID, NAME, NUM_ACTIONS, PASS, SIGN_MINUS, SIGN_PLUS
@@ -25,15 +26,13 @@ from fandonia_env.engine.rolls import modified_roll
 
 def random_game(n: int, seed: int, max_turns: int = 8, disturb: bool = False) -> Game:
     g = Game(players=n, seed=seed, max_turns=max_turns)
-    rng = random.Random(seed)
     noise = random.Random(seed + 1)
-    while not g.over:
+    for _ in random_moves(g, random.Random(seed)):
         if disturb:
             random.seed(noise.random())
             np.random.seed(noise.randrange(2**31))
             random.random()
             np.random.random(3)
-        g.apply(rng.choice(g.legal_actions()))
     return g
 
 
@@ -332,10 +331,8 @@ def test_r10_single_option_decisions_resolve_themselves():
     g = random_game(3, 21, max_turns=3)
     # every decision ever shown had at least two options: checked by replaying
     g = Game(players=3, seed=21, max_turns=3)
-    rng = random.Random(21)
-    while not g.over:
+    for _ in random_moves(g, random.Random(21)):
         assert len(g.legal_actions()) >= 2
-        g.apply(rng.choice(g.legal_actions()))
 
 
 def test_pass_is_action_zero_and_catalogue_is_stable():

@@ -4,8 +4,9 @@ Counseling Results Table (T1.13) and every counsel effect of the 13 tables (R7).
 from __future__ import annotations
 
 import pytest
+from helpers import MC, C, T, counsel_turn, kind, make_hm, make_mc, pc, put, take
 
-from fandonia_env.engine.actions import ID, PASS, SIGN_MINUS, SIGN_PLUS, char_action, player_action
+from fandonia_env.engine.actions import PASS, SIGN_MINUS, SIGN_PLUS, char_action, player_action
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import CARD_TYPE_OF
 from fandonia_env.engine.invariants import check
@@ -16,85 +17,16 @@ CROSS = ("discharge", "to_trial", "scandal", "accuse", "intrigue_draw", "amnesty
 
 
 @pytest.fixture
-def calls(monkeypatch):
+def calls(stub_ops):
     """Other chapters' operations replaced by recorders (the contract is: scheduled by name)."""
-    rec: list[tuple[str, dict]] = []
 
-    def make(nm):
-        def fn(state, **kw):
-            if nm == "discharge":
-                assert isinstance(kw.pop("why", ""), str)  # optional reason (offices chapter)
-            rec.append((nm, kw))
-            if nm == "discharge":  # minimal stand-in so that later steps see the office vacant
-                c = state.chars[kw["cid"]]
-                c.office = None
-                c.location = "fandonia"
-        return fn
+    def discharge(state, kw):
+        assert isinstance(kw.pop("why", ""), str)  # optional reason (offices chapter)
+        c = state.chars[kw["cid"]]  # minimal stand-in so that later steps see the office vacant
+        c.office = None
+        c.location = "fandonia"
 
-    for nm in CROSS:
-        monkeypatch.setitem(OPS, nm, make(nm))
-    return rec
-
-
-def T(key):
-    return ID[f"counsel_table_{key}"]
-
-
-def C(i):
-    return ID[f"counsel_{i}"]
-
-
-MC = "35"  # Lord Mortimer: never a PC (PCs come from 11-24 and 56-66)
-
-
-def pos_with(crown="court_ball", problems=(), mc=True, players=3, **pt):
-    """Player 0's turn; his FAC Lord Mortimer is a Monarch's Counselor (no modifiers)."""
-    pos = Position(players=players, seed=5, first=0)
-    st = pos.state
-    for cid in ("35", "36", "41", "42", "43", "44"):
-        st.chars[cid].office = None
-        st.chars[cid].location = "fandonia"
-    st.crown = crown
-    st.problems = {k: {"turns": 1} for k in problems}
-    pos.turn_state(0, **pt)
-    if mc:
-        make_mc(pos, 0, MC)
-    return pos
-
-
-def put(pos, p, *types):
-    """Move one card of each type into p's hand, from wherever it is (pile, discards, hands)."""
-    st = pos.state
-    for t in types:
-        for src in [st.deck, st.discard] + [pl.hand for pl in st.players]:
-            card = next((c for c in src if CARD_TYPE_OF[c] == t), None)
-            if card is not None:
-                src.remove(card)
-                st.players[p].hand.append(card)
-                break
-
-
-def make_mc(pos, p, cid):
-    pos.char(cid, owner=p)
-    put(pos, p, "monarchs_counselor")
-    card = next(c for c in pos.state.players[p].hand if CARD_TYPE_OF[c] == "monarchs_counselor")
-    pos.state.players[p].hand.remove(card)
-    pos.state.chars[cid].counselor_card = card
-
-
-def kind(g):
-    return g.decision()["kind"]
-
-
-def take(g, expected_kind, action):
-    d = g.decision()
-    assert d["kind"] == expected_kind, d
-    assert action in d["options"], (action, d["options"])
-    g.apply(action)
-
-
-def pc0(pos):
-    return pos.state.players[0].pc
+    return stub_ops(*CROSS, effects={"discharge": discharge})
 
 
 # ---------------------------------------------------------------------------
@@ -103,7 +35,7 @@ def pc0(pos):
 
 
 def test_15_1_player_may_decline_counsel_with_pass():
-    pos = pos_with()
+    pos = counsel_turn()
     g = pos.run("counsel_step", p=0)
     assert g.decision()["options"] == sorted([T("court_ball"), PASS])
     g.apply(PASS)
@@ -113,7 +45,7 @@ def test_15_1_player_may_decline_counsel_with_pass():
 
 
 def test_15_1_may_counsel_even_when_activities_are_lost():
-    pos = pos_with(no_more=True)
+    pos = counsel_turn(no_more=True)
     pos.dice(3, 3)
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("court_ball"))
@@ -129,14 +61,14 @@ def test_15_1_may_counsel_even_when_activities_are_lost():
 
 
 def test_15_2_player_without_office_or_counselor_cannot_counsel():
-    pos = pos_with(mc=False)
+    pos = counsel_turn(mc=False)
     g = pos.run("counsel_step", p=0)
     assert kind(g) == "halt"
 
 
 def test_15_2_pc_office_holder_may_counsel():
-    pos = pos_with(mc=False)
-    pos.office("minister_of_trade", pc0(pos))
+    pos = counsel_turn(mc=False)
+    pos.office("minister_of_trade", pc(pos))
     pos.dice(4, 4)
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("court_ball"))
@@ -146,7 +78,7 @@ def test_15_2_pc_office_holder_may_counsel():
 
 def test_15_2_ambassador_abroad_may_counsel_but_not_if_country_at_war_7_10_4():
     for wars, expected in (([], "counsel_table"), (["cronos"], "halt")):
-        pos = pos_with(mc=False)
+        pos = counsel_turn(mc=False)
         pos.char("36", owner=0)
         pos.office("amb_cronos", "36")
         pos.state.chars["36"].location = "cronos"
@@ -156,7 +88,7 @@ def test_15_2_ambassador_abroad_may_counsel_but_not_if_country_at_war_7_10_4():
 
 
 def test_15_2_other_office_holders_and_counselors_abroad_may_not_counsel():
-    pos = pos_with(mc=True)
+    pos = counsel_turn(mc=True)
     pos.state.chars[MC].location = "epalin"
     pos.char("36", owner=0)
     pos.office("high_minister", "36")
@@ -166,7 +98,7 @@ def test_15_2_other_office_holders_and_counselors_abroad_may_not_counsel():
 
 
 def test_15_2_free_counsel_from_court_ball_allows_counsel_without_office():
-    pos = pos_with(mc=False)
+    pos = counsel_turn(mc=False)
     pos.player(0, free_counsel=True)
     pos.dice(6, 6)
     g = pos.run("counsel_step", p=0)
@@ -181,17 +113,9 @@ def test_15_2_free_counsel_from_court_ball_allows_counsel_without_office():
 # ---------------------------------------------------------------------------
 
 
-def _henchman(pos, p, cid):
-    pos.char(cid, owner=p)
-    put(pos, p, "henchman")
-    card = next(c for c in pos.state.players[p].hand if CARD_TYPE_OF[c] == "henchman")
-    pos.state.players[p].hand.remove(card)
-    pos.state.chars[cid].henchman_card = card
-
-
 def test_15_3_henchman_may_stand_in_and_real_counselor_keeps_card_15_8(calls):
-    pos = pos_with()
-    _henchman(pos, 0, "41")
+    pos = counsel_turn()
+    make_hm(pos, 0, "41")
     pos.dice(1, 2)  # 3: displeased, lose office
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("court_ball"))
@@ -205,8 +129,8 @@ def test_15_3_henchman_may_stand_in_and_real_counselor_keeps_card_15_8(calls):
 
 
 def test_15_3_henchman_abroad_may_not_counsel():
-    pos = pos_with()
-    _henchman(pos, 0, "41")
+    pos = counsel_turn()
+    make_hm(pos, 0, "41")
     pos.state.chars["41"].location = "epalin"
     pos.dice(3, 3)
     g = pos.run("counsel_step", p=0)
@@ -216,15 +140,15 @@ def test_15_3_henchman_abroad_may_not_counsel():
 
 
 def test_15_3_henchman_alone_cannot_counsel():
-    pos = pos_with(mc=False)
-    _henchman(pos, 0, "41")
+    pos = counsel_turn(mc=False)
+    make_hm(pos, 0, "41")
     g = pos.run("counsel_step", p=0)
     assert kind(g) == "halt"
 
 
 def test_15_8_henchman_who_is_the_office_holder_loses_office(calls):
-    pos = pos_with(mc=False)
-    _henchman(pos, 0, "41")
+    pos = counsel_turn(mc=False)
+    make_hm(pos, 0, "41")
     pos.office("minister_of_trade", "41")
     pos.dice(2, 2)
     g = pos.run("counsel_step", p=0)
@@ -240,20 +164,20 @@ def test_15_8_henchman_who_is_the_office_holder_loses_office(calls):
 
 
 def test_15_4_only_tables_of_unresolved_problems_and_crown_result_are_open():
-    pos = pos_with(crown="intrigue", problems=("pirates", "natural_disaster"))
+    pos = counsel_turn(crown="intrigue", problems=("pirates", "natural_disaster"))
     g = pos.run("counsel_step", p=0)
     assert set(g.decision()["options"]) == {T("intrigue"), T("pirates"), T("natural_disaster"), PASS}
 
 
 def test_15_4_no_open_table_means_no_counsel():
-    pos = pos_with(crown="political_problems")
+    pos = counsel_turn(crown="political_problems")
     g = pos.run("counsel_step", p=0)
     assert kind(g) == "halt"
 
 
 @pytest.mark.parametrize("crown,support", [("famine", 50), ("plague", 50), ("court_ball", 0)])
 def test_15_5_no_counsel_in_famine_plague_or_crisis_33_2_4(crown, support):
-    pos = pos_with(crown=crown, problems=("pirates",))
+    pos = counsel_turn(crown=crown, problems=("pirates",))
     pos.state.support = support
     g = pos.run("counsel_step", p=0)
     assert kind(g) == "halt"
@@ -261,7 +185,7 @@ def test_15_5_no_counsel_in_famine_plague_or_crisis_33_2_4(crown, support):
 
 
 def test_15_6_only_one_counsel_per_turn_even_with_free_counsel():
-    pos = pos_with(counselled=True)
+    pos = counsel_turn(counselled=True)
     pos.player(0, free_counsel=True)
     g = pos.run("counsel_step", p=0)
     assert kind(g) == "halt"
@@ -274,8 +198,8 @@ def test_15_6_only_one_counsel_per_turn_even_with_free_counsel():
 
 def test_15_7_each_listed_pc_or_fac_gives_its_owner_a_sign_and_ncs_are_ignored(calls):
     # Banking Crisis 4: Treasury, High Minister, Justice, Sheriff.
-    pos = pos_with(crown="court_ball", problems=("banking_crisis",))
-    pos.office("minister_of_treasury", pc0(pos))
+    pos = counsel_turn(crown="court_ball", problems=("banking_crisis",))
+    pos.office("minister_of_treasury", pc(pos))
     pos.char("42", owner=1)
     pos.office("high_minister", "42")
     pos.char("52", owner=None)  # the Sheriff is neutral: ignored
@@ -284,7 +208,7 @@ def test_15_7_each_listed_pc_or_fac_gives_its_owner_a_sign_and_ncs_are_ignored(c
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("banking_crisis"))
     take(g, "counsel_choice", C(4))
-    take(g, "counsel_counselor", char_action(pc0(pos)))
+    take(g, "counsel_counselor", char_action(pc(pos)))
     assert g.decision()["player"] == 0
     take(g, "declare_modifier", SIGN_PLUS)
     assert g.decision()["player"] == 1
@@ -295,7 +219,7 @@ def test_15_7_each_listed_pc_or_fac_gives_its_owner_a_sign_and_ncs_are_ignored(c
 
 
 def test_15_7_opponent_may_subtract_and_a6_clamps_to_row_2(calls):
-    pos = pos_with(problems=("pirates",))
+    pos = counsel_turn(problems=("pirates",))
     pos.char("54", owner=1)  # the Admiral modifies Pirates 1
     pos.dice(1, 1)
     g = pos.run("counsel_step", p=0)
@@ -309,7 +233,7 @@ def test_15_7_opponent_may_subtract_and_a6_clamps_to_row_2(calls):
 
 
 def test_15_11_farc_monarch_player_modifies_all_counsels_and_may_not_counsel_36_10_2(calls):
-    pos = pos_with()
+    pos = counsel_turn()
     pos.state.chars["george"].owner = 1
     make_mc(pos, 1, "44")
     pos.dice(4, 4)
@@ -321,7 +245,7 @@ def test_15_11_farc_monarch_player_modifies_all_counsels_and_may_not_counsel_36_
     assert kind(g) == "halt"
     assert pos.state.players[0].pp == 10 + 2 + 2  # 9: accepted, Two PP + Gambling Advice Two PP
     # player 1 himself may not counsel
-    pos2 = pos_with()
+    pos2 = counsel_turn()
     pos2.state.chars["george"].owner = 0
     g2 = pos2.run("counsel_step", p=0)
     assert kind(g2) == "halt"
@@ -335,7 +259,7 @@ def test_15_11_farc_monarch_player_modifies_all_counsels_and_may_not_counsel_36_
 @pytest.mark.parametrize("dice,pp,keeps", [((1, 1), 5, False), ((1, 3), 10, False), ((2, 3), 11, True),
                                            ((4, 4), 11, True), ((4, 5), 12, True), ((6, 6), 12, True)])
 def test_15_8_results_rows_pp_and_loss_of_counselor_card(calls, dice, pp, keeps):
-    pos = pos_with()
+    pos = counsel_turn()
     pos.dice(*dice)
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("court_ball"))
@@ -349,8 +273,8 @@ def test_15_8_results_rows_pp_and_loss_of_counselor_card(calls, dice, pp, keeps)
 def test_15_8_henchman_stand_in_on_a_2_keeps_the_office_but_the_five_pp_are_lost(calls):
     """T1.13 footnote: with a henchman counseling, the loss of office/card is ignored; the
     Five PP of row 2 are a loss of the player's (§35.2), not of the character, and stand."""
-    pos = pos_with()
-    _henchman(pos, 0, "41")
+    pos = counsel_turn()
+    make_hm(pos, 0, "41")
     pp0 = pos.state.players[0].pp
     pos.dice(1, 1)
     g = pos.run("counsel_step", p=0)
@@ -363,17 +287,17 @@ def test_15_8_henchman_stand_in_on_a_2_keeps_the_office_but_the_five_pp_are_lost
     assert ("discharge", {"cid": "41"}) not in calls
 
 def test_15_8_displeased_office_holder_is_discharged(calls):
-    pos = pos_with(mc=False)
-    pos.office("minister_of_navy", pc0(pos))
+    pos = counsel_turn(mc=False)
+    pos.office("minister_of_navy", pc(pos))
     pos.dice(2, 1)
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("court_ball"))
     take(g, "counsel_choice", C(4))
-    assert calls == [("discharge", {"cid": pc0(pos)})]
+    assert calls == [("discharge", {"cid": pc(pos)})]
 
 
 def test_15_8_not_accepted_counsel_has_no_effect(calls):
-    pos = pos_with(crown="intrigue")
+    pos = counsel_turn(crown="intrigue")
     pos.dice(4, 4)
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("intrigue"))
@@ -388,7 +312,7 @@ def test_15_8_not_accepted_counsel_has_no_effect(calls):
 
 
 def test_15_9_same_counsel_not_repeated_until_all_four_made():
-    pos = pos_with()
+    pos = counsel_turn()
     pos.player(0, counsels={"court_ball": [1, 3]})
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("court_ball"))
@@ -396,7 +320,7 @@ def test_15_9_same_counsel_not_repeated_until_all_four_made():
 
 
 def test_15_9_after_all_four_any_counsel_and_record_sheet_appends():
-    pos = pos_with()
+    pos = counsel_turn()
     pos.player(0, counsels={"court_ball": [1, 2, 3, 4]})
     pos.dice(4, 4)
     g = pos.run("counsel_step", p=0)
@@ -407,7 +331,7 @@ def test_15_9_after_all_four_any_counsel_and_record_sheet_appends():
 
 
 def test_15_9_free_counsel_ignores_previous_counsels():
-    pos = pos_with()
+    pos = counsel_turn()
     pos.player(0, counsels={"court_ball": [1, 3]}, free_counsel=True)
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("court_ball"))
@@ -416,14 +340,14 @@ def test_15_9_free_counsel_ignores_previous_counsels():
 
 def test_15_9_table_closed_when_only_unmade_counsel_has_no_target():
     # Scandal 3 (Condemn EARC) is the only counsel left and nobody has a FARC.
-    pos = pos_with(crown="scandal")
+    pos = counsel_turn(crown="scandal")
     pos.player(0, counsels={"scandal": [1, 2, 4]})
     g = pos.run("counsel_step", p=0)
     assert kind(g) == "halt"
 
 
 def test_15_10_free_counsel_suffers_no_ill_effects(calls):
-    pos = pos_with()
+    pos = counsel_turn()
     pos.player(0, free_counsel=True)
     pos.dice(1, 1)
     g = pos.run("counsel_step", p=0)
@@ -456,25 +380,25 @@ def run_counsel(pos, table, i, target=None, dice=(6, 6)):
 
 
 def test_court_ball_1_gambling_advice_gains_two_more_pp():
-    pos = pos_with()
+    pos = counsel_turn()
     run_counsel(pos, "court_ball", 1)
     assert pos.state.players[0].pp == 14
 
 
 def test_court_ball_2_forces_next_crown_result_court_ball():
-    pos = pos_with()
+    pos = counsel_turn()
     run_counsel(pos, "court_ball", 2)
     assert pos.state.forced_crown == ["court_ball"]
 
 
 def test_court_ball_3_no_effect_beyond_pp():
-    pos = pos_with()
+    pos = counsel_turn()
     run_counsel(pos, "court_ball", 3)
     assert pos.state.players[0].pp == 12 and pos.state.forced_crown == []
 
 
 def test_intrigue_1_extradition_by_counsel_returns_wrongdoer_to_trial_25(calls):
-    pos = pos_with(crown="intrigue")
+    pos = counsel_turn(crown="intrigue")
     pos.char("43", wrongdoer=True, hiding=True, location="epalin")
     pos.char("44", wrongdoer=True, hiding=True, location="cronos")
     pos.state.wars = ["cronos"]  # §7.10.1: not extraditable
@@ -490,7 +414,7 @@ def test_intrigue_1_extradition_by_counsel_returns_wrongdoer_to_trial_25(calls):
 
 
 def test_intrigue_2_new_ambassador_to_besyzan_a57(calls):
-    pos = pos_with(crown="intrigue")
+    pos = counsel_turn(crown="intrigue")
     pos.char("42", owner=1)
     pos.office("minister_of_state", "42")
     pos.office("amb_besyzan", "31")
@@ -514,7 +438,7 @@ def test_intrigue_2_new_ambassador_to_besyzan_a57(calls):
 
 
 def test_intrigue_3_accusation_lets_player_intrigue_a_card_from_stated_opponent(calls):
-    pos = pos_with(crown="intrigue")
+    pos = counsel_turn(crown="intrigue")
     while len(pos.state.players[2].hand) > 3:  # §14.2.7: three cards or less are protected
         pos.state.deck.append(pos.state.players[2].hand.pop())
     g = pos.run("counsel_step", p=0)
@@ -527,7 +451,7 @@ def test_intrigue_3_accusation_lets_player_intrigue_a_card_from_stated_opponent(
 
 
 def test_intrigue_3_opponent_choice_uses_relative_player_ids(calls):
-    pos = pos_with(crown="intrigue")
+    pos = counsel_turn(crown="intrigue")
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("intrigue"))
     pos.dice(5, 6)
@@ -538,10 +462,10 @@ def test_intrigue_3_opponent_choice_uses_relative_player_ids(calls):
 
 
 def test_intrigue_4_and_treason_2_amnesty(calls):
-    pos = pos_with(crown="intrigue")
+    pos = counsel_turn(crown="intrigue")
     run_counsel(pos, "intrigue", 4)
     assert calls == [("amnesty_all", {})]
-    pos = pos_with(crown="court_ball", problems=("treason_trials",))
+    pos = counsel_turn(crown="court_ball", problems=("treason_trials",))
     calls.clear()
     run_counsel(pos, "treason_trials", 2)
     assert calls == [("amnesty_all", {})]
@@ -552,7 +476,7 @@ def _hand_type(pos, p, t):
 
 
 def test_scandal_1_defy_the_pope_discards_clergy_support_from_hands_14_2_6():
-    pos = pos_with(crown="scandal")
+    pos = counsel_turn(crown="scandal")
     put(pos, 2, "clergy_support")
     run_counsel(pos, "scandal", 1)
     assert _hand_type(pos, 2, "clergy_support") == 0
@@ -560,7 +484,7 @@ def test_scandal_1_defy_the_pope_discards_clergy_support_from_hands_14_2_6():
 
 
 def test_international_incident_3_discards_all_foreign_support_only_from_hands():
-    pos = pos_with(problems=("international_incident",))
+    pos = counsel_turn(problems=("international_incident",))
     put(pos, 1, "foreign_support_epalin", "foreign_support_cronos")
     kept = next(c for c in pos.state.players[2].hand + pos.state.deck
                 if CARD_TYPE_OF[c] == "foreign_support_sandarkan")
@@ -574,7 +498,7 @@ def test_international_incident_3_discards_all_foreign_support_only_from_hands()
 
 
 def test_foreign_war_4_discards_army_and_foreign_support_of_countries_at_war():
-    pos = pos_with(problems=("foreign_war",))
+    pos = counsel_turn(problems=("foreign_war",))
     pos.state.wars = ["epalin"]
     put(pos, 1, "foreign_support_epalin", "foreign_support_cronos", "army_support")
     run_counsel(pos, "foreign_war", 4)
@@ -589,21 +513,21 @@ def test_foreign_war_4_discards_army_and_foreign_support_of_countries_at_war():
     ("peasant_unrest", 4, "peasant_support"), ("agriculture_crisis", 2, "trade_guild_support"),
 ])
 def test_take_military_action_and_like_counsels_discard_support_cards(table, i, card):
-    pos = pos_with(problems=(table,))
+    pos = counsel_turn(problems=(table,))
     put(pos, 1, card)
     run_counsel(pos, table, i)
     assert _hand_type(pos, 0, card) == 0 and _hand_type(pos, 1, card) == 0
 
 
 def test_scandal_3_condemn_earc_releases_it_to_nrc(calls):
-    pos = pos_with(crown="scandal")
+    pos = counsel_turn(crown="scandal")
     pos.state.chars["john"].owner = 1
     run_counsel(pos, "scandal", 3, char_action("john"))
     assert calls == [("release", {"cid": "john"})]
 
 
 def test_scandal_4_expose_a_scandal_on_stated_character(calls):
-    pos = pos_with(crown="scandal")
+    pos = counsel_turn(crown="scandal")
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("scandal"))
     pos.dice(6, 6)
@@ -616,7 +540,7 @@ def test_scandal_4_expose_a_scandal_on_stated_character(calls):
 
 
 def test_agriculture_3_witchcraft_accuses_stated_character(calls):
-    pos = pos_with(problems=("agriculture_crisis",))
+    pos = counsel_turn(problems=("agriculture_crisis",))
     pos.char("42", wrongdoer=True)
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("agriculture_crisis"))
@@ -638,21 +562,21 @@ def test_agriculture_3_witchcraft_accuses_stated_character(calls):
     ("agriculture_crisis", "minister_of_trade"),
 ])
 def test_discharge_counsels_discharge_the_minister_16_4(calls, table, office):
-    pos = pos_with(problems=(table,))
+    pos = counsel_turn(problems=(table,))
     pos.office(office, "42")
     run_counsel(pos, table, 1)
     assert ("discharge", {"cid": "42"}) in calls
 
 
 def test_discharge_counsel_on_vacant_office_has_no_effect(calls):
-    pos = pos_with(problems=("pirates",))
+    pos = counsel_turn(problems=("pirates",))
     pos.office("minister_of_navy", None)
     run_counsel(pos, "pirates", 1)
     assert calls == []
 
 
 def test_international_incident_2_recall_stated_ambassador_who_may_modify(calls):
-    pos = pos_with(problems=("international_incident",))
+    pos = counsel_turn(problems=("international_incident",))
     pos.char("36", owner=1)
     pos.office("amb_epalin", "36")
     pos.state.chars["36"].location = "epalin"
@@ -668,7 +592,7 @@ def test_international_incident_2_recall_stated_ambassador_who_may_modify(calls)
 
 
 def test_foreign_war_2_only_ambassador_of_country_at_war(calls):
-    pos = pos_with(problems=("foreign_war",))
+    pos = counsel_turn(problems=("foreign_war",))
     pos.state.wars = ["cronos"]
     pos.office("amb_cronos", "31")
     amb = "31"
@@ -681,7 +605,7 @@ def test_foreign_war_2_only_ambassador_of_country_at_war(calls):
 
 
 def test_banking_4_speculators_lose_half_ip_rounded_up_a1(calls):
-    pos = pos_with(problems=("banking_crisis",))
+    pos = counsel_turn(problems=("banking_crisis",))
     for p, ip in enumerate((7, 4, 5)):
         pos.player(p, ip=ip)
     run_counsel(pos, "banking_crisis", 4)
@@ -690,7 +614,7 @@ def test_banking_4_speculators_lose_half_ip_rounded_up_a1(calls):
 
 @pytest.mark.parametrize("table,i", [("economic_crisis", 2), ("natural_disaster", 1)])
 def test_welfare_program_players_with_two_or_less_ip_gain_two(table, i):
-    pos = pos_with(problems=(table,))
+    pos = counsel_turn(problems=(table,))
     for p, ip in enumerate((2, 3, 0)):
         pos.player(p, ip=ip)
     run_counsel(pos, table, i)
@@ -698,7 +622,7 @@ def test_welfare_program_players_with_two_or_less_ip_gain_two(table, i):
 
 
 def test_natural_disaster_2_tribute_players_with_five_or_more_lose_two():
-    pos = pos_with(problems=("natural_disaster",))
+    pos = counsel_turn(problems=("natural_disaster",))
     for p, ip in enumerate((5, 4, 9)):
         pos.player(p, ip=ip)
     run_counsel(pos, "natural_disaster", 2)
@@ -706,7 +630,7 @@ def test_natural_disaster_2_tribute_players_with_five_or_more_lose_two():
 
 
 def test_intrigue_2_with_real_offices_mc_target_loses_card_and_old_ambassador_returns():
-    pos = pos_with(crown="intrigue")
+    pos = counsel_turn(crown="intrigue")
     make_mc(pos, 1, "44")
     pos.office("amb_besyzan", "31")
     pos.state.chars["31"].location = "besyzan"
@@ -765,14 +689,14 @@ def test_15_random_counsels_keep_invariants(monkeypatch):
 
 
 def test_court_ball_2_twice_forces_one_court_ball():
-    pos = pos_with()
+    pos = counsel_turn()
     pos.state.forced_crown = ["court_ball"]
     run_counsel(pos, "court_ball", 2)
     assert pos.state.forced_crown == ["court_ball"]
 
 
 def test_intrigue_3_opponent_with_farc_monarch_cannot_be_stated_14_2_7(calls):
-    pos = pos_with(crown="intrigue")
+    pos = counsel_turn(crown="intrigue")
     pos.state.chars["george"].owner = 2
     pos.dice(6, 6)
     g = pos.run("counsel_step", p=0)

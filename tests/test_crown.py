@@ -8,6 +8,7 @@ chapter does and what it hands on."""
 from __future__ import annotations
 
 import pytest
+from helpers import recorded, recorder
 
 from fandonia_env.engine import Game
 from fandonia_env.engine.actions import ID, NO, YES, char_action, player_action
@@ -20,27 +21,16 @@ FOREIGN = ("kill", "accuse", "scandal", "duel", "new_problem", "discharge", "che
 REAL = dict(OPS)  # the real operations, for the tests that follow a chain through other chapters
 
 
-def _recorder(name):
-    def fn(state, **kw):
-        state.tstate.setdefault("calls", []).append((name, kw))
-    return fn
-
-
 @pytest.fixture(autouse=True)
 def stubs(monkeypatch):
     for nm in FOREIGN:
-        monkeypatch.setitem(OPS, nm, _recorder(nm))
+        monkeypatch.setitem(OPS, nm, recorder(nm))
 
     def end_of_turn(state):  # stop right after the turn ends (mourning, §9.4)
         state.tstate["turn_ended"] = True
         seq(state, ("builder_halt", {}))
 
     monkeypatch.setitem(OPS, "end_of_turn", end_of_turn)
-
-
-def calls(g, name=None):
-    cs = g.state.tstate.get("calls", [])
-    return [kw for n, kw in cs if n == name] if name else cs
 
 
 def pos3(seed=1, first=0):
@@ -92,14 +82,14 @@ def test_8_4_5_two_political_problems_schedule_two_new_problems():
     pos = pos3()
     pos.dice(3, 4)
     g = pos.run("crown_phase")
-    assert len(calls(g, "new_problem")) == 2 and g.state.crown == "two_problems"
+    assert len(recorded(g.state, "new_problem")) == 2 and g.state.crown == "two_problems"
 
 
 def test_8_4_5_one_political_problem_schedules_one_new_problem():
     pos = pos3()
     pos.dice(6, 4)
     g = pos.run("crown_phase")
-    assert len(calls(g, "new_problem")) == 1 and g.state.crown == "one_problem"
+    assert len(recorded(g.state, "new_problem")) == 1 and g.state.crown == "one_problem"
 
 
 def test_9_4_forced_court_ball_replaces_the_roll_a10():
@@ -112,7 +102,7 @@ def test_9_4_forced_court_ball_replaces_the_roll_a10():
     assert g.state.forced_crown == []
     assert g.state.tstate["crown_events"] == ["court_ball"]
     assert g.state.rng.scripted == []  # exactly three rolls: no Crown Events roll was made
-    assert not calls(g, "new_problem")
+    assert not recorded(g.state, "new_problem")
 
 
 def test_a10_first_player_orders_several_forced_results_and_famine_governs():
@@ -138,7 +128,7 @@ def test_8_4_1_royal_death_dice_count_names_the_rc_by_death_number():
     pos = pos3()
     pos.dice(1, 2, 4, 3)  # Crown roll 3 (Royal Death); count 43 = John
     g = pos.run("crown_phase")
-    assert calls(g, "kill") == [{"cid": "john", "cause": "royal_death"}]
+    assert recorded(g.state, "kill") == [{"cid": "john", "cause": "royal_death"}]
 
 
 def test_8_4_1_royal_death_rerolls_a_dead_rc_a4():
@@ -146,7 +136,7 @@ def test_8_4_1_royal_death_rerolls_a_dead_rc_a4():
     pos.state.chars["john"].dead = True
     pos.dice(1, 1, 4, 3, 6, 6)  # 43 John is dead: roll again; 66 King George
     g = pos.run("crown_phase")
-    assert calls(g, "kill") == [{"cid": "george", "cause": "royal_death"}]
+    assert recorded(g.state, "kill") == [{"cid": "george", "cause": "royal_death"}]
 
 
 # ---------------------------------------------------------------------------
@@ -181,7 +171,7 @@ def test_8_4_3_first_player_draws_a_legal_card_which_is_discarded():
     assert (d["player"], d["kind"], d["ctx"]["victim"]) == (0, "crown_intrigue", 1)
     g.apply(YES)
     assert CARD_TYPE_OF[st.discard[-1]] == "henchman" and len(st.players[1].hand) == 3
-    assert not calls(g, "accuse")
+    assert not recorded(g.state, "accuse")
     assert g.decision()["kind"] == "halt"  # player 2 (three or fewer cards) is not offered
 
 
@@ -243,7 +233,7 @@ def test_14_2_7_illegal_card_is_kept_and_owner_accused(ctype, monkeypatch):
     monkeypatch.setattr(RNG, "below", lambda self, n: 0)  # the random draw hits that card
     g = pos.run("intrigue_draw", p=0, victim=1)
     assert len(st.players[1].hand) == 4  # kept
-    acc = calls(g, "accuse")
+    acc = recorded(g.state, "accuse")
     assert len(acc) == 1 and acc[0]["cid"] == st.players[1].pc and acc[0]["dwtk"] is False
     assert any(f"'{ctype.capitalize()}'" in e["t"] and e["to"] is None for e in st.log)  # shown to all
 
@@ -260,7 +250,7 @@ def test_14_5_1_dwtk_drawn_owner_accused_with_plus_two(monkeypatch):
     hand.insert(0, dw)
     monkeypatch.setattr(RNG, "below", lambda self, n: 0)  # the random draw hits the DWTK
     g = pos.run("intrigue_draw", p=0, victim=1)
-    acc = calls(g, "accuse")
+    acc = recorded(g.state, "accuse")
     assert len(acc) == 1 and acc[0]["cid"] == st.players[1].pc and acc[0]["dwtk"] is True
     assert dw in st.players[1].hand and len(st.players[1].hand) == 4
 
@@ -272,7 +262,7 @@ def test_14_2_7_legal_card_is_discarded_and_shown_to_all():
     g = pos.run("intrigue_draw", p=0, victim=1)
     assert len(st.players[1].hand) == 3
     assert CARD_TYPE_OF[st.discard[-1]] == "evidence"
-    assert not calls(g, "accuse")
+    assert not recorded(g.state, "accuse")
     assert any("'Evidence'" in e["t"] and e["to"] is None for e in st.log)
 
 
@@ -281,7 +271,7 @@ def test_8_4_3_face_down_pc_is_not_accused_a47():
     _only(pos, 1, "treachery")
     pos.state.chars[pos.state.players[1].pc].dead = True
     g = pos.run("intrigue_draw", p=0, victim=1)
-    assert not calls(g, "accuse") and len(g.state.players[1].hand) == 4
+    assert not recorded(g.state, "accuse") and len(g.state.players[1].hand) == 4
 
 
 # ---------------------------------------------------------------------------
@@ -401,7 +391,7 @@ def test_8_4_4_abusive_conduct_designate_pc_accused_and_pc_banned():
     st = pos.state
     g = ball(pos, 1, 1, 3, 4, 3, 4)
     pc0 = st.players[0].pc
-    assert calls(g, "accuse")[0]["cid"] == pc0
+    assert recorded(g.state, "accuse")[0]["cid"] == pc0
     assert st.chars[pc0].banned
 
 
@@ -420,7 +410,7 @@ def test_8_4_4_attending_henchman_takes_the_ban_and_may_be_designated_17_2_3():
     assert set(d["options"]) == {char_action(st.players[0].pc), char_action(hm)}
     g.apply(char_action(hm))
     assert st.chars[hm].banned and not st.chars[st.players[0].pc].banned
-    assert calls(g, "scandal")[0]["cid"] == hm
+    assert recorded(g.state, "scandal")[0]["cid"] == hm
 
 
 def test_8_4_4_insulting_schedules_a_court_ball_duel_among_attendees():
@@ -428,7 +418,7 @@ def test_8_4_4_insulting_schedules_a_court_ball_duel_among_attendees():
     st = pos.state
     st.chars["11"].hiding = True  # does not attend
     g = ball(pos, 1, 2, 3, 4, 3, 4)
-    duel = calls(g, "duel")
+    duel = recorded(g.state, "duel")
     assert len(duel) == 1 and duel[0]["player"] == 0 and duel[0]["source"] == "court_ball"
     assert "11" not in duel[0]["attendees"] and "george" in duel[0]["attendees"]
     assert st.chars[st.players[0].pc].banned
@@ -460,7 +450,7 @@ def test_8_4_6_scandal_dice_count_names_the_object_even_a_pc():
     pc0 = st.players[0].pc
     pos.dice(5, 6, int(pc0[0]), int(pc0[1]))
     g = pos.run("crown_phase")
-    assert calls(g, "scandal") == [{"cid": pc0, "exposer": None, "why": "Crown Events scandal"}]
+    assert recorded(g.state, "scandal") == [{"cid": pc0, "exposer": None, "why": "Crown Events scandal"}]
 
 
 def test_8_4_6_scandal_rerolls_a_face_down_pc_a3():
@@ -470,7 +460,7 @@ def test_8_4_6_scandal_rerolls_a_face_down_pc_a3():
     st.chars[pc0].dead = True
     pos.dice(5, 6, int(pc0[0]), int(pc0[1]), 4, 2)
     g = pos.run("crown_phase")
-    assert [c["cid"] for c in calls(g, "scandal")] == ["42"]
+    assert [c["cid"] for c in recorded(g.state, "scandal")] == ["42"]
 
 
 # ---------------------------------------------------------------------------
@@ -491,7 +481,7 @@ def test_8_4_7_plague_two_different_counts_reroll_pcs_and_abroad():
              4, 2,  # the same count: roll again
              5, 5)  # the Archbishop dies
     g = pos.run("crown_phase")
-    assert calls(g, "kill") == [{"cid": "42", "cause": "plague"}, {"cid": "55", "cause": "plague"}]
+    assert recorded(g.state, "kill") == [{"cid": "42", "cause": "plague"}, {"cid": "55", "cause": "plague"}]
     assert g.state.crown == "plague"
 
 
@@ -521,7 +511,7 @@ def test_9_2_next_in_line_succeeds_support_rerolled_offices_discharged_9_4():
     g = Game.from_state(st, advance=False)
     assert st.monarch == "alan" and st.chars["alan"].office == "monarch"
     assert st.support == 110
-    assert sorted(c["cid"] for c in calls(g, "discharge")) == holders
+    assert sorted(c["cid"] for c in recorded(g.state, "discharge")) == holders
     assert st.forced_crown == ["court_ball"]
     for _ in range(6):  # §9.4 each player discards two cards (never the DWTK)
         d = g.decision()
@@ -585,7 +575,7 @@ def test_37_no_rc_can_succeed_goes_to_the_draw_check():
     for rc in ("george", "alan", "anne", "john", "edward", "phillip", "almery", "catherine", "alfred"):
         st.chars[rc].dead = True
     g = pos.run("succession")
-    assert calls(g, "check_draw") == [{}]
+    assert recorded(g.state, "check_draw") == [{}]
 
 
 def test_9_4_mourning_discards_only_what_he_has_a39():

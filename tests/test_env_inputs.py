@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import pytest
+from helpers import play_randomly
 from pettingzoo.utils.env_logger import EnvLogger
 
 from fandonia_env import FandoniaGymEnv, fandonia_v0
@@ -54,9 +55,7 @@ def _illegal_id(mask) -> int:
 
 def _played_game(players: int, seed: int, steps: int) -> Game:
     g = Game(players=players, seed=seed, max_turns=30)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        g.apply(rng.choice(g.legal_actions()))
+    play_randomly(g, random.Random(seed), steps)
     assert not g.over
     return g
 
@@ -310,10 +309,7 @@ def test_reset_options_bad_keys_and_bad_positions_are_rejected(make):
         e.reset(options={"position": "{not json"})
     with pytest.raises(StateError):
         e.reset(options={"position": {"schema": -1}})
-    g = Game(players=3, seed=1, max_turns=1)
-    rng = random.Random(1)
-    while not g.over:
-        g.apply(rng.choice(g.legal_actions()))
+    g = play_randomly(Game(players=3, seed=1, max_turns=1), random.Random(1))
     with pytest.raises(ValueError, match="is a finished game"):
         e.reset(options={"position": g.to_json()})
 

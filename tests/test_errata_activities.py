@@ -4,50 +4,19 @@ henchman courting a FARC (activities.py)."""
 
 from __future__ import annotations
 
+from helpers import activity_turn, free_legal, free_noble, halted, kind, logs
+
 from fandonia_env.engine import registry
 from fandonia_env.engine.actions import CATALOGUE, ID, NO, PASS, YES, char_action
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES
-from fandonia_env.engine.invariants import check
 from fandonia_env.engine.problems import roll_spec
 from fandonia_env.engine.queries import status
 from fandonia_env.engine.turn import activity_options
 
 
 def setup(edition: str = "errata", players: int = 3, seed: int = 5, p: int = 0, **pt) -> Position:
-    pos = Position(players=players, seed=seed, edition=edition)
-    for q in range(players):
-        pos.empty_hand(q)
-    pos.office("minister_of_justice", None)
-    pos.turn_state(p, **pt)
-    return pos
-
-
-def nc(st, pred=lambda cid: True, exclude=()):
-    """A neutral noble in Fandonia without office, not a PC."""
-    for cid in NOBLES:
-        c = st.chars[cid]
-        if (c.owner is None and c.office is None and not c.is_pc and c.location == "fandonia"
-                and cid not in exclude and pred(cid)):
-            return cid
-    raise LookupError("no such NC")
-
-
-def logs(g) -> str:
-    return "\n".join(e["t"] for e in g.state.log)
-
-
-def kind(g) -> str:
-    return g.decision()["kind"]
-
-
-def halted(g) -> None:
-    assert kind(g) == "halt", g.decision()
-    check(g.state)
-
-
-def free_legal(st, key, p=0):
-    return registry.FREE_ACTIONS[key].legal(st, p)
+    return activity_turn(p, players=players, seed=seed, edition=edition, vacant=("minister_of_justice",), **pt)
 
 
 def _pc(st, p=0):
@@ -86,7 +55,7 @@ def test_errata_d31_female_fac_may_become_a_henchman():
     for edition in ("errata", "1981"):
         pos = setup(edition)
         st = pos.state
-        lady = nc(st, lambda cid: NOBLES[cid].female)
+        lady = free_noble(st, lambda cid: NOBLES[cid].female)
         pos.char(lady, owner=0).player(0, pp=40).give(0, "henchman")
         g = pos.run("act_henchman", p=0)
         if kind(g) == "henchman_character":
@@ -103,7 +72,7 @@ def test_errata_d31_female_fac_may_become_a_henchman():
 def test_errata_d32_any_activity_waiver_and_assassination_card_both_count():
     pos = setup(p=1, waiver=True)
     st = pos.state
-    target = nc(st)
+    target = free_noble(st)
     pos.give(1, "assassination")
     pos.dice(3, 3)
     g = pos.run("justice_assassinate", p=1)
@@ -133,7 +102,7 @@ def test_errata_d42_take_bribe_only_errata_pc_with_office_or_counselor():
         assert free_legal(st, "take_bribe") == (edition == "errata")
     pos = setup()
     st = pos.state
-    fac = nc(st)
+    fac = free_noble(st)
     pos.char(fac, owner=0).office("minister_of_trade", fac)
     assert not free_legal(st, "take_bribe")  # a FAC is not enough (A27 viii)
 
@@ -184,7 +153,7 @@ def test_errata_d42_take_bribe_failure_accuses_pc_with_bribe_on_wrongdoing_and_h
 
 def _minister(pos, office="minister_of_trade"):
     st = pos.state
-    cid = nc(st)
+    cid = free_noble(st)
     pos.office(office, cid)
     return cid
 
@@ -226,10 +195,10 @@ def test_errata_d43_accepted_bribe_pays_bank_and_gives_one_problem_sign():
     assert "the bribe is accepted" in logs(g)
     assert not free_legal(st, "offer_bribe")  # once per turn
     st.players[0].ip = 10
-    spec = roll_spec(st, "economic_crisis", nc(st, exclude=(m,)))
+    spec = roll_spec(st, "economic_crisis", free_noble(st, exclude=(m,)))
     bribed = [s for s in spec["signs"] if "bribed" in s["why"]]
     assert bribed == [{"player": 0, "amount": 1, "why": bribed[0]["why"]}]
-    again = roll_spec(st, "economic_crisis", nc(st, exclude=(m,)))
+    again = roll_spec(st, "economic_crisis", free_noble(st, exclude=(m,)))
     assert not [s for s in again["signs"] if "bribed" in s["why"]]  # one roll only (A27 iv)
 
 
@@ -239,7 +208,7 @@ def test_errata_d43_bribe_expires_after_next_problems_phase():
     m = _minister(pos)
     st.misc["bribery_bought"] = {m: {"p": 0, "turn": 1}}
     st.turn, st.phase = 2, "player_turn"
-    assert not [s for s in roll_spec(st, "economic_crisis", nc(st, exclude=(m,)))["signs"]
+    assert not [s for s in roll_spec(st, "economic_crisis", free_noble(st, exclude=(m,)))["signs"]
                 if "bribed" in s["why"]]
 
 
@@ -322,7 +291,7 @@ def _farc_and_henchman(pos, r="john", p=0):
     st.players[p].hand.remove(card)
     st.chars[r].owner = p
     st.chars[r].alignment_card = card
-    hm = nc(st)
+    hm = free_noble(st)
     pos.char(hm, owner=p).player(p, pp=40)
     pos.give(p, "henchman")
     st.chars[hm].henchman_card = st.players[p].hand.pop()

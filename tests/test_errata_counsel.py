@@ -5,84 +5,20 @@ cards in a crisis, D84/A34 the FARC Monarch bonus."""
 from __future__ import annotations
 
 import pytest
+from helpers import MC, C, T, counsel_turn, kind, logged, make_hm, make_mc, take
 
 from fandonia_env.engine import activities, usurpation
-from fandonia_env.engine.actions import ID, PASS, char_action
-from fandonia_env.engine.builder import Position
-from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES
+from fandonia_env.engine.actions import PASS, char_action
+from fandonia_env.engine.data.components import NOBLES
 from fandonia_env.engine.invariants import check
 from fandonia_env.engine.machine import OPS
 from fandonia_env.engine.queries import pp_required, status
 
-MC = "35"  # Lord Mortimer: never a PC
 HM = "41"
 
 
-def T(key):
-    return ID[f"counsel_table_{key}"]
-
-
-def C(i):
-    return ID[f"counsel_{i}"]
-
-
-def put(pos, p, *types):
-    st = pos.state
-    for t in types:
-        for src in [st.deck, st.discard] + [pl.hand for pl in st.players]:
-            card = next((c for c in src if CARD_TYPE_OF[c] == t), None)
-            if card is not None:
-                src.remove(card)
-                st.players[p].hand.append(card)
-                break
-
-
-def _under(pos, p, cid, ctype, field):
-    put(pos, p, ctype)
-    hand = pos.state.players[p].hand
-    card = next(c for c in hand if CARD_TYPE_OF[c] == ctype)
-    hand.remove(card)
-    setattr(pos.state.chars[cid], field, card)
-    return card
-
-
-def make_mc(pos, p, cid):
-    pos.char(cid, owner=p)
-    return _under(pos, p, cid, "monarchs_counselor", "counselor_card")
-
-
-def make_hm(pos, p, cid):
-    pos.char(cid, owner=p)
-    return _under(pos, p, cid, "henchman", "henchman_card")
-
-
-def pos_with(edition="errata", crown="court_ball", problems=(), mc=True, **pt):
-    pos = Position(players=3, seed=5, first=0, edition=edition)
-    st = pos.state
-    for cid in ("35", "36", "41", "42", "43", "44"):
-        st.chars[cid].office = None
-        st.chars[cid].location = "fandonia"
-    st.crown = crown
-    st.problems = {k: {"turns": 1} for k in problems}
-    pos.turn_state(0, **pt)
-    if mc:
-        make_mc(pos, 0, MC)
-    return pos
-
-
-def kind(g):
-    return g.decision()["kind"]
-
-
-def take(g, expected_kind, action):
-    d = g.decision()
-    assert d["kind"] == expected_kind, d
-    assert action in d["options"], (action, d["options"])
-    g.apply(action)
-
-
-def logged(pos, text):
-    return any(text in e["t"] for e in pos.state.log)
+def pos_with(edition="errata", **kw):
+    return counsel_turn(edition=edition, **kw)
 
 
 # ---------------------------------------------------------------------------
@@ -100,8 +36,8 @@ def test_errata_d7_free_counsel_counter_lets_a_player_without_counselor_counsel(
     assert kind(g) == "halt"  # no counselor to choose: the counsel is the player's
     assert pos.state.players[0].pp == 10
     assert pos.state.players[0].counsels == {"court_ball": [3]}
-    assert logged(pos, "Free Counsel counter")
-    assert logged(pos, "ill effects are treated as no effect")
+    assert logged(pos.state, "Free Counsel counter")
+    assert logged(pos.state, "ill effects are treated as no effect")
 
 
 def test_errata_d7_free_counsel_counter_any_counsel_but_only_open_tables():
@@ -159,7 +95,7 @@ def test_errata_d27_counselor_card_discarded_when_imprisoned_banished_or_hiding(
     g = pos.run(op_name, cid=MC, **args)
     assert kind(g) == "halt"
     assert pos.state.chars[MC].counselor_card is None and card in pos.state.discard
-    assert logged(pos, f"is {why}: his 'Monarch's Counselor' card is discarded")
+    assert logged(pos.state, f"is {why}: his 'Monarch's Counselor' card is discarded")
     check(pos.state, decision=False)
 
 
@@ -226,8 +162,8 @@ def test_errata_d48_henchman_cannot_stand_in_for_the_counselor():
     take(g, "counsel_table", T("court_ball"))
     take(g, "counsel_choice", C(3))
     assert kind(g) == "halt"  # only the Monarch's Counselor may speak: chosen without asking
-    assert logged(pos, f"Player 0's {NOBLES[MC].name} counsels the Monarch")
-    assert not logged(pos, "henchman")
+    assert logged(pos.state, f"Player 0's {NOBLES[MC].name} counsels the Monarch")
+    assert not logged(pos.state, "henchman")
 
 
 def test_errata_d51_henchman_alone_cannot_counsel():
@@ -281,15 +217,15 @@ def test_errata_d79_counsel_allowed_in_crisis_with_minus_one():
     take(g, "counsel_choice", C(3))
     assert kind(g) == "halt"
     assert pos.state.players[0].pp == 11
-    assert logged(pos, "-1 to the counseling roll (ES §33.2.4)")
-    assert logged(pos, "Counseling Results Table row 8")
+    assert logged(pos.state, "-1 to the counseling roll (ES §33.2.4)")
+    assert logged(pos.state, "Counseling Results Table row 8")
 
 
 def test_errata_d79_1981_crisis_still_forbids_counsel():
     pos = pos_with(edition="1981")
     pos.state.support = 0
     g = pos.run("counsel_step", p=0)
-    assert kind(g) == "halt" and logged(pos, "No counseling is allowed")
+    assert kind(g) == "halt" and logged(pos.state, "No counseling is allowed")
 
 
 def test_errata_d79_famine_still_forbids_counsel():
@@ -351,7 +287,7 @@ def test_errata_d84_farc_monarch_bonus_ten_pp_ten_ip_once(monkeypatch):
     pos, (pp, ip) = _success(monkeypatch, "errata")
     pl = pos.state.players[0]
     assert (pl.pp, pl.ip) == (pp + 10, ip + 10)
-    assert logged(pos, "FARC Monarch bonus, ES §36.10.6")
+    assert logged(pos.state, "FARC Monarch bonus, ES §36.10.6")
     assert pp_required(pos.state, 0) == 0  # the FARC Monarch does not count (ES §36.10.6)
     assert pos.state.monarch == "john"
 

@@ -7,67 +7,32 @@ differs, the same position in the 1981 edition for contrast."""
 from __future__ import annotations
 
 import pytest
+from helpers import government, halted, logged, recorded, recorder
 
 from fandonia_env.engine.actions import ID, NO, PASS, YES, char_action, player_action
 from fandonia_env.engine.builder import Position
-from fandonia_env.engine.data.components import CARD_TYPE_OF, NON_MONARCH_OFFICES, OFFICE_ELIGIBLE, ROYALS
+from fandonia_env.engine.data.components import CARD_TYPE_OF, OFFICE_ELIGIBLE
 from fandonia_env.engine.invariants import check
 from fandonia_env.engine.machine import OPS
 from fandonia_env.engine.offices import fillable_offices
 from fandonia_env.engine.queries import card_options
-from fandonia_env.engine.turn import place_ambassador
 from fandonia_env.engine.usurpation import support_multiplier
-
-
-def _recorder(name):
-    def fn(state, **kw):
-        state.tstate.setdefault("calls", []).append((name, kw))
-    return fn
 
 
 @pytest.fixture
 def stub_accuse(monkeypatch):
-    monkeypatch.setitem(OPS, "accuse", _recorder("accuse"))
-
-
-def calls(st, name):
-    return [kw for n, kw in st.tstate.get("calls", []) if n == name]
+    monkeypatch.setitem(OPS, "accuse", recorder("accuse"))
 
 
 def make(edition: str = "errata", support: int = 60, **offices: str | None) -> Position:
     """Every office held by an NC in Fandonia (Ambassadors abroad); PCs at home."""
-    pos = Position(players=3, seed=1, edition=edition)
-    st = pos.state
-    for cid, c in st.chars.items():
-        if c.office != "monarch":
-            c.office = None
-        if cid not in ROYALS:
-            c.location = "fandonia"
-    pcs = {pl.pc for pl in st.players}
-    spare = [c for c in OFFICE_ELIGIBLE if c not in pcs and c not in offices.values()]
-    for office, cid in zip(NON_MONARCH_OFFICES, spare):
-        st.chars[cid].office = office
-        place_ambassador(st, cid)
-    for office, cid in offices.items():
-        pos.office(office, cid)
-    st.support = support
-    return pos
+    return government(edition=edition, keep_free=offices.values(), offices=offices, support=support)
 
 
 def npc(st, n: int = 0, exclude=()) -> str:
     """The n-th character 11-44 who is neither a PC nor in ``exclude``."""
     pcs = {pl.pc for pl in st.players}
     return [c for c in OFFICE_ELIGIBLE if c not in pcs and c not in exclude][n]
-
-
-def logged(st, text: str) -> bool:
-    return any(text in e["t"] for e in st.log)
-
-
-def halted(g):
-    d = g.decision()
-    assert d is not None and d["kind"] == "halt", d
-    check(g.state)
 
 
 # ---------------------------------------------------------------------------
@@ -235,7 +200,7 @@ def test_errata_d19_foreign_support_and_assassination_are_illegal_kept_and_owner
     _victim_hand(pos, 1, ctype)
     halted(pos.run("intrigue_draw", p=0, victim=1))
     assert len(st.players[1].hand) == 4 and CARD_TYPE_OF[st.players[1].hand[0]] == ctype
-    acc = calls(st, "accuse")
+    acc = recorded(st, "accuse")
     assert len(acc) == 1 and acc[0]["cid"] == st.players[1].pc
 
 
@@ -244,7 +209,7 @@ def test_errata_d19_foreign_support_is_legal_in_1981(stub_accuse, draw_first):
     st = pos.state
     _victim_hand(pos, 1, "foreign_support_epalin")
     halted(pos.run("intrigue_draw", p=0, victim=1))
-    assert len(st.players[1].hand) == 3 and not calls(st, "accuse")
+    assert len(st.players[1].hand) == 3 and not recorded(st, "accuse")
 
 
 @pytest.mark.parametrize("ctype", ["treachery", "intrigue"])
@@ -255,7 +220,7 @@ def test_errata_d46_d45_treachery_and_intrigue_cards_are_legal_discarded_no_accu
     _victim_hand(pos, 1, ctype)
     halted(pos.run("intrigue_draw", p=0, victim=1))
     assert len(st.players[1].hand) == 3 and CARD_TYPE_OF[st.discard[-1]] == ctype
-    assert not calls(st, "accuse")
+    assert not recorded(st, "accuse")
     assert logged(st, "a legal card, which is discarded")
 
 
@@ -273,7 +238,7 @@ def test_errata_d19_crown_intrigue_8_4_3_keeps_foreign_support_and_accuses(stub_
     g.apply(YES)
     halted(g)
     assert len(st.players[1].hand) == 4
-    assert [a["cid"] for a in calls(st, "accuse")] == [st.players[1].pc]
+    assert [a["cid"] for a in recorded(st, "accuse")] == [st.players[1].pc]
 
 
 def test_errata_d19_intrigue_activity_13_4_12_treachery_discarded(stub_accuse, draw_first):
@@ -285,7 +250,7 @@ def test_errata_d19_intrigue_activity_13_4_12_treachery_discarded(stub_accuse, d
     if g.decision()["kind"] == "intrigue_victim":
         g.apply(player_action(0, 1, st.n))
     halted(g)
-    assert len(st.players[1].hand) == 3 and not calls(st, "accuse")
+    assert len(st.players[1].hand) == 3 and not recorded(st, "accuse")
 
 
 def test_errata_d45_intrigue_card_is_no_substitute_but_still_an_intrigue_counter():

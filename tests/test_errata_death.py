@@ -2,46 +2,17 @@
 
 from __future__ import annotations
 
+from helpers import empty_handed, halted, kind, logs_for, numbered_nc, pcs
+
 from fandonia_env.engine.actions import NO, YES
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import OFFICE_ELIGIBLE
 from fandonia_env.engine.death import REMOVED_KEY, removed_characters
-from fandonia_env.engine.invariants import check
 
 
 def fresh(players: int = 3, seed: int = 1, **config) -> Position:
     config.setdefault("edition", "errata")
-    pos = Position(players=players, seed=seed, **config)
-    for p in range(players):
-        pos.empty_hand(p)
-    return pos
-
-
-def pcs(pos: Position) -> set[str]:
-    return {pl.pc for pl in pos.state.players}
-
-
-def nc(pos: Position, lo: int, hi: int, office: bool | None = False, skip: tuple = ()) -> str:
-    """A neutral non-PC noble in lo..hi (with/without an office, or either when None)."""
-    for cid, c in pos.state.chars.items():
-        if not cid.isdigit() or not lo <= int(cid) <= hi or cid in pcs(pos) or cid in skip:
-            continue
-        if c.owner is None and (office is None or (c.office is not None) == office) and c.spouse is None:
-            return cid
-    raise AssertionError("no such character")
-
-
-def kind(g) -> str:
-    return g.decision()["kind"]
-
-
-def logs(g, to=None) -> str:
-    return "\n".join(e["t"] for e in g.state.log if e.get("to") == to)
-
-
-def done(g) -> None:
-    assert kind(g) == "halt", g.decision()
-    check(g.state)
+    return empty_handed(players, seed, **config)
 
 
 # ---------------------------------------------------------------------------
@@ -51,30 +22,30 @@ def done(g) -> None:
 
 def test_errata_d77_nc_office_holder_dies_removed_with_loyalty_counter_office_vacant():
     pos = fresh()
-    cid = nc(pos, 11, 44, office=True)
+    cid = numbered_nc(pos, 11, 44, office=True)
     office = pos.state.chars[cid].office
     g = pos.run("kill", cid=cid, cause="plague")
-    done(g)
+    halted(g)
     c = g.state.chars[cid]
     assert c.dead and c.owner is None and c.office is None
     assert not any(x.office == office for x in g.state.chars.values())
     assert cid not in g.state.loyalty_pool and not c.loyalty_counter
     assert removed_characters(g.state) == [cid]
-    assert "permanently removed from the game" in logs(g)
+    assert "permanently removed from the game" in logs_for(g)
     assert len(g.state.loyalty_pool) == 36 - 3 - 1  # three PCs' counters on their cards, one removed
 
 
 def test_errata_d77_fac_dies_cards_discarded_counter_removed_spouse_widowed():
     pos = fresh()
-    fac = nc(pos, 11, 44, office=True)
-    wife = nc(pos, 56, 66)
+    fac = numbered_nc(pos, 11, 44, office=True)
+    wife = numbered_nc(pos, 56, 66)
     pos.give(1, "henchman", "monarchs_counselor")
     hench, couns = pos.state.players[1].hand[-2:]
     pos.state.players[1].hand = pos.state.players[1].hand[:-2]
     pos.char(fac, owner=1, henchman_card=hench, counselor_card=couns, spouse=wife)
     pos.char(wife, owner=1, spouse=fac)
     g = pos.run("kill", cid=fac, cause="duel")
-    done(g)
+    halted(g)
     c = g.state.chars[fac]
     assert c.dead and c.owner is None and c.office is None and c.spouse is None
     assert c.henchman_card is None and c.counselor_card is None
@@ -85,41 +56,41 @@ def test_errata_d77_fac_dies_cards_discarded_counter_removed_spouse_widowed():
 
 def test_errata_d77_lady_56_66_is_removed_and_cannot_die_again():
     pos = fresh()
-    lady = nc(pos, 56, 66)
+    lady = numbered_nc(pos, 56, 66)
     g = pos.run("kill", cid=lady, cause="prison")
-    done(g)
+    halted(g)
     assert g.state.chars[lady].dead and removed_characters(g.state) == [lady]
     g = pos.run("kill", cid=lady, cause="again")
-    done(g)
+    halted(g)
     assert removed_characters(g.state) == [lady]
-    assert "has been removed from the game: no effect" in logs(g)
+    assert "has been removed from the game: no effect" in logs_for(g)
 
 
 def test_errata_d77_a_drawn_loyalty_counter_leaves_the_game_privately():
     pos = fresh()
-    cid = nc(pos, 11, 44, office=False)
+    cid = numbered_nc(pos, 11, 44, office=False)
     pos.loyalty(2, cid)
     g = pos.run("kill", cid=cid, cause="duel")
-    done(g)
+    halted(g)
     assert cid not in g.state.players[2].loyalty_drawn and cid not in g.state.loyalty_pool
-    assert f"The Loyalty counter {cid} you drew" in logs(g, to=2)
-    assert f"counter {cid} you drew" not in logs(g)  # not public
+    assert f"The Loyalty counter {cid} you drew" in logs_for(g, to=2)
+    assert f"counter {cid} you drew" not in logs_for(g)  # not public
     # the end of the Player Turn does not bring it back (it is no longer among the drawn ones)
     g = pos.run("end_player_turn", p=2)
-    done(g)
+    halted(g)
     assert cid not in g.state.loyalty_pool
 
 
 def test_errata_d77_a32_dice_count_naming_a_removed_character_is_rerolled():
     pos = fresh()
-    dead = nc(pos, 11, 44, office=False)
-    alive = nc(pos, 11, 44, office=False, skip=(dead,))
+    dead = numbered_nc(pos, 11, 44, office=False)
+    alive = numbered_nc(pos, 11, 44, office=False, skip=(dead,))
     pos.run("kill", cid=dead, cause="test")
-    office = pos.state.chars[nc(pos, 11, 44, office=True)].office
+    office = pos.state.chars[numbered_nc(pos, 11, 44, office=True)].office
     pos.office(office, None)
     pos.dice(int(dead[0]), int(dead[1]), int(alive[0]), int(alive[1]))
     g = pos.run("offices_random")
-    done(g)
+    halted(g)
     assert g.state.chars[alive].office == office and g.state.chars[dead].office is None
 
 
@@ -132,9 +103,9 @@ def test_errata_d77_a32_office_holder_pile_runs_dry_office_stays_vacant():
         pos.state.chars[p].office = None
         pos.state.chars[p].hiding = True
     g = pos.run("offices_random")
-    done(g)
+    halted(g)
     assert not any(c.office for c in g.state.chars.values() if c.office != "monarch")
-    assert "stays vacant" in logs(g)
+    assert "stays vacant" in logs_for(g)
     assert len(removed_characters(g.state)) == len(OFFICE_ELIGIBLE) - len([c for c in pcs(pos) if int(c) <= 44])
 
 
@@ -144,31 +115,32 @@ def test_errata_d77_pc_still_gets_an_heir():
     g = pos.run("kill", cid=me, cause="duel")
     while kind(g) == "death_discard":
         g.apply(g.decision()["options"][0])
-    done(g)
+    halted(g)
     assert g.state.chars[me].dead and me not in removed_characters(g.state)
     g.state.turn = 2
     g = pos.run("justice_end_of_turn")
-    done(g)
+    halted(g)
     assert not g.state.chars[me].dead and g.state.chars[me].owner == 1
 
 
 def test_errata_d77_a32_pc_spouse_who_dies_is_removed():
     pos = fresh()
     me = pos.state.players[0].pc
-    sp = nc(pos, 11, 66, office=False, skip=tuple(c for c in pos.state.chars if c.isdigit() and 45 <= int(c) <= 55))
+    functionaries = tuple(c for c in pos.state.chars if c.isdigit() and 45 <= int(c) <= 55)
+    sp = numbered_nc(pos, 11, 66, office=False, skip=functionaries)
     pos.char(sp, owner=0, spouse=me)
     pos.state.chars[me].spouse = sp
     g = pos.run("kill", cid=sp, cause="plague")
-    done(g)
+    halted(g)
     assert g.state.chars[sp].dead and sp in removed_characters(g.state)
     assert g.state.chars[me].spouse is None
 
 
 def test_errata_d77_not_in_1981_nc_death_leaves_an_heir():
     pos = fresh(edition="1981")
-    cid = nc(pos, 11, 44, office=True)
+    cid = numbered_nc(pos, 11, 44, office=True)
     g = pos.run("kill", cid=cid, cause="plague")
-    done(g)
+    halted(g)
     assert not g.state.chars[cid].dead and cid in g.state.loyalty_pool
     assert REMOVED_KEY not in g.state.misc
 
@@ -184,18 +156,18 @@ def test_errata_d78_functionary_death_heir_in_play_counter_returned():
     card = pos.state.players[2].hand.pop()
     pos.char("51", owner=2, henchman_card=card)
     g = pos.run("kill", cid="51", cause="duel")
-    done(g)
+    halted(g)
     c = g.state.chars["51"]
     assert not c.dead and c.owner is None and "51" in g.state.loyalty_pool and card in g.state.discard
     assert removed_characters(g.state) == []
-    assert "heir is now in the game" in logs(g)
+    assert "heir is now in the game" in logs_for(g)
 
 
 def test_errata_d78_functionaries_45_and_55_are_the_bounds():
     pos = fresh()
     for cid in ("45", "55"):
         g = pos.run("kill", cid=cid, cause="test")
-        done(g)
+        halted(g)
         assert not g.state.chars[cid].dead
     assert removed_characters(pos.state) == []
 
@@ -209,13 +181,13 @@ def _funeral_row_5(edition: str):
     pos = fresh(edition=edition, optional=["funerals"])
     for p in range(3):
         pos.player(p, pp=10, ip=10)
-    cid = nc(pos, 45, 55)
+    cid = numbered_nc(pos, 45, 55)
     pos.dice(2, 3)  # 5: Fell Into Grave
     g = pos.run("kill", cid=cid, cause="test")
     for ans in (YES, NO, NO):
         assert kind(g) == "funeral_attend"
         g.apply(ans)
-    done(g)
+    halted(g)
     return g.state.players[0]
 
 
@@ -245,8 +217,8 @@ def test_errata_d98_shorter_b_does_not_exist_but_noble_deaths_are_permanent_anyw
     assert [s for s in switches_for("errata") if s.startswith("shorter_")] == [
         "shorter_a", "shorter_c", "shorter_d", "shorter_e"]
     pos = fresh()  # errata, no switch: a noble's death is permanent (ES §31.3), a functionary's is not
-    cid = nc(pos, 56, 66)
+    cid = numbered_nc(pos, 56, 66)
     g = pos.run("kill", cid=cid, cause="duel")
     g = pos.run("kill", cid="52", cause="duel")
-    done(g)
+    halted(g)
     assert removed_characters(g.state) == [cid] and not g.state.chars["52"].dead

@@ -4,6 +4,8 @@ banishment with every country at war (ES §29.1, D75) and death in prison (ES §
 
 from __future__ import annotations
 
+from helpers import halted, justice_position, kind, logs, pc
+
 from fandonia_env.engine import registry, turn
 from fandonia_env.engine.actions import ID, NO, PASS, YES, char_action
 from fandonia_env.engine.builder import Position
@@ -17,35 +19,9 @@ ROLAND, MORTIMER, DALE = "42", "35", "25"
 
 def fresh(edition: str = "errata", players: int = 3) -> Position:
     """Empty hands, no Minister Of Justice, no Ambassadors, three plain nobles in Fandonia."""
-    pos = Position(players=players, seed=1, edition=edition)
-    for p in range(players):
-        pos.empty_hand(p)
-    for off in ("minister_of_justice", "amb_sandarkan", "amb_epalin", "amb_cronos", "amb_city_states",
-                "amb_besyzan"):
-        pos.office(off, None)
-    for cid in (ROLAND, MORTIMER, DALE):
-        c = pos.state.chars[cid]
-        if c.office:
-            pos.office(c.office, None)
-        c.location = "fandonia"
-    return pos
-
-
-def pc(pos: Position, p: int) -> str:
-    return pos.state.players[p].pc
-
-
-def kind(g) -> str:
-    return g.decision()["kind"]
-
-
-def logs(g) -> str:
-    return "\n".join(e["t"] for e in g.state.log)
-
-
-def done(g) -> None:
-    assert kind(g) == "halt", g.decision()
-    check(g.state)
+    return justice_position(players, plain=(ROLAND, MORTIMER, DALE), edition=edition,
+                            vacant=("minister_of_justice", "amb_sandarkan", "amb_epalin", "amb_cronos",
+                                    "amb_city_states", "amb_besyzan"))
 
 
 def fugitive(pos: Position, cid: str, owner: int | None, *, hiding: bool, where: str = "cronos",
@@ -70,7 +46,7 @@ def test_errata_d62_escaped_prisoner_may_live_openly_abroad():
     d = g.decision()
     assert d["kind"] == "escape_hide_choice" and d["player"] == 1
     g.apply(NO)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert not c.hiding and c.location == "cronos" and c.escaped and not c.imprisoned
     assert "lives openly in Cronos" in logs(g)
@@ -83,7 +59,7 @@ def test_errata_d62_unhiding_abroad_may_stay_living_openly_or_return_to_a_hearin
     g = pos.run("justice_unhide", p=1)
     assert kind(g) == "unhide_abroad"
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert not c.hiding and c.location == "cronos" and c.wrongdoer
     # a wrongdoer living openly abroad may hide there again (§20.8) - not in the same turn (§24.2)
@@ -99,7 +75,7 @@ def test_errata_d62_unhiding_abroad_may_stay_living_openly_or_return_to_a_hearin
     pos.dice(1, 1)  # the hearing: 2 - 1 (no Evidence) < Status
     g = pos.run("justice_unhide", p=1)
     g.apply(NO)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.location == "fandonia" and not c.wrongdoer and "Hearing of" in logs(g)
 
@@ -151,7 +127,7 @@ def test_errata_d64_nc_sent_to_a_hearing_cannot_hide():
     pos = fresh()
     pos.dice(5, 1, 1)  # accused (5 >= Status 5), then the hearing 2 - 1 < 5
     g = pos.run("accuse", cid=ROLAND)
-    done(g)  # no hide_from_hearing decision
+    halted(g)  # no hide_from_hearing decision
     assert not g.state.chars[ROLAND].hiding and "Hearing of" in logs(g)
     pos = fresh("1981")
     pos.dice(5)
@@ -165,14 +141,14 @@ def test_errata_d64_fac_in_hiding_who_becomes_nc_comes_out_and_faces_the_hearing
     pos.state.misc["justice_fate"] = {ROLAND: "hearing"}
     pos.dice(1, 1)
     g = pos.run("release", cid=ROLAND)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.owner is None and not c.hiding and "cannot hide" in logs(g) and "Hearing of" in logs(g)
     # an innocent FAC in hiding just comes out
     pos = fresh()
     pos.char(DALE, owner=1, hiding=True, hid_turn=0)
     g = pos.run("release", cid=DALE)
-    done(g)
+    halted(g)
     assert not g.state.chars[DALE].hiding and "Hearing" not in logs(g)
 
 
@@ -212,7 +188,7 @@ def test_errata_d67_living_abroad_eac_is_extradited_unless_a_fac_ambassador_veto
     d = g.decision()
     assert d["kind"] == "extradition_veto" and d["player"] == 0
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[MORTIMER]
     assert c.location == "cronos" and c.wrongdoer and "vetoes" in logs(g)
     assert "extradition" not in [CARD_TYPE_OF[x] for x in g.state.players[1].hand]  # the card is spent
@@ -221,7 +197,7 @@ def test_errata_d67_living_abroad_eac_is_extradited_unless_a_fac_ambassador_veto
     pos.dice(1, 1)
     g = pos.run("justice_extradite", p=1)
     g.apply(NO)
-    done(g)  # no chance to hide (ES §25.2)
+    halted(g)  # no chance to hide (ES §25.2)
     c = g.state.chars[MORTIMER]
     assert c.location == "fandonia" and not c.hiding and "Hearing of" in logs(g)
 
@@ -234,7 +210,7 @@ def test_errata_d68_extradition_with_intrigue_cannot_be_vetoed():
     d = g.decision()
     assert d["kind"] == "extradite_intrigue" and ID["play_intrigue"] in d["options"]
     g.apply(ID["play_intrigue"])
-    done(g)  # no veto asked
+    halted(g)  # no veto asked
     assert g.state.chars[MORTIMER].location == "fandonia" and "Hearing of" in logs(g)
 
 
@@ -245,7 +221,7 @@ def test_errata_d69_extradition_by_counsel_no_veto_even_from_hiding_abroad():
     assert _extradite(pos.state, ROLAND) == [("justice_es_extradite_counsel", {"cid": ROLAND})]
     pos.dice(1, 1)
     g = pos.run("justice_es_extradite_counsel", cid=ROLAND)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.location == "fandonia" and not c.hiding and "Hearing of" in logs(g)
 
@@ -256,7 +232,7 @@ def test_errata_d70_a30_extradition_alone_against_a_fugitive_hiding_abroad_has_n
     pos.give(1, "extradition")
     fugitive(pos, ROLAND, 2, hiding=True)
     g = pos.run("justice_extradite", p=1)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.location == "cronos" and "no effect (A30)" in logs(g)
     assert "Persecution" in logs(g)  # said plainly: absent (R2)
@@ -269,7 +245,7 @@ def test_errata_d70_a30_extradition_alone_against_a_fugitive_hiding_abroad_has_n
     g = pos.run("justice_extradite", p=1)
     assert kind(g) == "extradite_intrigue"
     g.apply(YES)
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].location == "fandonia" and g.state.pt["intrigue"] == 0
 
 
@@ -283,7 +259,7 @@ def test_errata_d71_fugitive_hiding_abroad_may_escape_to_another_country():
     d = g.decision()
     assert d["kind"] == "escape_country" and ID["country_cronos"] not in d["options"]
     g.apply(ID["country_epalin"])
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.location == "epalin"
     pos = fresh("1981")
@@ -298,14 +274,14 @@ def test_errata_d72_captured_fugitive_goes_to_the_trial_he_fled():
     me = pc(pos, 2)
     pos.char(me, hiding=True, location="cronos", hid_turn=0)
     g = pos.run("to_trial", cid=me)  # in hiding: does not go, a wrongdoer
-    done(g)
+    halted(g)
     assert g.state.misc["justice_fate"][me] == "trial"
     pos.turn_state(1, intrigue=1)
     pos.give(1, "extradition")
     pos.dice(1, 1, 1)  # the Judge, then the trial 2 - 3 -> Not Guilty
     g = pos.run("justice_extradite", p=1)
     g.apply(YES)
-    done(g)
+    halted(g)
     assert "goes to the trial he fled" in logs(g) and "Trial of" in logs(g) and "Hearing of" not in logs(g)
     assert g.state.chars[me].location == "fandonia" and not g.state.chars[me].wrongdoer
 
@@ -316,7 +292,7 @@ def test_errata_d73_no_foreign_crimes_nor_persecution_a_fugitive_hiding_abroad_s
     pos.dice(6)
     g = pos.run("accuse", cid=ROLAND)
     g.apply(YES)  # hides abroad to avoid the hearing
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.location == "cronos" and c.wrongdoer
     assert g.state.misc["justice_fate"][ROLAND] == "hearing"
@@ -332,7 +308,7 @@ def test_errata_d74_no_extradition_in_a_country_at_war():
     assert not registry.ACTIVITIES["extradite"].legal(pos.state, 1)
     assert _extraditable(pos.state) == []
     g = pos.run("justice_es_extradite_counsel", cid=ROLAND)
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].location == "cronos" and "no effect" in logs(g)
 
 
@@ -346,7 +322,7 @@ def test_errata_d75_banishment_with_every_country_at_war_is_imprisonment():
     pos.state.wars.extend(COUNTRIES)
     roll = {"natural": 4, "total": 4, "mod": 0, "dice": [2, 2], "negated": False, "played": {}}
     g = pos.run("justice_trial_result", roll=roll, cid=ROLAND)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.imprisoned and not c.banished and c.location == "fandonia" and "D75" in logs(g)
 
@@ -368,7 +344,7 @@ def test_errata_d76_one_ip_subtracts_two_from_the_prison_death_roll():
     g.apply(NO)
     assert g.decision()["player"] == 1
     g.apply(YES)
-    done(g)  # one payment closes the window
+    halted(g)  # one payment closes the window
     assert not g.state.chars[ROLAND].dead and g.state.players[1].ip == 2
     assert "12 -2 = 10" in logs(g)
 
@@ -394,7 +370,7 @@ def test_errata_d72_captured_fugitive_awaiting_execution_is_executed_escaped_pri
     pos.give(1, "extradition")
     pos.char(ROLAND, owner=2, wrongdoer=True, awaiting_execution=True, location="cronos")
     g = pos.run("justice_extradite", p=1)
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].dead and "executed at once" in logs(g)  # and removed (D77)
     # an escaped prisoner living openly abroad: imprisoned again, no hearing
     pos = fresh()
@@ -402,7 +378,7 @@ def test_errata_d72_captured_fugitive_awaiting_execution_is_executed_escaped_pri
     pos.give(1, "extradition")
     pos.char(ROLAND, owner=2, wrongdoer=True, escaped=True, location="cronos")
     g = pos.run("justice_extradite", p=1)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.imprisoned and not c.escaped and c.location == "fandonia" and "Hearing of" not in logs(g)
 
@@ -417,7 +393,7 @@ def test_errata_d72_captured_escaped_prisoner_holding_an_office_loses_it():
     pos.office("high_minister", ROLAND)
     pos.state.chars[ROLAND].location = "cronos"
     g = pos.run("justice_extradite", p=1)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.imprisoned and c.office is None and "High Minister" in logs(g)
     assert not any(x.office == "high_minister" for x in g.state.chars.values())

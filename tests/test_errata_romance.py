@@ -4,65 +4,23 @@ weddings (ES §13.4.16), proposals (ES §18.4), duels (ES §19.7.1), FARC Monarc
 from __future__ import annotations
 
 import pytest
+from helpers import home_position, logs, seduce
 
 from fandonia_env.engine.actions import PASS, YES, char_action
 from fandonia_env.engine.activities import _farcs_alive, _seduce_targets, _seducers, _treachery_targets
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import OPS
 from fandonia_env.engine.romance import _legal_propose, pair_ok
 
 
-def fresh(players: int = 3, pcs: tuple[str, ...] = ("11", "12", "13"), **config) -> Position:
-    """Everyone in Fandonia, no office but the Monarch's, empty hands, chosen PCs."""
-    pos = Position(players=players, seed=1, **config)
-    st = pos.state
-    for c in st.chars.values():
-        if c.office and c.office != "monarch":
-            c.office = None
-        c.location = "fandonia"
-    for pl in st.players:
-        c = st.chars[pl.pc]
-        c.is_pc, c.owner, c.loyalty_counter = False, None, False
-        st.loyalty_pool.append(pl.pc)
-    for p, cid in enumerate(pcs[:players]):
-        st.players[p].pc = cid
-        c = st.chars[cid]
-        c.is_pc, c.owner, c.loyalty_counter = True, p, True
-        st.loyalty_pool.remove(cid)
-    for p in range(players):
-        pos.empty_hand(p)
-        st.players[p].pp = 40
-        st.players[p].ip = 20
-    check(st, decision=False)
-    return pos
-
-
 def errata_pos(**kw) -> Position:
-    return fresh(edition="errata", **kw)
+    """Everyone in Fandonia, no office but the Monarch's, empty hands, PCs 11, 12, 13; 40 PP, 20 IP."""
+    return home_position(pp=40, ip=20, edition="errata", **kw)
 
 
 @pytest.fixture
-def rec(monkeypatch):
-    calls: list[tuple[str, dict]] = []
-
-    def make(op_name):
-        def fn(state, **kw):
-            calls.append((op_name, kw))
-        return fn
-
-    for n in ("accuse", "socializing_roll"):
-        monkeypatch.setitem(OPS, n, make(n))
-    return calls
-
-
-def logs(g) -> str:
-    return "\n".join(e["t"] for e in g.state.log)
-
-
-def seduce(pos: Position, p: int, seducer: str, target: str):
-    pos.turn_state(p, intrigue=1)
-    return pos.run("act_seduce_target", choice=char_action(target), p=p, seducer=seducer)
+def rec(stub_ops):
+    return stub_ops("accuse", "socializing_roll")
 
 
 # ---------------------------------------------------------------------------
@@ -123,7 +81,7 @@ def test_errata_d36_a33_six_against_an_nc_is_a_plain_failure():
 
 
 def test_errata_d36_1981_six_has_no_effect():
-    pos = fresh()
+    pos = home_position(pp=40, ip=20)
     pos.char("66", owner=0)
     pos.char("21", owner=1)
     pos.dice(6)
@@ -208,7 +166,7 @@ def test_errata_d38_host_rolls_on_socializing_table(rec):
 
 
 def test_errata_d38_1981_host_does_not_roll(rec):
-    pos = fresh()
+    pos = home_position(pp=40, ip=20)
     pos.char("21", owner=0)
     pos.char("61", owner=0)
     _engaged(pos, "21", "61")
@@ -256,7 +214,7 @@ def test_errata_d40_guest_who_passes_loses_the_free_proposal():
 
 
 def test_errata_d40_1981_guest_keeps_it_for_his_turn():
-    pos = fresh()
+    pos = home_position(pp=40, ip=20)
     pos.char("61", owner=1)
     pos.turn_state(0)
     g = pos.run("auto_proposal", p=1)
@@ -300,7 +258,7 @@ def test_errata_d55_proposal_to_anne_subtracts_one():
 
 
 def test_errata_d55_1981_proposal_to_anne_adds_one():
-    pos = fresh()
+    pos = home_position(pp=40, ip=20)
     _anne_setup(pos)
     pos.dice(2)
     g = pos.run("propose_proposee", choice=char_action("anne"), p=0, a="35")
@@ -361,7 +319,7 @@ def test_errata_d83_farc_monarch_not_proposed_to_nor_courted():
 
 
 def test_errata_d83_1981_farc_monarch_still_proposed_to_and_courted():
-    pos = fresh()
+    pos = home_position(pp=40, ip=20)
     _anne_setup(pos)
     pos.state.monarch = "anne"
     assert pair_ok(pos.state, 0, "35", "anne")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from helpers import halted
 
 from fandonia_env.engine.actions import ID, PASS, char_action
 from fandonia_env.engine.activities import title_cost
@@ -35,12 +36,6 @@ def _errata(players: int = 4, seed: int = 0) -> Position:
 
 def _free_female(st, cid_pred=lambda c: True) -> str:
     return next(c for c in sorted(FEMALES) if not st.chars[c].is_pc and cid_pred(c))
-
-
-def _halted(g) -> None:
-    d = g.decision()
-    assert d["kind"] == "halt", d
-    check(g.state)
 
 
 # ---------------------------------------------------------------------------
@@ -137,7 +132,7 @@ def test_errata_d6_free_counsel_counter_is_drawn_seen_and_returned():
     st.opportunity_pool += others
     check(st, decision=False)
     g = pos.run("end_player_turn", p=0)
-    _halted(g)  # the unused counter goes back like the others (§12.2)
+    halted(g)  # the unused counter goes back like the others (§12.2)
     assert st.players[0].opportunity_drawn == [] and len(st.opportunity_pool) == 24
 
 
@@ -185,7 +180,7 @@ def test_errata_d25_female_ladder_lady_baronesa_condesa_marquesa_duquesa():
         d = g.decision()
         if d["kind"] != "halt":
             g.apply(PASS)
-        _halted(g)
+        halted(g)
     assert paid == [2, 3, 4, 5]  # ruling R3 / A20: by rank reached
     assert title_cost(st, "66") is None and st.players[0].ip == 0
     assert "rises from Marchioness to Duchess" in st.log[-1]["t"] or any(
@@ -222,7 +217,7 @@ def test_errata_d81_one_pp_for_two_ip():
     pos.player(0, ip=3, pp=10).turn_state(0)
     assert registry.FREE_ACTIONS["buy_pp"].legal(st, 0)
     g = pos.run("free_buy_pp", p=0)
-    _halted(g)
+    halted(g)
     assert (st.players[0].ip, st.players[0].pp) == (1, 11)
     assert not registry.FREE_ACTIONS["buy_pp"].legal(st, 0)
     pos81 = Position(players=4)

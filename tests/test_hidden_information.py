@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import random_moves
 
 from fandonia_env.engine import Game
 from fandonia_env.engine.game import player_view
@@ -17,8 +18,7 @@ from fandonia_env.engine.invariants import check
 def test_14_4_views_unchanged_when_others_hidden_cards_and_counters_resampled(n):
     g = Game(players=n, seed=100 + n, max_turns=6)
     rng = random.Random(n)
-    steps = 0
-    while not g.over and steps < 400:
+    for _ in random_moves(g, rng, 400):
         st = g.state
         for i in range(n):
             r = resample(st, i, rng)
@@ -26,16 +26,11 @@ def test_14_4_views_unchanged_when_others_hidden_cards_and_counters_resampled(n)
             assert player_view(r, i) == player_view(st, i)
             if g.current_player() == i:
                 assert Game.from_state(r, advance=False).legal_actions() == g.legal_actions()
-        g.apply(rng.choice(g.legal_actions()))
-        steps += 1
 
 
 def test_r10_other_players_decisions_are_not_in_a_view():
     g = Game(players=4, seed=7, max_turns=3)
-    rng = random.Random(7)
-    for _ in range(60):
-        if g.over:
-            break
+    for _ in random_moves(g, random.Random(7), 60):
         p = g.current_player()
         for i in range(4):
             v = g.view(i)
@@ -44,7 +39,6 @@ def test_r10_other_players_decisions_are_not_in_a_view():
             else:
                 assert v["decision"] is None
                 assert v["hand"] == sorted(v["hand"])  # own hand only, as types
-        g.apply(rng.choice(g.legal_actions()))
 
 
 def test_views_never_contain_other_hands():

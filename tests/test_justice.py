@@ -5,12 +5,12 @@ the activities §13.4.5, §13.4.6, §13.4.8-§13.4.11 and their cards (§14.5.4-
 from __future__ import annotations
 
 import pytest
+from helpers import halted, justice_position, kind, logs, pc
 
 from fandonia_env.engine import registry
 from fandonia_env.engine.actions import ID, NO, SIGN_MINUS, SIGN_PLUS, YES, char_action
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import CARD_TYPE_OF
-from fandonia_env.engine.invariants import check
 
 ROLAND, MORTIMER, DALE, J1, J2, ARCHBISHOP, SHERIFF = "42", "35", "25", "46", "51", "55", "52"
 
@@ -18,38 +18,12 @@ ROLAND, MORTIMER, DALE, J1, J2, ARCHBISHOP, SHERIFF = "42", "35", "25", "46", "5
 def fresh(players: int = 3, seed: int = 1) -> Position:
     """A position with empty hands (only the DOWN WITH THE KING cards), no Minister Of
     Justice (the Judge is rolled), and a few plain NCs out of office."""
-    pos = Position(players=players, seed=seed)
-    for p in range(players):
-        pos.empty_hand(p)
-    pos.office("minister_of_justice", None)
-    for cid in (ROLAND, MORTIMER, DALE, "33"):
-        c = pos.state.chars[cid]
-        if c.office:
-            pos.office(c.office, None)
-        c.location = "fandonia"
-    return pos
+    return justice_position(players, seed, plain=(ROLAND, MORTIMER, DALE, "33"))
 
 
 def lady(pos: Position) -> str:
     """A neutral lady (56-66) who is nobody's PC."""
     return next(c for c in ("56", "61", "62", "63") if pos.state.chars[c].owner is None)
-
-
-def pc(pos: Position, p: int) -> str:
-    return pos.state.players[p].pc
-
-
-def kind(g) -> str:
-    return g.decision()["kind"]
-
-
-def logs(g) -> str:
-    return "\n".join(e["t"] for e in g.state.log)
-
-
-def done(g) -> None:
-    assert kind(g) == "halt", g.decision()
-    check(g.state)
 
 
 # ---------------------------------------------------------------------------
@@ -61,7 +35,7 @@ def test_23_2_wrongdoing_roll_below_status_is_innocent():
     pos = fresh()
     pos.dice(4)  # 4 < Status 5
     g = pos.run("accuse", cid=ROLAND)
-    done(g)
+    halted(g)
     assert not g.state.chars[ROLAND].wrongdoer
     assert "found innocent" in logs(g)
 
@@ -74,7 +48,7 @@ def test_23_2_wrongdoing_roll_at_status_goes_to_hearing_and_hiding_is_offered():
     assert d["kind"] == "hide_from_hearing" and d["player"] == 0  # NC: the first player (A60, R9)
     assert g.state.chars[ROLAND].wrongdoer  # §23.5 sent to a hearing
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.wrongdoer and c.hid_turn == g.state.turn
 
@@ -98,7 +72,7 @@ def test_23_3_dwtk_adds_two_to_the_wrongdoing_die():
 def test_23_4_rcs_are_never_accused():
     pos = fresh()
     g = pos.run("accuse", cid="alan")
-    done(g)
+    halted(g)
     assert not g.state.chars["alan"].wrongdoer and not g.state.rng.scripted
 
 
@@ -107,7 +81,7 @@ def test_23_5_wrongdoer_ignores_other_accusations():
     pos.char(ROLAND, banished=True, wrongdoer=True, location="epalin")
     pos.dice(6)
     g = pos.run("accuse", cid=ROLAND)
-    done(g)
+    halted(g)
     assert g.state.rng.scripted == [6]  # no die was rolled
     assert "already a wrongdoer" in logs(g)
 
@@ -117,12 +91,12 @@ def test_7_10_1_accusation_of_character_stuck_at_war_waits_until_the_war_ends():
     pos.state.wars.append("epalin")
     pos.char(ROLAND, location="epalin")
     g = pos.run("accuse", cid=ROLAND)
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].pending_justice == "accuse"
     g.state.wars.remove("epalin")
     pos.dice(1)
     g = pos.run("justice_end_of_turn")
-    done(g)
+    halted(g)
     assert "resume" in logs(g) and "found innocent" in logs(g)
     assert g.state.chars[ROLAND].situation_turns == 0
 
@@ -137,7 +111,7 @@ def test_26_1_hearing_below_status_innocent_and_no_evidence_subtracts_one():
     pos.dice(3, 2)  # 5 - 1 (no Evidence) = 4 < 5
     g = pos.run("hearing", cid=ROLAND)
     g.apply(NO)
-    done(g)
+    halted(g)
     assert not g.state.chars[ROLAND].wrongdoer
 
 
@@ -151,7 +125,7 @@ def test_26_2_evidence_alibi_informer_modify_hearing():
     g.apply(ID["play_evidence"])
     g.apply(ID["play_evidence"])
     g.apply(ID["play_alibi"])
-    done(g)
+    halted(g)
     assert not g.state.chars[ROLAND].wrongdoer
     assert "Hearing of Duke Roland: rolled 5 (3+2) -1 = 4" in logs(g)
 
@@ -162,7 +136,7 @@ def test_26_1_pc_hearing_failed_goes_to_trial_without_interrogation():
     pos.dice(6, 6, 1, 1, 1)  # hearing 12-1; judge die 1; trial 2-3 = clamp 2: not guilty
     g = pos.run("hearing", cid=me)
     g.apply(NO)
-    done(g)
+    halted(g)
     assert "Interrogation" not in logs(g)
     assert "Found Not Guilty" in logs(g)
     assert not g.state.chars[me].wrongdoer
@@ -171,7 +145,7 @@ def test_26_1_pc_hearing_failed_goes_to_trial_without_interrogation():
 def test_26_3_rcs_never_go_to_a_hearing():
     pos = fresh()
     g = pos.run("hearing", cid="john")
-    done(g)
+    halted(g)
     assert not g.state.chars["john"].wrongdoer
 
 
@@ -180,7 +154,7 @@ def test_24_4_office_holder_hiding_from_a_hearing_is_discharged():
     pos.office("high_minister", ROLAND)
     g = pos.run("hearing", cid=ROLAND)
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.office is None
 
@@ -191,7 +165,7 @@ def test_24_10_character_in_hiding_sent_to_hearing_may_stay_hidden_as_wrongdoer(
     g = pos.run("hearing", cid=ROLAND)
     assert kind(g) == "hearing_hiding"
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.wrongdoer
 
@@ -205,7 +179,7 @@ def test_27_interrogation_5_6_character_dies_and_no_trial():
     pos = fresh()
     pos.dice(3, 3)
     g = pos.run("to_trial", cid=ROLAND)
-    done(g)
+    halted(g)
     assert "Character Dies" in logs(g) and "Trial Table" not in logs(g)
     assert not g.state.chars[ROLAND].wrongdoer  # the heir is in a normal situation
 
@@ -217,7 +191,7 @@ def test_27_interrogation_7_and_8_add_to_the_trial_roll(dice, mod):
     g = pos.run("to_trial", cid=ROLAND)
     while kind(g) == "banish_country":
         g.apply(g.decision()["options"][0])
-    done(g)
+    halted(g)
     assert f"Trial of Duke Roland: rolled 6 (3+3) {mod - 3:+d} = {3 + mod}" in logs(g)
 
 
@@ -235,7 +209,7 @@ def test_27_interrogation_2_4_nc_has_no_effect():
     pos = fresh()
     pos.dice(1, 1, 1, 1, 1)
     g = pos.run("to_trial", cid=ROLAND)
-    done(g)
+    halted(g)
     assert "is a NC: no effect" in logs(g)
 
 
@@ -247,7 +221,7 @@ def test_27_3_treachery_minus_one_prison_guards_plus_or_minus_two():
     g.apply(ID["play_treachery"])
     g.apply(ID["play_prison_guards"])
     g.apply(SIGN_MINUS)
-    done(g)
+    halted(g)
     assert "Character Dies" in logs(g)
 
 
@@ -264,7 +238,7 @@ def _pc_trial(pos: Position, p: int, *dice: int):
 def test_28_6_1_not_guilty_returns_to_normal():
     pos = fresh()
     g = _pc_trial(pos, 1, 1, 3, 2)
-    done(g)
+    halted(g)
     assert not g.state.chars[pc(pos, 1)].wrongdoer
 
 
@@ -278,7 +252,7 @@ def test_28_6_2_banished_country_chosen_not_at_war_and_office_lost():
     assert d["kind"] == "banish_country" and d["player"] == 0  # first player (§29.1)
     assert ID["country_cronos"] not in d["options"]
     g.apply(ID["country_epalin"])
-    done(g)
+    halted(g)
     c = g.state.chars[me]
     assert c.banished and c.location == "epalin" and c.office is None and c.wrongdoer
 
@@ -302,11 +276,11 @@ def test_28_6_3_imprisoned_and_28_6_4_awaiting_execution_with_fac_judge():
     d = g.decision()
     assert d["kind"] == "declare_modifier" and d["player"] == 2
     g.apply(SIGN_PLUS)  # 10 - 3 + 5 = 12 -> clamp: executed
-    done(g)
+    halted(g)
     assert g.state.chars[pc(pos, 1)].dead
     pos = fresh()
     g = _pc_trial(pos, 1, 1, 5, 5)  # 7: imprisoned
-    done(g)
+    halted(g)
     c = g.state.chars[pc(pos, 1)]
     assert c.imprisoned and not c.awaiting_execution and c.situation_turns == 0
     pos = fresh()
@@ -314,13 +288,13 @@ def test_28_6_3_imprisoned_and_28_6_4_awaiting_execution_with_fac_judge():
     g = _pc_trial(pos, 1, 1, 5, 5)
     for _ in range(3):
         g.apply(ID["play_evidence"])
-    done(g)  # 10 + 3 = 13 -> 12: immediately executed
+    halted(g)  # 10 + 3 = 13 -> 12: immediately executed
     assert g.state.chars[pc(pos, 1)].dead
     pos = fresh()
     pos.give(0, "evidence")
     g = _pc_trial(pos, 1, 1, 5, 5)
     g.apply(ID["play_evidence"])
-    done(g)  # 11: awaiting execution
+    halted(g)  # 11: awaiting execution
     c = g.state.chars[pc(pos, 1)]
     assert c.imprisoned and c.awaiting_execution
 
@@ -329,7 +303,7 @@ def test_28_3_judge_found_guilty_is_executed_and_never_hears_own_trial():
     pos = fresh()
     pos.dice(6, 6, 4, 4)  # interrogation 12 won't talk; no judge die: 2nd Judge; trial 8-3 = 5
     g = pos.run("to_trial", cid=J1)
-    done(g)
+    halted(g)
     assert "2nd Judge hears the case" in logs(g)
     assert "immediately executed" in logs(g)
     assert not g.state.chars[J1].banished
@@ -350,7 +324,7 @@ def test_29_never_abroad_character_banished_is_imprisoned_instead():
     pos = fresh()
     pos.dice(6, 6, 1, 4, 4)
     g = pos.run("to_trial", cid=SHERIFF)
-    done(g)
+    halted(g)
     c = g.state.chars[SHERIFF]
     assert c.imprisoned and not c.banished
 
@@ -364,10 +338,10 @@ def test_29_9_suicide_after_three_turns_dies_at_end_of_player_turns():
     pos.state.chars[f].situation_turns = 3
     assert registry.FREE_ACTIONS["suicide"].legal(pos.state, 1)
     g = pos.run("justice_suicide", p=1)
-    done(g)
+    halted(g)
     assert g.state.chars[f].suicide
     g = pos.run("justice_end_of_turn")
-    done(g)
+    halted(g)
     c = g.state.chars[f]
     assert c.owner is None and not c.banished and "commits suicide" in logs(g)
 
@@ -378,11 +352,11 @@ def test_30_10_pc_prison_death_rolled_at_start_of_player_turn_from_second_turn()
     pos.char(me, imprisoned=True, wrongdoer=True, situation_turns=0)
     pos.dice(6, 6)
     g = pos.run("justice_prison_deaths", p=1)
-    done(g)
+    halted(g)
     assert g.state.rng.scripted == [6, 6]  # first turn: no roll
     g.state.chars[me].situation_turns = 1
     g = pos.run("justice_prison_deaths", p=1)
-    done(g)
+    halted(g)
     assert g.state.chars[me].dead
 
 
@@ -392,7 +366,7 @@ def test_30_10_nc_prison_death_at_end_of_turn_and_counter_increments():
     pos.char(MORTIMER, imprisoned=True, wrongdoer=True, situation_turns=0)
     pos.dice(5, 6)
     g = pos.run("justice_end_of_turn")
-    done(g)
+    halted(g)
     assert not g.state.chars[ROLAND].imprisoned  # died: heir
     assert g.state.chars[MORTIMER].situation_turns == 1
 
@@ -401,10 +375,10 @@ def test_31_6_awaiting_execution_executed_at_end_of_next_turn_not_this_one():
     pos = fresh()
     pos.char(ROLAND, imprisoned=True, awaiting_execution=True, wrongdoer=True, situation_turns=0)
     g = pos.run("justice_end_of_turn")
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].awaiting_execution
     g = pos.run("justice_end_of_turn")
-    done(g)
+    halted(g)
     assert not g.state.chars[ROLAND].awaiting_execution and "is executed" in logs(g)
 
 
@@ -417,7 +391,7 @@ def test_22_scandal_row_2_goes_to_trial_row_3_to_hearing():
     pos = fresh()
     pos.dice(1, 1, 6, 6)
     g = pos.run("scandal", cid=ROLAND)
-    done(g)
+    halted(g)
     assert "Lawlessness" in logs(g) and "Interrogation" in logs(g)
     pos = fresh()
     pos.dice(1, 2)
@@ -431,7 +405,7 @@ def test_22_scandal_row_4_fac_owner_loses_half_pp_rounded_up_and_accused():
     pos.player(1, pp=11)
     pos.dice(2, 2, 1)
     g = pos.run("scandal", cid=ROLAND)
-    done(g)
+    halted(g)
     assert g.state.players[1].pp == 5 and "Libel" in logs(g) and "found innocent" in logs(g)
 
 
@@ -440,12 +414,12 @@ def test_22_scandal_row_5_half_ip_and_nc_pays_nothing():
     pos.player(1, ip=5)
     pos.dice(2, 3, 1)
     g = pos.run("scandal", cid=pc(pos, 1))
-    done(g)
+    halted(g)
     assert g.state.players[1].ip == 2
     pos = fresh()
     pos.dice(2, 3, 1)
     g = pos.run("scandal", cid=ROLAND)
-    done(g)
+    halted(g)
     assert "no points are lost" in logs(g)
 
 
@@ -453,12 +427,12 @@ def test_22_scandal_row_6_wrongdoing_rows_7_10_no_effect():
     pos = fresh()
     pos.dice(3, 3, 1)
     g = pos.run("scandal", cid=ROLAND)
-    done(g)
+    halted(g)
     assert "Lewdness" in logs(g) and "accused of wrongdoing" in logs(g)
     pos = fresh()
     pos.dice(4, 4)
     g = pos.run("scandal", cid=ROLAND)
-    done(g)
+    halted(g)
     assert "Rumors Unsubstantiated" in logs(g)
 
 
@@ -466,7 +440,7 @@ def test_22_scandal_rows_11_12_only_from_expose_a_scandal():
     pos = fresh()
     pos.dice(6, 5)
     g = pos.run("scandal", cid=ROLAND)
-    done(g)
+    halted(g)
     assert "treated as no effect" in logs(g)
     pos = fresh()
     pos.dice(6, 6, 6)
@@ -488,14 +462,14 @@ def test_22_a40_informer_exposer_minus_one_owner_plus_one():
     assert g.decision()["player"] == 2
     g.apply(ID["play_informer"])
     g.apply(ID["play_informer"])
-    done(g)
+    halted(g)
     assert "Scandal Table 9" in logs(g)
 
 
 def test_22_rcs_are_never_objects_of_a_scandal():
     pos = fresh()
     g = pos.run("scandal", cid="anne")
-    done(g)
+    halted(g)
     assert "cannot be the object" in logs(g)
 
 
@@ -515,7 +489,7 @@ def test_13_4_9_expose_a_scandal_needs_the_counter_and_consumes_it():
     g = pos.run("justice_expose", p=1)
     assert char_action("anne") not in g.decision()["options"]
     g.apply(char_action(ROLAND))
-    done(g)
+    halted(g)
     assert g.state.pt["scandal"] == 0 and "Rumors" in logs(g)
 
 
@@ -552,7 +526,7 @@ def test_13_4_8_assassination_success_kills_target():
     g = pos.run("justice_assassinate", p=1)
     assert kind(g) == "assassination_target"  # the PC is the only assassin
     g.apply(char_action(ROLAND))
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.office is None and not c.dead  # heir in the pile (§31.3)
     assert g.state.pt["intrigue"] == 0
@@ -572,7 +546,7 @@ def test_21_assassination_failures_rows_2_to_8(dice, what):
     if what == "hide_from_hearing":
         assert kind(g) == what and g.decision()["ctx"]["target"] == me
         return
-    done(g)
+    halted(g)
     if what == "Interrogation":
         assert "Interrogation" not in logs(g) and "Trial of" in logs(g)  # PCs are never interrogated
     elif what:
@@ -586,7 +560,7 @@ def test_21_assassination_row_9_success_and_assassin_accused():
     pos.dice(4, 5, 1)
     g = pos.run("justice_assassinate", p=1)
     g.apply(char_action(MORTIMER))
-    done(g)
+    halted(g)
     assert "Assassin Caught, Accused" in logs(g) and "Lord Mortimer dies" in logs(g)
 
 
@@ -609,7 +583,7 @@ def test_13_4_8_modifiers_monarch_palace_guards_treachery_informer_extra_cards()
     assert ID["play_treachery"] not in g.decision()["options"]  # one Treachery at most
     g.apply(ID["play_palace_guards"])
     g.apply(SIGN_MINUS)
-    done(g)
+    halted(g)
     # 10 - 1 (Monarch) - 2 (Informer) + 2 (extra Assassination) - 2 (Treachery) - 2 (Palace Guards) = 5
     assert "Assassination Table 5" in logs(g) and not g.state.chars["george"].dead
 
@@ -671,7 +645,7 @@ def test_14_5_7_intrigue_cards_stand_for_counter_and_assassination_card():
     pos.dice(3, 4)
     g = pos.run("justice_assassinate", p=1)
     g.apply(char_action(ROLAND))
-    done(g)
+    halted(g)
     assert sum(CARD_TYPE_OF[c] == "intrigue" for c in g.state.discard) == 2
     pos = fresh()
     pos.turn_state(1, intrigue=1)
@@ -700,7 +674,7 @@ def test_13_4_5_pardon_returns_one_character_to_normal():
     pos.give(1, "pardon")
     assert act.legal(pos.state, 1)
     g = pos.run("justice_pardon", p=1)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert not (c.banished or c.wrongdoer) and c.location == "fandonia" and c.situation_turns == 0
 
@@ -714,7 +688,7 @@ def test_13_4_6_amnesty_frees_all_wrongdoers_and_24_9_hiding_wrongdoers():
     pos.char(DALE, hiding=True)
     assert registry.ACTIVITIES["amnesty"].legal(pos.state, 1)
     g = pos.run("justice_amnesty", p=1)
-    done(g)
+    halted(g)
     ch = g.state.chars
     assert not ch[ROLAND].imprisoned and not ch[ROLAND].awaiting_execution
     assert not ch[MORTIMER].hiding and not ch[MORTIMER].wrongdoer
@@ -737,7 +711,7 @@ def test_13_4_10_escape_from_prison_abroad_in_hiding_and_wrongdoer():
     g = pos.run("justice_escape", p=1)
     assert kind(g) == "escape_country"
     g.apply(ID["country_cronos"])
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.location == "cronos" and not c.imprisoned and c.escaped
 
@@ -752,7 +726,7 @@ def test_13_4_10_prison_guards_negate_an_escape_from_prison():
     d = g.decision()
     assert d["player"] == 2 and ID["play_port_guards"] not in d["options"]
     g.apply(ID["play_prison_guards"])
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].imprisoned
 
 
@@ -763,7 +737,7 @@ def test_13_4_10_port_guards_escape_from_hiding_in_fandonia():
     pos.give(1, "port_guards")
     g = pos.run("justice_escape", p=1)
     g.apply(ID["country_epalin"])
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.location == "epalin" and not c.wrongdoer
 
@@ -780,7 +754,7 @@ def test_13_4_11_extradition_returns_hiding_wrongdoer_to_trial():
     pos.state.wars.clear()
     pos.dice(1, 5, 5)
     g = pos.run("justice_extradite", p=1)
-    done(g)  # no hiding decision (§24.2, §25)
+    halted(g)  # no hiding decision (§24.2, §25)
     c = g.state.chars[me]
     assert c.imprisoned and c.location == "fandonia" and not c.hiding
 
@@ -789,12 +763,12 @@ def test_30_6_extradited_escaped_prisoner_is_imprisoned_again_31_6_awaiting_exec
     pos = fresh()
     pos.char(ROLAND, hiding=True, wrongdoer=True, location="cronos", escaped=True)
     g = pos.run("to_trial", cid=ROLAND, extradited=True)
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].imprisoned and "Trial" not in logs(g)
     pos = fresh()
     pos.char(ROLAND, hiding=True, wrongdoer=True, awaiting_execution=True, location="cronos")
     g = pos.run("to_trial", cid=ROLAND, extradited=True)
-    done(g)
+    halted(g)
     assert not g.state.chars[ROLAND].awaiting_execution and "executed at once" in logs(g)
 
 
@@ -810,7 +784,7 @@ def test_24_2_hide_and_not_come_out_the_same_turn_24_3_pc_restricted():
     hide, unhide = registry.FREE_ACTIONS["hide"], registry.FREE_ACTIONS["unhide"]
     assert hide.legal(pos.state, 1) and not unhide.legal(pos.state, 1)
     g = pos.run("justice_hide", p=1)
-    done(g)
+    halted(g)
     assert g.state.chars[me].hiding and g.state.pt["restricted"]
     assert not unhide.legal(g.state, 1)
     g.state.turn += 1
@@ -831,7 +805,7 @@ def test_24_8_wrongdoer_coming_out_of_hiding_abroad_returns_to_a_hearing():
     pos.char(ROLAND, owner=1, hiding=True, wrongdoer=True, location="epalin", hid_turn=0)
     pos.dice(1, 1)
     g = pos.run("justice_unhide", p=1)  # Roland is the only choice; no hiding offer (§24.2)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert not c.hiding and c.location == "fandonia" and not c.wrongdoer and "Hearing of" in logs(g)
 
@@ -841,7 +815,7 @@ def test_24_8_banished_character_coming_out_of_hiding_stays_banished():
     pos.turn_state(1)
     pos.char(ROLAND, owner=1, hiding=True, banished=True, wrongdoer=True, location="epalin", hid_turn=0)
     g = pos.run("justice_unhide", p=1)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.banished and c.location == "epalin" and not c.hiding
 
@@ -850,7 +824,7 @@ def test_24_10_hiding_char_sent_to_trial_by_table_stays_hidden():
     pos = fresh()
     pos.char(ROLAND, hiding=True)
     g = pos.run("to_trial", cid=ROLAND)
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].wrongdoer and g.state.chars[ROLAND].hiding
 
 
@@ -859,7 +833,7 @@ def test_7_10_1_hearing_of_character_stuck_at_war_is_suspended():
     pos.state.wars.append("epalin")
     pos.char(ROLAND, location="epalin")
     g = pos.run("hearing", cid=ROLAND)
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].pending_justice == "hearing" and g.state.chars[ROLAND].wrongdoer
 
 
@@ -872,7 +846,7 @@ def test_31_2_rc_death_removes_card_and_royal_alignment_card():
     pos = fresh()
     pos.give(2, "ra_john")
     g = pos.run("kill", cid="john", cause="test")
-    done(g)
+    halted(g)
     assert g.state.chars["john"].dead
     assert any(CARD_TYPE_OF[c] == "ra_john" for c in g.state.removed)
     assert not any(CARD_TYPE_OF[c] == "ra_john" for c in g.state.players[2].hand)
@@ -881,10 +855,10 @@ def test_31_2_rc_death_removes_card_and_royal_alignment_card():
 def test_31_2_thomas_only_dies_in_usurpation_and_returns_as_nrc():
     pos = fresh()
     g = pos.run("kill", cid="thomas", cause="assassinated")
-    done(g)
+    halted(g)
     assert not g.state.chars["thomas"].dead
     g = pos.run("kill", cid="thomas", cause="usurpation")
-    done(g)
+    halted(g)
     assert not g.state.chars["thomas"].dead and g.state.chars["thomas"].owner is None
 
 
@@ -898,7 +872,7 @@ def test_31_4_fac_death_heir_neutral_cards_discarded_counter_returned_spouse_wid
     pos.state.chars[ROLAND].spouse = wife
     pos.office("minister_of_state", ROLAND)
     g = pos.run("kill", cid=ROLAND, cause="duel")
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.owner is None and not c.loyalty_counter and ROLAND in g.state.loyalty_pool
     assert c.henchman_card is None and card in g.state.discard and c.office is None and c.spouse is None
@@ -912,7 +886,7 @@ def test_31_7_widow_of_rc_gets_status_eight():
     pos.char(wife, owner=1, spouse="alfred")
     pos.state.chars["alfred"].spouse = wife
     g = pos.run("kill", cid="alfred", cause="test")
-    done(g)
+    halted(g)
     assert g.state.chars[wife].fixed_status == 8 and g.state.chars[wife].spouse is None
 
 
@@ -927,18 +901,18 @@ def test_31_5_pc_death_halves_points_discards_five_face_down_and_returns_on_seco
     assert d["kind"] == "death_discard" and ID["discard_dwtk"] not in d["options"]
     for _ in range(5):
         g.apply(g.decision()["options"][0])
-    done(g)
+    halted(g)
     pl = g.state.players[1]
     assert (pl.pp, pl.ip) == (5, 3) and pl.prestige_mods == {} and pl.ball_mod == 0
     assert len(pl.hand) == 2  # one card and the DOWN WITH THE KING card (§14.2.8)
     c = g.state.chars[me]
     assert c.dead and c.titles == 0 and not c.banned and pl.pc_dead_turn == 1
     g = pos.run("justice_end_of_turn")  # end of turn 1: still face-down
-    done(g)
+    halted(g)
     assert g.state.chars[me].dead
     g.state.turn = 2
     g = pos.run("justice_end_of_turn")  # end of turn 2: up for turn 3
-    done(g)
+    halted(g)
     assert not g.state.chars[me].dead
 
 
@@ -946,9 +920,9 @@ def test_31_5_dead_pc_gets_no_player_turn():
     pos = fresh()
     me = pc(pos, 1)
     g = pos.run("kill", cid=me, cause="test")
-    done(g)
+    halted(g)
     g = pos.run("player_turn", p=1)
-    done(g)
+    halted(g)
     assert "face-down: no Player Turn" in logs(g)
 
 
@@ -956,7 +930,7 @@ def test_31_3_nc_office_holder_death_vacates_office():
     pos = fresh()
     pos.office("minister_of_navy", MORTIMER)
     g = pos.run("kill", cid=MORTIMER, cause="plague")
-    done(g)
+    halted(g)
     assert g.state.chars[MORTIMER].office is None
     assert not any(c.office == "minister_of_navy" for c in g.state.chars.values())
 
@@ -971,13 +945,13 @@ def test_7_10_1_resumed_hearing_lets_a_hidden_character_stay_hidden_24_10():
     pos.state.wars.append("epalin")
     pos.char(ROLAND, location="epalin", hiding=True, hid_turn=0)
     g = pos.run("hearing", cid=ROLAND)
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].pending_justice == "hearing"
     g.state.wars.remove("epalin")
     g = pos.run("justice_end_of_turn")
     assert kind(g) == "hearing_hiding"  # he does not have to go (§24.10)
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.wrongdoer and c.situation_turns == 0 and "Hearing of" not in logs(g)
 
@@ -987,13 +961,13 @@ def test_7_10_1_resumed_hearing_offers_hiding_as_when_sent_24_2():
     pos.state.wars.append("epalin")
     pos.char(ROLAND, location="epalin")
     g = pos.run("hearing", cid=ROLAND)
-    done(g)
+    halted(g)
     g.state.wars.remove("epalin")
     pos.dice(1, 1)
     g = pos.run("justice_end_of_turn")
     assert kind(g) == "hide_from_hearing"
     g.apply(NO)
-    done(g)
+    halted(g)
     assert not g.state.chars[ROLAND].wrongdoer and "Hearing of Duke Roland" in logs(g)
 
 
@@ -1002,7 +976,7 @@ def test_7_10_1_resumed_trial_is_not_attended_by_a_character_in_hiding():
     pos.char(ROLAND, location="epalin", hiding=True, wrongdoer=True, pending_justice="trial")
     pos.dice(6, 6, 6, 6, 6)
     g = pos.run("justice_end_of_turn")
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.wrongdoer and not c.imprisoned and "Trial" not in logs(g)
     assert c.situation_turns == 0
@@ -1013,7 +987,7 @@ def test_24_1_hiding_from_a_hearing_abroad_hides_in_that_country():
     pos.char(ROLAND, location="cronos")
     g = pos.run("hearing", cid=ROLAND)
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.location == "cronos" and "goes into hiding in Cronos" in logs(g)
 
@@ -1024,7 +998,7 @@ def test_24_5_rcs_never_hide_30_6_prisoners_never_hide():
     pos.char("john", owner=1)
     pos.char(ROLAND, owner=1, imprisoned=True, wrongdoer=True)
     g = pos.run("justice_hide", p=1)
-    done(g)  # the PC was the only choice
+    halted(g)  # the PC was the only choice
     ch = g.state.chars
     assert ch[pc(pos, 1)].hiding and not ch["john"].hiding and not ch[ROLAND].hiding
 
@@ -1050,7 +1024,7 @@ def test_29_5_banished_character_may_hide_29_6_and_is_assassinated_only_there():
 def test_28_2_the_first_players_die_picks_the_judge_by_trial_number(die, judge):
     pos = fresh()
     g = _pc_trial(pos, 1, die, 1, 1)
-    done(g)
+    halted(g)
     assert f"{judge} hears the case" in logs(g) and f"rolls {die} for the Judge" in logs(g)
 
 
@@ -1060,7 +1034,7 @@ def test_30_6_escaped_prisoner_coming_out_of_hiding_is_imprisoned_again():
     pos.char(ROLAND, owner=1, hiding=True, wrongdoer=True, location="cronos", escaped=True,
              hid_turn=0)
     g = pos.run("justice_unhide", p=1)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.imprisoned and c.location == "fandonia" and not c.hiding and "Hearing" not in logs(g)
 
@@ -1072,15 +1046,15 @@ def test_31_6_escaped_awaiting_execution_coming_back_is_executed():
     pos.give(1, "escape")
     g = pos.run("justice_escape", p=1)
     g.apply(ID["country_cronos"])
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.awaiting_execution and not c.imprisoned
     g = pos.run("justice_end_of_turn")  # escaped: not executed
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].awaiting_execution and g.state.chars[ROLAND].owner == 1
     g.state.turn += 1
     g = pos.run("justice_unhide", p=1)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert "executed at once" in logs(g) and c.owner is None and not c.awaiting_execution
 
@@ -1098,5 +1072,5 @@ def test_24_8_first_player_may_bring_a_nc_out_of_hiding_r9():
     assert registry.FREE_ACTIONS["unhide"].legal(st, st.first_player)
     pos.dice(1, 1)
     g = pos.run("justice_unhide", p=st.first_player)
-    done(g)
+    halted(g)
     assert not g.state.chars[ROLAND].hiding and "Hearing of" in logs(g)

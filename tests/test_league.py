@@ -13,6 +13,8 @@ import pytest
 
 pytest.importorskip("torch")
 
+from helpers import play_out  # noqa: E402
+
 from fandonia_env.engine import Game  # noqa: E402
 from training import league as lg  # noqa: E402
 from training import recipe  # noqa: E402
@@ -69,7 +71,6 @@ def test_league_config_errors_name_the_key_and_the_allowed_ones(tmp_path: Path) 
 
 def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_path: Path) -> None:
     from agents import make_agent
-    from fandonia_env.engine.hidden import InfoSet
 
     out = tmp_path / "run"
     export = tmp_path / "noble.npz"
@@ -88,13 +89,7 @@ def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_
     # the exported (float16) noble plays complete legal games at every table size
     for n in range(2, 7):
         bots = [make_agent(f"ppo:{export}", seed=i) if i == 0 else make_agent("random-v1", seed=i) for i in range(n)]
-        g = Game(players=n, seed=100 + n, max_turns=6)
-        while not g.over:
-            p = g.current_player()
-            legal = g.legal_actions()
-            a = bots[p].act(g.view(p, log=False), legal, InfoSet(g.state, p))
-            assert a in legal
-            g.apply(a)
+        play_out(Game(players=n, seed=100 + n, max_turns=6), bots)
     # training can continue from an exported (float16) policy: it loads as a network
     import torch
 

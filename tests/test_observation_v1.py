@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import random_moves
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,11 +60,9 @@ def _games() -> tuple[tuple[str, int, tuple], ...]:
         for n in range(2, 7):
             seed = 10 * k + n
             g = Game(players=n, seed=seed, preset=preset, max_turns=8)
-            rng = random.Random(seed)
             states = []
-            while not g.over and len(states) < 400:
+            for _ in random_moves(g, random.Random(seed), 400):
                 states.append(g.state.clone())
-                g.apply(rng.choice(g.legal_actions()))
             states.append(g.state.clone())
             out.append((preset, n, tuple(states)))
     return tuple(out)

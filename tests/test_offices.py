@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+from helpers import government, halted, logged
+
 from fandonia_env.engine import registry
 from fandonia_env.engine.actions import ID, PASS, char_action
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import (
     CARD_TYPE_OF,
-    NON_MONARCH_OFFICES,
     OFFICE_ELIGIBLE,
     OFFICES,
-    ROYALS,
 )
-from fandonia_env.engine.invariants import check
 from fandonia_env.engine.offices import candidates, fill_office_legal, fillable_offices
 from fandonia_env.engine.turn import place_ambassador
 
@@ -23,34 +22,11 @@ MINE = ("25", "26", "31", "34", "36", "41", "42", "43", "44")
 def make(players: int = 3, seed: int = 1, vacant: tuple[str, ...] = (), ip: int | None = None) -> Position:
     """A position whose twelve offices are held by NCs outside MINE, all in Fandonia,
     except the offices listed in ``vacant``."""
-    pos = Position(players=players, seed=seed)
-    st = pos.state
-    for cid, c in st.chars.items():
-        if c.office != "monarch":
-            c.office = None
-        if cid not in ROYALS:
-            c.location = "fandonia"
-    pcs = {pl.pc for pl in st.players}
-    pool = [c for c in OFFICE_ELIGIBLE if c not in pcs and c not in MINE]
-    for office, cid in zip(NON_MONARCH_OFFICES, pool):
-        if office in vacant:
-            continue
-        st.chars[cid].office = office
-        place_ambassador(st, cid)
-    if ip is not None:
-        for pl in st.players:
-            pl.ip = ip
-    return pos
+    return government(players, seed, keep_free=MINE, vacant=vacant, ip=ip)
 
 
 def holder(st, office):
     return next((cid for cid, c in st.chars.items() if c.office == office), None)
-
-
-def assert_halt(g):
-    d = g.decision()
-    assert d is not None and d["kind"] == "halt", d
-    check(g.state)
 
 
 def give_card(pos: Position, ctype: str) -> str:
@@ -58,10 +34,6 @@ def give_card(pos: Position, ctype: str) -> str:
     card = next(c for c in st.deck if CARD_TYPE_OF[c] == ctype)
     st.deck.remove(card)
     return card
-
-
-def logged(st, text: str) -> bool:
-    return any(text in e["t"] for e in st.log)
 
 
 # ---------------------------------------------------------------------------
@@ -73,7 +45,7 @@ def test_6_4_office_phase_skipped_when_no_office_is_vacant():
     pos = make()
     pos.dice(1, 1)
     g = pos.run("offices_phase")
-    assert_halt(g)
+    halted(g)
     assert logged(g.state, "no vacant office to fill (§6.4)")
     assert g.state.rng.scripted == [1, 1]  # no roll made
 
@@ -106,7 +78,7 @@ def test_6_1_1_first_player_selects_office_and_player_pays_two_ip():
     assert set(d["options"]) == {char_action("36"), char_action("13"), PASS}
     g.apply(char_action("36"))
     assert st.chars["36"].office == "minister_of_trade" and st.players[2].ip == 0
-    assert_halt(g)
+    halted(g)
 
 
 def test_6_1_1_player_without_two_ip_is_not_offered_the_office():
@@ -125,7 +97,7 @@ def test_6_1_1_player_without_two_ip_is_not_offered_the_office():
     # nobody filled it: §6.1.2 random fill, dice count 44 -> Duke Marley, no IP cost
     assert st.chars["44"].office == "minister_of_trade"
     assert [pl.ip for pl in st.players] == [5, 1, 2]
-    assert_halt(g)
+    halted(g)
 
 
 # ---------------------------------------------------------------------------
@@ -140,7 +112,7 @@ def test_6_1_2_random_fill_rerolls_ineligible_and_office_holders():
     pos.char("43", imprisoned=True)
     pos.dice(4, 5, int(h[0]), int(h[1]), 4, 3, 6, 6, 4, 4)  # 45 Magistrate, a holder, 43 jailed, 66 lady, 44
     g = pos.run("offices_phase")
-    assert_halt(g)
+    halted(g)
     assert st.chars["44"].office == "high_minister"
     assert st.chars[h].office == "minister_of_trade"
     assert st.rng.scripted == []
@@ -156,7 +128,7 @@ def test_A49_random_fill_may_name_a_fac_and_his_counselor_card_is_discarded():
     pos.dice(4, 3)
     ip_before = st.players[1].ip
     g = pos.run("offices_phase")
-    assert_halt(g)
+    halted(g)
     assert st.chars["43"].office == "minister_of_state" and st.chars["43"].owner == 1
     assert st.chars["43"].counselor_card is None and card in st.discard
     assert st.players[1].ip == ip_before
@@ -170,7 +142,7 @@ def test_A3_office_stays_vacant_when_no_character_can_fill_it():
             st.chars[cid].imprisoned = True
     pos.dice(4, 4)
     g = pos.run("offices_phase")
-    assert_halt(g)
+    halted(g)
     assert holder(st, "minister_of_trade") is None
     assert st.rng.scripted == [4, 4]
     assert logged(st, "stays vacant (ruling A3)")
@@ -200,7 +172,7 @@ def test_6_2_moving_office_holder_vacates_his_office_which_is_filled_this_phase(
     pos.dice(4, 4)
     g.apply(PASS)
     assert st.chars["44"].office == "minister_of_trade"
-    assert_halt(g)
+    halted(g)
 
 
 def test_6_2_monarchs_counselor_who_fills_an_office_loses_his_card():
@@ -213,7 +185,7 @@ def test_6_2_monarchs_counselor_who_fills_an_office_loses_his_card():
     g.apply(char_action("42"))
     assert st.chars["42"].office == "minister_of_army"
     assert st.chars["42"].counselor_card is None and card in st.discard
-    assert_halt(g)
+    halted(g)
 
 
 # ---------------------------------------------------------------------------
@@ -249,7 +221,7 @@ def test_7_10_4_no_new_ambassador_to_a_country_at_war():
     st.wars = ["cronos"]
     pos.char("42", owner=0)
     g = pos.run("offices_phase")
-    assert_halt(g)
+    halted(g)
     assert holder(st, "amb_cronos") is None
 
 
@@ -263,7 +235,7 @@ def test_20_4_new_ambassador_and_his_wife_go_abroad():
     g.apply(char_action("42"))
     assert st.chars["42"].office == "amb_epalin"
     assert st.chars["42"].location == "epalin" and st.chars["64"].location == "epalin"
-    assert_halt(g)
+    halted(g)
 
 
 def test_16_5_recalled_ambassador_returns_to_fandonia_with_his_wife():
@@ -275,7 +247,7 @@ def test_16_5_recalled_ambassador_returns_to_fandonia_with_his_wife():
     st.chars["64"].spouse = amb
     st.chars["64"].location = "epalin"
     g = pos.run("discharge", cid=amb)
-    assert_halt(g)
+    halted(g)
     assert st.chars[amb].office is None
     assert st.chars[amb].location == "fandonia" and st.chars["64"].location == "fandonia"
 
@@ -291,7 +263,7 @@ def test_7_10_4_recalled_ambassador_to_a_country_at_war_is_no_longer_stuck():
     st.chars["64"].location = "sandarkan"
     st.wars = ["sandarkan"]
     g = pos.run("discharge", cid=amb)
-    assert_halt(g)
+    halted(g)
     assert st.chars[amb].office is None and st.chars[amb].location == "fandonia"
     assert st.chars["64"].location == "fandonia"
     assert "amb_sandarkan" not in fillable_offices(st)
@@ -304,7 +276,7 @@ def test_7_10_4_recalled_ambassador_hiding_there_stays_abroad():
     st.chars[amb].hiding = True
     st.wars = ["sandarkan"]
     g = pos.run("discharge", cid=amb)
-    assert_halt(g)
+    halted(g)
     assert st.chars[amb].office is None and st.chars[amb].location == "sandarkan"
 
 
@@ -314,7 +286,7 @@ def test_16_4_discharged_fac_minister_leaves_office_and_stays_in_faction():
     h = holder(st, "minister_of_justice")
     pos.char(h, owner=2)
     g = pos.run("discharge", cid=h)
-    assert_halt(g)
+    halted(g)
     assert st.chars[h].office is None and st.chars[h].owner == 2
     assert holder(st, "minister_of_justice") is None
 
@@ -340,7 +312,7 @@ def test_13_4_2_fill_office_activity_costs_three_ip():
     g.apply(ID["office_amb_besyzan"])  # player 0's only candidate, 42, is placed (R10)
     assert st.chars["42"].office == "amb_besyzan" and st.chars["42"].location == "besyzan"
     assert st.players[0].ip == 0
-    assert_halt(g)
+    halted(g)
 
 
 def test_13_4_2_fill_office_not_legal_without_vacancy_or_candidate():
@@ -378,7 +350,7 @@ def test_13_4_2_fill_office_may_move_an_office_holder():
     assert st.chars["42"].office == "high_minister" and st.chars["42"].location == "fandonia"
     assert holder(st, "amb_cronos") is None
     assert st.players[2].ip == 0
-    assert_halt(g)
+    halted(g)
 
 
 # ---------------------------------------------------------------------------
@@ -402,7 +374,7 @@ def test_16_1_the_monarchs_consort_is_a_nrc_and_is_rerolled_by_the_random_fill()
     pos.char("42", consort=True)
     pos.dice(4, 2, 4, 4)  # 42 is the consort: roll again; 44
     g = pos.run("offices_phase")
-    assert_halt(g)
+    halted(g)
     assert st.chars["42"].office is None and st.chars["44"].office == "high_minister"
     assert logged(st, "the Monarch's consort, a NRC (§16.1)")
 
@@ -443,5 +415,5 @@ def test_16_6_office_holder_who_changes_allegiance_remains_in_office():
     pos.char("42", owner=0)
     pos.office("minister_of_trade", "42")
     g = pos.run("release", cid="42")  # FAC -> NC (§35.5.1)
-    assert_halt(g)
+    halted(g)
     assert st.chars["42"].owner is None and st.chars["42"].office == "minister_of_trade"

@@ -3,49 +3,15 @@ Support, Emissaries (A52), Blackmail (errata D94)."""
 
 from __future__ import annotations
 
-from fandonia_env.engine import registry
+from helpers import activity_turn, free_noble, halted, holds, legal, logs
+
 from fandonia_env.engine.actions import ID, NO, YES, char_action
 from fandonia_env.engine.builder import Position
-from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES
-from fandonia_env.engine.invariants import check
+from fandonia_env.engine.data.components import CARD_TYPE_OF
 
 
 def setup(optional=(), edition="1981", players=3, seed=5, p=0, **pt) -> Position:
-    pos = Position(players=players, seed=seed, edition=edition, optional=list(optional))
-    for q in range(players):
-        pos.empty_hand(q)
-    pos.turn_state(p, **pt)
-    return pos
-
-
-def nc(st, pred=lambda cid: True, exclude=()):
-    for cid in NOBLES:
-        c = st.chars[cid]
-        if (c.owner is None and c.office is None and not c.is_pc and c.location == "fandonia"
-                and cid not in exclude and pred(cid)):
-            return cid
-    raise LookupError("no such NC")
-
-
-def legal(st, key, p=0):
-    return registry.ACTIVITIES[key].legal(st, p)
-
-
-def logs(g) -> str:
-    return "\n".join(e["t"] for e in g.state.log)
-
-
-def kind(g) -> str:
-    return g.decision()["kind"]
-
-
-def halted(g) -> None:
-    assert kind(g) == "halt", g.decision()
-    check(g.state)
-
-
-def holds(st, p, ctype) -> int:
-    return sum(1 for c in st.players[p].hand if CARD_TYPE_OF[c] == ctype)
+    return activity_turn(p, players=players, seed=seed, edition=edition, optional=optional, **pt)
 
 
 # ---------------------------------------------------------------------------
@@ -82,7 +48,7 @@ def test_opt_foreign_support_column_by_fac_count_and_failure():
     pos = setup(["foreign_support"])
     st = pos.state
     st.chars[st.players[0].pc].location = "cronos"
-    fac = nc(st)
+    fac = free_noble(st)
     pos.char(fac, owner=0, location="cronos")
     card = next(c for c in st.deck if CARD_TYPE_OF[c] == "foreign_support_cronos")
     st.deck.remove(card)
@@ -117,7 +83,7 @@ def test_opt_fandonian_support_eligibility_a_to_g():
     pos = setup(["fandonian_support"])
     st = pos.state
     assert not legal(st, "fandonian_support")
-    fac = nc(st)
+    fac = free_noble(st)
     pos.char(fac, owner=0).office("high_minister", fac)
     g = pos.run("opt_fandonian_support", p=0)
     opts = g.decision()["options"]
@@ -178,7 +144,7 @@ def test_opt_emissaries_success_places_nc_abroad_and_failure_does_nothing():
     pos = setup(["emissaries"])
     st = pos.state
     pos.office("minister_of_state", st.players[0].pc)
-    target = nc(st, lambda cid: cid not in ("45", "46", "51", "52", "55"))
+    target = free_noble(st, lambda cid: cid not in ("45", "46", "51", "52", "55"))
     pos.dice(2)
     g = pos.run("opt_emissary", p=0)
     d = g.decision()
@@ -202,8 +168,8 @@ def test_opt_emissaries_consort_and_characters_who_travelled_this_turn_are_not_c
     pos = setup(["emissaries"])
     st = pos.state
     pos.office("minister_of_state", st.players[0].pc)
-    queen = nc(st, lambda cid: cid not in ("45", "46", "51", "52", "55"))
-    back = nc(st, lambda cid: cid not in ("45", "46", "51", "52", "55"), exclude=(queen,))
+    queen = free_noble(st, lambda cid: cid not in ("45", "46", "51", "52", "55"))
+    back = free_noble(st, lambda cid: cid not in ("45", "46", "51", "52", "55"), exclude=(queen,))
     pos.char(queen, consort=True)  # the King/Queen consort is a NRC (§9.2): never an emissary
     pos.char(back, owner=0, travel_turn=st.turn)  # came home this turn (§20.1)
     g = pos.run("opt_emissary", p=0)
@@ -218,7 +184,7 @@ def test_opt_emissaries_success_counts_as_travel_this_turn():
     pos = setup(["emissaries"])
     st = pos.state
     pos.office("minister_of_state", st.players[0].pc)
-    fac = nc(st, lambda cid: cid not in ("45", "46", "51", "52", "55"))
+    fac = free_noble(st, lambda cid: cid not in ("45", "46", "51", "52", "55"))
     pos.char(fac, owner=0).dice(6)
     g = pos.run("opt_emissary", p=0)
     g.apply(char_action(fac))
@@ -236,6 +202,17 @@ def test_opt_emissaries_success_counts_as_travel_this_turn():
 
 def _victim_hand(pos, q=1, types=("evidence", "alibi", "informer")):
     pos.give(q, *types)
+
+
+def _evidence_hand(pos, dwtk_drawn: bool):
+    """Player 1 holds DOWN WITH THE KING and three Evidence cards, ordered so that the next random
+    draw from his hand picks DOWN WITH THE KING (``dwtk_drawn``) or else an Evidence card."""
+    _victim_hand(pos, types=("evidence", "evidence", "evidence"))
+    i = pos.state.rng.copy().below(4)
+    hand = pos.state.players[1].hand
+    dw = next(c for c in hand if CARD_TYPE_OF[c] == "dwtk")
+    hand.remove(dw)
+    hand.insert(i if dwtk_drawn else (i + 1) % 4, dw)
 
 
 def test_opt_blackmail_paid_transfers_one_ip_and_bars_drawing_this_turn():
@@ -260,13 +237,7 @@ def test_opt_blackmail_paid_transfers_one_ip_and_bars_drawing_this_turn():
 def test_opt_blackmail_refused_player_keeps_the_drawn_card():
     pos = setup(["blackmail"])
     st = pos.state
-    _victim_hand(pos, types=("evidence", "evidence", "evidence"))
-    # arrange the hand so that the random draw does not pick DOWN WITH THE KING
-    i = st.rng.copy().below(4)
-    hand = st.players[1].hand
-    dw = next(c for c in hand if CARD_TYPE_OF[c] == "dwtk")
-    hand.remove(dw)
-    hand.insert((i + 1) % 4, dw)
+    _evidence_hand(pos, dwtk_drawn=False)
     pos.player(1, ip=3)
     g = pos.run("intrigue_draw", p=0, victim=1)
     g.apply(YES)
@@ -281,12 +252,7 @@ def test_opt_blackmail_refused_player_keeps_the_drawn_card():
 def test_opt_blackmail_declined_uses_the_normal_intrigue_draw():
     pos = setup(["blackmail"])
     st = pos.state
-    _victim_hand(pos, types=("evidence", "evidence", "evidence"))
-    i = st.rng.copy().below(4)
-    hand = st.players[1].hand
-    dw = next(c for c in hand if CARD_TYPE_OF[c] == "dwtk")
-    hand.remove(dw)
-    hand.insert((i + 1) % 4, dw)
+    _evidence_hand(pos, dwtk_drawn=False)
     g = pos.run("intrigue_draw", p=0, victim=1)
     g.apply(NO)
     halted(g)
@@ -294,13 +260,7 @@ def test_opt_blackmail_declined_uses_the_normal_intrigue_draw():
 
 
 def _dwtk_drawn(pos):
-    st = pos.state
-    _victim_hand(pos, types=("evidence", "evidence", "evidence"))
-    i = st.rng.copy().below(4)
-    hand = st.players[1].hand
-    dw = next(c for c in hand if CARD_TYPE_OF[c] == "dwtk")
-    hand.remove(dw)
-    hand.insert(i, dw)
+    _evidence_hand(pos, dwtk_drawn=True)
     pos.player(1, ip=0)  # cannot pay: refusal is automatic
     g = pos.run("intrigue_draw", p=0, victim=1)
     g.apply(YES)
@@ -333,12 +293,7 @@ def test_opt_blackmail_1981_dwtk_stays_and_owner_is_accused():
 def test_opt_blackmail_off_uses_the_normal_draw_without_asking():
     pos = setup()
     st = pos.state
-    _victim_hand(pos, types=("evidence", "evidence", "evidence"))
-    i = st.rng.copy().below(4)
-    hand = st.players[1].hand
-    dw = next(c for c in hand if CARD_TYPE_OF[c] == "dwtk")
-    hand.remove(dw)
-    hand.insert((i + 1) % 4, dw)
+    _evidence_hand(pos, dwtk_drawn=False)
     g = pos.run("intrigue_draw", p=0, victim=1)
     halted(g)  # no blackmail_choice decision with the switch off
     assert len(st.players[1].hand) == 3 and "a legal card, which is discarded" in logs(g)

@@ -3,26 +3,18 @@ pardon a character accused of wrongdoing, A51)."""
 
 from __future__ import annotations
 
+from helpers import halted, justice_position, kind, logs
+
 from fandonia_env.engine import registry
 from fandonia_env.engine.actions import NO, YES
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import CARD_TYPE_OF
-from fandonia_env.engine.invariants import check
 
 ROLAND, MORTIMER, DALE = "42", "35", "25"
 
 
 def fresh(edition: str = "1981", optional: tuple[str, ...] = ("clemency",)) -> Position:
-    pos = Position(players=3, seed=1, edition=edition, optional=list(optional))
-    for p in range(3):
-        pos.empty_hand(p)
-    pos.office("minister_of_justice", None)
-    for cid in (ROLAND, MORTIMER, DALE):
-        c = pos.state.chars[cid]
-        if c.office:
-            pos.office(c.office, None)
-        c.location = "fandonia"
-    return pos
+    return justice_position(plain=(ROLAND, MORTIMER, DALE), edition=edition, optional=list(optional))
 
 
 def counselor(pos: Position, p: int, cid: str) -> None:
@@ -37,19 +29,6 @@ def verdict(total: int) -> dict:
     return {"natural": total, "total": total, "mod": 0, "dice": [], "negated": False, "played": {}}
 
 
-def kind(g) -> str:
-    return g.decision()["kind"]
-
-
-def logs(g) -> str:
-    return "\n".join(e["t"] for e in g.state.log)
-
-
-def done(g) -> None:
-    assert kind(g) == "halt", g.decision()
-    check(g.state)
-
-
 def test_opt_clemency_pardon_after_imprisonment():
     pos = fresh()
     counselor(pos, 1, DALE)
@@ -58,7 +37,7 @@ def test_opt_clemency_pardon_after_imprisonment():
     d = g.decision()
     assert d["kind"] == "clemency_ask" and d["player"] == 1
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert not c.imprisoned and not c.wrongdoer and "King pardons character" in logs(g)
 
@@ -69,7 +48,7 @@ def test_opt_clemency_king_upset_executes_the_character():
     pos.dice(1, 1)
     g = pos.run("justice_trial_result", roll=verdict(7), cid=ROLAND)
     g.apply(YES)
-    done(g)
+    halted(g)
     assert "King is upset" in logs(g) and ROLAND not in [c for c, x in g.state.chars.items()
                                                           if x.imprisoned]
 
@@ -82,7 +61,7 @@ def test_opt_clemency_overruled_banishment_becomes_imprisonment():
     assert kind(g) == "banish_country"
     g.apply(g.decision()["options"][0])
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.imprisoned and not c.banished and c.location == "fandonia"
 
@@ -97,7 +76,7 @@ def test_opt_clemency_several_players_ask_in_player_order_results_apply_in_turn(
     g.apply(YES)
     assert g.decision()["player"] == 2
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert "King goes hunting" in logs(g) and "King grants a new trial" in logs(g)
     assert not c.imprisoned and not c.awaiting_execution and not c.wrongdoer
@@ -108,7 +87,7 @@ def test_opt_clemency_a_player_who_declines_is_not_asked_again_the_same_turn():
     counselor(pos, 1, DALE)
     g = pos.run("justice_trial_result", roll=verdict(7), cid=ROLAND)
     g.apply(NO)
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].imprisoned
 
 
@@ -116,7 +95,7 @@ def test_opt_clemency_off_no_request_is_offered():
     pos = fresh(optional=())
     counselor(pos, 1, DALE)
     g = pos.run("justice_trial_result", roll=verdict(7), cid=ROLAND)
-    done(g)
+    halted(g)
     assert g.state.chars[ROLAND].imprisoned
 
 
@@ -133,7 +112,7 @@ def test_errata_d93_farc_monarch_may_pardon_any_wrongdoer_with_clemency():
     act = registry.FREE_ACTIONS["farc_pardon"]
     assert act.legal(pos.state, 0)
     g = pos.run("farc_pardon_start", p=0)  # the only target: taken at once (R10)
-    done(g)
+    halted(g)
     assert "FARC Monarch pardons" in logs(g)
     assert not g.state.chars[ROLAND].imprisoned
     for edition, optional in (("errata", ()), ("1981", ("clemency",))):
@@ -154,7 +133,7 @@ def test_opt_clemency_a_player_who_declined_may_ask_after_a_new_trial_gives_a_ne
     d = g.decision()  # the new sentence opens a new round: player 1 declined, he may ask now
     assert d["kind"] == "clemency_ask" and d["player"] == 1
     g.apply(NO)
-    done(g)  # player 2 has asked once already this turn
+    halted(g)  # player 2 has asked once already this turn
     assert "King grants a new trial" in logs(g) and g.state.chars[ROLAND].imprisoned
 
 
@@ -165,7 +144,7 @@ def test_opt_clemency_king_overrules_judge_awaiting_execution_becomes_plain_pris
     g = pos.run("justice_trial_result", roll=verdict(10), cid=ROLAND)  # Awaiting Execution
     assert g.state.chars[ROLAND].awaiting_execution
     g.apply(YES)
-    done(g)
+    halted(g)
     c = g.state.chars[ROLAND]
     assert c.imprisoned and not c.awaiting_execution and "King overrules judge" in logs(g)
 
@@ -175,5 +154,5 @@ def test_opt_clemency_only_after_banished_imprisoned_or_awaiting_execution():
     counselor(pos, 1, DALE)
     pos.dice(1, 1)
     g = pos.run("justice_trial_result", roll=verdict(2), cid=ROLAND)  # Not Guilty: nothing to ask
-    done(g)
+    halted(g)
     assert not g.state.chars[ROLAND].wrongdoer and g.state.rng.scripted == [1, 1]

@@ -3,53 +3,18 @@
 
 from __future__ import annotations
 
+from helpers import MC, C, T, counsel_turn, crown_farc, kind, logged, make_mc, take, under
+
 from fandonia_env.engine import registry
 from fandonia_env.engine.actions import ID, NO, PASS, SIGN_MINUS, YES
-from fandonia_env.engine.builder import Position
-from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES
+from fandonia_env.engine.data.components import NOBLES
 from fandonia_env.engine.invariants import check
 from fandonia_env.engine.machine import OPS
 from fandonia_env.engine.problems import roll_spec
 
-MC = "35"
-
-
-def T(key):
-    return ID[f"counsel_table_{key}"]
-
-
-def C(i):
-    return ID[f"counsel_{i}"]
-
-
-def _under(pos, p, cid, ctype, field):
-    st = pos.state
-    for src in [st.deck, st.discard] + [pl.hand for pl in st.players]:
-        card = next((c for c in src if CARD_TYPE_OF[c] == ctype), None)
-        if card is not None:
-            src.remove(card)
-            break
-    setattr(st.chars[cid], field, card)
-    return card
-
-
-def make_mc(pos, p, cid):
-    pos.char(cid, owner=p)
-    return _under(pos, p, cid, "monarchs_counselor", "counselor_card")
-
 
 def base(optional=("counselor_powers",), edition="1981"):
-    pos = Position(players=3, seed=5, first=0, optional=list(optional), edition=edition)
-    st = pos.state
-    for cid in ("35", "36", "41", "42", "43", "44"):
-        st.chars[cid].office = None
-        st.chars[cid].location = "fandonia"
-    for p in range(3):
-        pos.empty_hand(p)
-    st.crown = "court_ball"
-    st.problems = {}
-    pos.turn_state(0)
-    return pos
+    return counsel_turn(mc=False, edition=edition, optional=optional, empty_hands=True)
 
 
 def counsel_pos(optional=("counselor_powers",)):
@@ -59,21 +24,6 @@ def counsel_pos(optional=("counselor_powers",)):
     pos.office("minister_of_trade", "42")
     make_mc(pos, 1, MC)
     return pos
-
-
-def kind(g):
-    return g.decision()["kind"]
-
-
-def take(g, expected_kind, action):
-    d = g.decision()
-    assert d["kind"] == expected_kind, d
-    assert action in d["options"], (action, d["options"])
-    g.apply(action)
-
-
-def logged(pos, text):
-    return any(text in e["t"] for e in pos.state.log)
 
 
 # ---------------------------------------------------------------------------
@@ -91,7 +41,7 @@ def test_opt_counselor_powers_opponent_with_counselor_prevents_counsel_turn_over
     assert kind(g) == "halt"
     assert pos.state.players[0].counsels == {}
     assert pos.state.tstate["counsel_prevented_by"] == [1]
-    assert logged(pos, "prevents player 0 from counseling the Monarch")
+    assert logged(pos.state, "prevents player 0 from counseling the Monarch")
     check(pos.state, decision=False)
 
 
@@ -173,7 +123,7 @@ def test_opt_counselor_powers_counselor_modifies_problem_roll():
     take(g, "declare_modifier", SIGN_MINUS)
     assert kind(g) == "halt"
     assert "pirates" not in st.problems
-    assert logged(pos, "by -1 (Monarch's Counselor, §38)")
+    assert logged(pos.state, "by -1 (Monarch's Counselor, §38)")
 
 
 def test_opt_counselor_powers_off_no_problem_sign():
@@ -188,15 +138,8 @@ def test_opt_counselor_powers_off_no_problem_sign():
 
 
 def farc_monarch(pos, p, cid):
-    st = pos.state
-    st.chars["george"].dead = True
-    st.chars["george"].office = None
-    st.chars[cid].dead = False
-    st.chars[cid].office = "monarch"
-    st.chars[cid].owner = p
-    st.monarch = cid
-    st.reign = {"player": p, "cid": cid, "since": st.turn}
-    return _under(pos, p, cid, f"ra_{cid}", "alignment_card")
+    crown_farc(pos, p, cid)
+    return under(pos, p, cid, f"ra_{cid}", "alignment_card")
 
 
 def test_opt_abdication_legal_only_for_the_farc_monarch_player_with_the_switch():
@@ -246,7 +189,7 @@ def test_opt_abdication_same_rc_next_in_line_stays_as_nrc_monarch(monkeypatch):
     assert rec == []
     assert st.monarch == "alan" and st.chars["alan"].office == "monarch" and st.chars["alan"].owner is None
     assert card in st.removed
-    assert logged(pos, "stays on the throne as a NRC Monarch")
+    assert logged(pos.state, "stays on the throne as a NRC Monarch")
     check(st, decision=False)
 
 

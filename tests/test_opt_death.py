@@ -2,44 +2,18 @@
 
 from __future__ import annotations
 
+from helpers import empty_handed, halted, kind, logs_for, numbered_nc
+
 from fandonia_env.engine.actions import NO, YES
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.death import removed_characters
-from fandonia_env.engine.invariants import check
 
 
 def fresh(players: int = 3, seed: int = 1, **config) -> Position:
-    pos = Position(players=players, seed=seed, **config)
+    pos = empty_handed(players, seed, **config)
     for p in range(players):
-        pos.empty_hand(p)
         pos.player(p, pp=10, ip=10)
     return pos
-
-
-def pcs(pos: Position) -> set[str]:
-    return {pl.pc for pl in pos.state.players}
-
-
-def nc(pos: Position, lo: int, hi: int, office: bool | None = False) -> str:
-    for cid, c in pos.state.chars.items():
-        if not cid.isdigit() or not lo <= int(cid) <= hi or cid in pcs(pos):
-            continue
-        if c.owner is None and (office is None or (c.office is not None) == office) and c.spouse is None:
-            return cid
-    raise AssertionError("no such character")
-
-
-def kind(g) -> str:
-    return g.decision()["kind"]
-
-
-def logs(g) -> str:
-    return "\n".join(e["t"] for e in g.state.log if e.get("to") is None)
-
-
-def done(g) -> None:
-    assert kind(g) == "halt", g.decision()
-    check(g.state)
 
 
 def attend(g, *answers: int) -> None:
@@ -56,7 +30,7 @@ def attend(g, *answers: int) -> None:
 
 def test_opt_funerals_players_decide_in_player_order_then_attendees_roll():
     pos = fresh(optional=["funerals"])
-    cid = nc(pos, 11, 44)
+    cid = numbered_nc(pos, 11, 44)
     pos.dice(6, 6, 4, 5)  # player 0: 12 Promised Vengeance (+4 PP); player 2: 9 Console Bereaved
     g = pos.run("kill", cid=cid, cause="duel")
     seen = []
@@ -64,12 +38,12 @@ def test_opt_funerals_players_decide_in_player_order_then_attendees_roll():
         seen.append(g.decision()["player"])
         attend(g, a)
     assert seen == [0, 1, 2]
-    done(g)
+    halted(g)
     pls = g.state.players
     assert (pls[0].pp, pls[0].ip) == (14, 10)
     assert (pls[1].pp, pls[1].ip) == (10, 10)
     assert (pls[2].pp, pls[2].ip) == (11, 11)
-    assert "Funeral Table" in logs(g) and "Promised Vengeance" in logs(g)
+    assert "Funeral Table" in logs_for(g) and "Promised Vengeance" in logs_for(g)
 
 
 def test_opt_funerals_follow_this_turns_player_order():
@@ -80,16 +54,16 @@ def test_opt_funerals_follow_this_turns_player_order():
         seen.append(g.decision()["player"])
         attend(g, NO)
     assert seen == [2, 0, 1]
-    done(g)
-    assert "Nobody attends the funeral" in logs(g)
+    halted(g)
+    assert "Nobody attends the funeral" in logs_for(g)
 
 
 def test_opt_funerals_losses_rows_3_4():
     pos = fresh(optional=["funerals"])
     pos.dice(1, 2, 2, 2)  # player 0: 3 Laughed At Corpse -2 PP; player 1: 4 Improper Attire -1 PP
-    g = pos.run("kill", cid=nc(pos, 45, 55), cause="test")
+    g = pos.run("kill", cid=numbered_nc(pos, 45, 55), cause="test")
     attend(g, YES, YES, NO)
-    done(g)
+    halted(g)
     assert g.state.players[0].pp == 8 and g.state.players[1].pp == 9
 
 
@@ -97,10 +71,10 @@ def test_opt_funerals_row_2_attending_pc_rolls_on_scandal_table():
     pos = fresh(optional=["funerals"])
     me = pos.state.players[1].pc
     pos.dice(1, 1, 3, 4)  # funeral 2 -> scandal of player 1's PC; scandal 7: no effect
-    g = pos.run("kill", cid=nc(pos, 11, 44), cause="test")
+    g = pos.run("kill", cid=numbered_nc(pos, 11, 44), cause="test")
     attend(g, NO, YES, NO)
-    done(g)
-    text = logs(g)
+    halted(g)
+    text = logs_for(g)
     assert "object of a scandal (Funeral Table)" in text and "Scandal Table 7" in text
     assert text.index("Funeral Table at the funeral") < text.index("object of a scandal")
     assert pos.state.chars[me].owner == 1
@@ -117,35 +91,35 @@ def test_opt_funerals_face_down_pc_cannot_attend_his_own_funeral():
     assert seen == [0, 2]
     while kind(g) == "death_discard":
         g.apply(g.decision()["options"][0])
-    done(g)
+    halted(g)
 
 
 def test_opt_funerals_imprisoned_pc_cannot_attend():
     pos = fresh(optional=["funerals"])
     pos.char(pos.state.players[0].pc, imprisoned=True)
-    g = pos.run("kill", cid=nc(pos, 11, 44), cause="test")
+    g = pos.run("kill", cid=numbered_nc(pos, 11, 44), cause="test")
     seen = []
     while kind(g) == "funeral_attend":
         seen.append(g.decision()["player"])
         g.apply(NO)
     assert seen == [1, 2]
-    done(g)
+    halted(g)
 
 
 def test_opt_funerals_off_no_funeral_and_no_dice():
     pos = fresh()
     pos.dice(6, 6)
-    g = pos.run("kill", cid=nc(pos, 11, 44), cause="test")
-    done(g)
-    assert "funeral" not in logs(g)
+    g = pos.run("kill", cid=numbered_nc(pos, 11, 44), cause="test")
+    halted(g)
+    assert "funeral" not in logs_for(g)
     assert g.state.rng.scripted == [6, 6]  # no die drawn
 
 
 def test_opt_funerals_thomas_outside_usurpation_has_no_funeral():
     pos = fresh(optional=["funerals"])
     g = pos.run("kill", cid="thomas", cause="assassinated")
-    done(g)
-    assert "funeral" not in logs(g)
+    halted(g)
+    assert "funeral" not in logs_for(g)
 
 
 # ---------------------------------------------------------------------------
@@ -155,20 +129,20 @@ def test_opt_funerals_thomas_outside_usurpation_has_no_funeral():
 
 def test_opt_shorter_b_killed_nc_is_removed_for_good():
     pos = fresh(optional=["shorter_b"])
-    cid = nc(pos, 11, 44, office=True)
+    cid = numbered_nc(pos, 11, 44, office=True)
     g = pos.run("kill", cid=cid, cause="assassination")
-    done(g)
+    halted(g)
     c = g.state.chars[cid]
     assert c.dead and c.office is None and removed_characters(g.state) == [cid]
     assert cid not in g.state.loyalty_pool
-    assert "§38 Shorter Game b" in logs(g)
+    assert "§38 Shorter Game b" in logs_for(g)
 
 
 def test_opt_shorter_b_functionary_is_removed_too():
     pos = fresh(optional=["shorter_b"])
     pos.char("52", owner=2)
     g = pos.run("kill", cid="52", cause="duel")
-    done(g)
+    halted(g)
     c = g.state.chars["52"]
     assert c.dead and c.owner is None and not c.loyalty_counter and removed_characters(g.state) == ["52"]
 
@@ -179,23 +153,23 @@ def test_opt_shorter_b_pc_is_not_removed():
     g = pos.run("kill", cid=me, cause="duel")
     while kind(g) == "death_discard":
         g.apply(g.decision()["options"][0])
-    done(g)
+    halted(g)
     assert g.state.chars[me].dead and removed_characters(g.state) == []
     g.state.turn = 2
     g = pos.run("justice_end_of_turn")
-    done(g)
+    halted(g)
     assert not g.state.chars[me].dead
 
 
 def test_opt_shorter_b_thomas_keeps_31_2():
     pos = fresh(optional=["shorter_b"])
     g = pos.run("kill", cid="thomas", cause="usurpation")
-    done(g)
+    halted(g)
     assert not g.state.chars["thomas"].dead and removed_characters(g.state) == []
 
 
 def test_opt_shorter_b_off_functionary_has_an_heir():
     pos = fresh()
     g = pos.run("kill", cid="52", cause="duel")
-    done(g)
+    halted(g)
     assert not g.state.chars["52"].dead and "52" in g.state.loyalty_pool

@@ -5,14 +5,13 @@
 from __future__ import annotations
 
 import pytest
+from helpers import government, halted, logged, recorder
 
 from fandonia_env.engine.actions import ID, PASS, YES
 from fandonia_env.engine.builder import Position
-from fandonia_env.engine.data.components import COUNTRIES, NON_MONARCH_OFFICES, OFFICE_ELIGIBLE, ROYALS
-from fandonia_env.engine.invariants import check
+from fandonia_env.engine.data.components import COUNTRIES, NON_MONARCH_OFFICES
 from fandonia_env.engine.machine import OPS
 from fandonia_env.engine.queries import ip_spendable
-from fandonia_env.engine.turn import place_ambassador
 
 UP = ["unresolved_problems"]
 DI = ["deliberate_incompetence"]
@@ -20,42 +19,12 @@ DI = ["deliberate_incompetence"]
 
 def make(optional=(), edition: str = "1981", support: int = 60, **offices: str | None) -> Position:
     """Every office held by an NC in Fandonia (Ambassadors abroad); PCs at home."""
-    pos = Position(players=3, seed=1, edition=edition, optional=list(optional))
-    st = pos.state
-    for cid, c in st.chars.items():
-        if c.office != "monarch":
-            c.office = None
-        if cid not in ROYALS:
-            c.location = "fandonia"
-    pcs = {pl.pc for pl in st.players}
-    spare = [c for c in OFFICE_ELIGIBLE if c not in pcs and c not in offices.values()]
-    for office, cid in zip(NON_MONARCH_OFFICES, spare):
-        st.chars[cid].office = office
-        place_ambassador(st, cid)
-    for office, cid in offices.items():
-        pos.office(office, cid)
-    st.support = support
-    return pos
+    return government(edition=edition, optional=list(optional), keep_free=offices.values(), offices=offices,
+                      support=support)
 
 
 def rec(turns=3, countries=(), minister=None, fails=0):
     return {"fails": fails, "turns": turns, "countries": list(countries), "minister": minister}
-
-
-def halted(g):
-    d = g.decision()
-    assert d is not None and d["kind"] == "halt", d
-    check(g.state)
-
-
-def logged(st, text: str) -> bool:
-    return any(text in e["t"] for e in st.log)
-
-
-def _recorder(name):
-    def fn(state, **kw):
-        state.tstate.setdefault("calls", []).append((name, kw))
-    return fn
 
 
 # ---------------------------------------------------------------------------
@@ -131,7 +100,7 @@ def test_opt_unresolved_problems_c_d_force_the_crown_event(key, event):
 
 
 def test_opt_unresolved_problems_c_d_cumulative_famine_and_plague_a10(monkeypatch):
-    monkeypatch.setitem(OPS, "kill", _recorder("kill"))
+    monkeypatch.setitem(OPS, "kill", recorder("kill"))
     pos = make(UP)
     st = pos.state
     st.problems = {"agriculture_crisis": rec(turns=3), "natural_disaster": rec(turns=3)}
@@ -202,7 +171,7 @@ def test_opt_unresolved_problems_f_errata_expels_ambassadors_d15():
 
 
 def test_opt_unresolved_problems_h_errata_two_characters_accused_reroll_pc_and_repeat_d87(monkeypatch):
-    monkeypatch.setitem(OPS, "accuse", _recorder("accuse"))
+    monkeypatch.setitem(OPS, "accuse", recorder("accuse"))
     pos = make(UP, edition="errata")
     st = pos.state
     pcs = [pl.pc for pl in st.players]  # 44, 21, 14 with seed 1
@@ -216,7 +185,7 @@ def test_opt_unresolved_problems_h_errata_two_characters_accused_reroll_pc_and_r
 
 
 def test_opt_unresolved_problems_h_absent_in_1981(monkeypatch):
-    monkeypatch.setitem(OPS, "accuse", _recorder("accuse"))
+    monkeypatch.setitem(OPS, "accuse", recorder("accuse"))
     pos = make(UP)
     st = pos.state
     st.problems = {"treason_trials": rec(turns=3)}

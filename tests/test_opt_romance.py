@@ -4,39 +4,20 @@ seduction_failure_accused note (D92) and the ES Marriage rule (D97)."""
 from __future__ import annotations
 
 import pytest
+from helpers import home_position, logs, seduce
 
 from fandonia_env.engine.actions import ID, NO, YES, char_action
 from fandonia_env.engine.activities import _seduce_targets, _seducers, _treachery_targets
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import CARD_TYPE_OF
 from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import OPS
 
 RI = "romantic_intrigue"
 
 
-def fresh(players: int = 3, pcs: tuple[str, ...] = ("11", "12", "13"), **config) -> Position:
-    pos = Position(players=players, seed=1, **config)
-    st = pos.state
-    for c in st.chars.values():
-        if c.office and c.office != "monarch":
-            c.office = None
-        c.location = "fandonia"
-    for pl in st.players:
-        c = st.chars[pl.pc]
-        c.is_pc, c.owner, c.loyalty_counter = False, None, False
-        st.loyalty_pool.append(pl.pc)
-    for p, cid in enumerate(pcs[:players]):
-        st.players[p].pc = cid
-        c = st.chars[cid]
-        c.is_pc, c.owner, c.loyalty_counter = True, p, True
-        st.loyalty_pool.remove(cid)
-    for p in range(players):
-        pos.empty_hand(p)
-        st.players[p].pp = 60
-        st.players[p].ip = 20
-    check(st, decision=False)
-    return pos
+def fresh(**config) -> Position:
+    """Everyone in Fandonia, no office but the Monarch's, empty hands, PCs 11, 12, 13; 60 PP, 20 IP."""
+    return home_position(pp=60, ip=20, **config)
 
 
 def ri(edition: str = "1981", extra: tuple[str, ...] = ()) -> Position:
@@ -49,29 +30,12 @@ def marry(pos: Position, a: str, b: str) -> None:
 
 
 @pytest.fixture
-def rec(monkeypatch):
-    calls: list[tuple[str, dict]] = []
-
-    def make(op_name):
-        def fn(state, **kw):
-            calls.append((op_name, kw))
-        return fn
-
-    monkeypatch.setitem(OPS, "accuse", make("accuse"))
-    return calls
+def rec(stub_ops):
+    return stub_ops("accuse")
 
 
 def accused(rec) -> list[str]:
     return [a["cid"] for n, a in rec if n == "accuse"]
-
-
-def logs(g) -> str:
-    return "\n".join(e["t"] for e in g.state.log)
-
-
-def seduce(pos: Position, p: int, seducer: str, target: str):
-    pos.turn_state(p, intrigue=1)
-    return pos.run("act_seduce_target", choice=char_action(target), p=p, seducer=seducer)
 
 
 def ra_card(rc: str) -> str:

@@ -4,6 +4,7 @@ and Sweet Charity, each from a Position with scripted dice."""
 from __future__ import annotations
 
 import pytest
+from helpers import halted
 
 from fandonia_env.engine import Game
 from fandonia_env.engine.actions import ID, NO, PASS, YES
@@ -14,12 +15,6 @@ from fandonia_env.engine.invariants import check
 from fandonia_env.engine.turn import activities_left
 
 REMOVED = ("alfred", "catherine", "almery", "phillip")
-
-
-def _halted(g) -> None:
-    d = g.decision()
-    assert d["kind"] == "halt", d
-    check(g.state)
 
 
 def _roll_order(st) -> list[int]:
@@ -46,7 +41,7 @@ def test_opt_pc_advantages_rolled_at_setup_from_lowest_pc_clockwise():
     first, second, third = _roll_order(st)
     pos.dice(1, 2, 3, 3, 3, 4)  # 3: Literary and Court Ball +2; 6: Seven IP; 7: Twenty PP
     g = pos.run("pc_advantages")
-    _halted(g)
+    halted(g)
     assert st.players[first].prestige_mods == {"literary": 2} and st.players[first].ball_mod == 2
     assert (st.players[second].ip, st.players[second].pp) == (7, 10)
     assert (st.players[third].ip, st.players[third].pp) == (2, 20)
@@ -63,7 +58,7 @@ def test_opt_pc_advantages_5_plus_one_on_the_prestige_table_of_his_choice():
     d = g.decision()
     assert d["kind"] == "pc_advantage_table" and d["player"] == p and len(d["options"]) == 10
     g.apply(ID["prestige_gambling"])
-    _halted(g)
+    halted(g)
     assert st.players[p].prestige_mods == {"gambling": 1}
 
 
@@ -78,7 +73,7 @@ def test_opt_pc_advantages_8_12_office_of_his_choice_displaces_the_holder():
     d = g.decision()
     assert d["kind"] == "pc_advantage_office" and PASS in d["options"] and len(d["options"]) == 13
     g.apply(ID["office_amb_cronos"])
-    _halted(g)
+    halted(g)
     assert st.chars[pc].office == "amb_cronos" and st.chars[pc].location == "cronos"  # §20.4
     assert st.chars[old].office is None and st.chars[old].location == "fandonia"
 
@@ -93,7 +88,7 @@ def test_opt_pc_advantages_female_pc_rolls_again_on_8_12():
     p = fem[0]
     pos.dice(4, 4, 3, 3)  # 8: office -> roll again; 6: Seven IP
     g = pos.run("pc_advantage_roll", p=p)
-    _halted(g)
+    halted(g)
     assert st.players[p].ip == 7 and st.chars[st.players[p].pc].office is None
     assert any("rolls again" in e["t"] for e in st.log)
 
@@ -108,7 +103,7 @@ def test_opt_pc_advantages_6_and_7_add_to_the_shorter_game_a_start():
     pos.dice(3, 3, 3, 4, 2, 3)  # 6: +5 IP; 7: +10 PP; 5: +1 on a Prestige Table
     g = pos.run("pc_advantages")
     g.apply(ID["prestige_fashion"])
-    _halted(g)
+    halted(g)
     assert [(st.players[p].ip, st.players[p].pp) for p in (first, second, third)] == [(15, 25), (10, 35), (10, 25)]
     assert st.players[third].prestige_mods == {"fashion": 1}
 
@@ -139,7 +134,7 @@ def test_opt_shorter_c_twelve_cards_and_hand_limit_fifteen():
     pos.turn_state(0)
     pos.give(0, "henchman", "henchman")  # 15 cards: no discard
     g = pos.run("end_player_turn", p=0)
-    _halted(g)
+    halted(g)
     assert len(st.players[0].hand) == 15
     pos.turn_state(0)
     pos.give(0, "alibi")  # 16: one over the limit
@@ -147,7 +142,7 @@ def test_opt_shorter_c_twelve_cards_and_hand_limit_fifteen():
     d = g.decision()
     assert d["kind"] == "hand_limit_discard" and d["ctx"]["over"] == 1
     g.apply(d["options"][0])
-    _halted(g)
+    halted(g)
     assert len(st.players[0].hand) == 15
 
 
@@ -215,7 +210,7 @@ def test_opt_sweet_charity_rows(dice, ip, pp):
     d = g.decision()
     assert d["kind"] == "sweet_charity" and d["options"] == [YES, NO]
     g.apply(YES)
-    _halted(g)
+    halted(g)
     assert (st.players[0].ip, st.players[0].pp) == (ip, pp)
     assert st.pt["done"] == []  # not an activity
 
@@ -224,11 +219,11 @@ def test_opt_sweet_charity_only_with_no_ip_and_may_be_declined():
     pos = Position(players=3, optional=["sweet_charity"])
     st = pos.state
     pos.player(0, ip=1).turn_state(0)
-    _halted(pos.run("turn_start_hooks", p=0))  # one IP: no offer
+    halted(pos.run("turn_start_hooks", p=0))  # one IP: no offer
     pos.player(0, ip=0, pp=10).turn_state(0)
     g = pos.run("turn_start_hooks", p=0)
     g.apply(NO)
-    _halted(g)
+    halted(g)
     assert (st.players[0].ip, st.players[0].pp) == (0, 10)
     pos81 = Position(players=3).player(0, ip=0).turn_state(0)
-    _halted(pos81.run("turn_start_hooks", p=0))  # switch off: nothing
+    halted(pos81.run("turn_start_hooks", p=0))  # switch off: nothing

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import play_out, random_moves
 
 from fandonia_env import fandonia_v0
 from fandonia_env.engine import ConfigError, Game
@@ -82,12 +83,10 @@ def test_preset_random_play_soak_invariants_clone_and_json(preset):
 def test_preset_same_seed_same_actions_same_game(preset):
     def play(disturb: bool) -> Game:
         g = Game(players=4, seed=31, max_turns=12, preset=preset)
-        rng = random.Random(31)
-        while not g.over:
+        for _ in random_moves(g, random.Random(31)):
             if disturb:  # the engine must not read the global RNGs
                 random.random()
                 np.random.random()
-            g.apply(rng.choice(g.legal_actions()))
         return g
 
     a, b = play(False), play(True)
@@ -98,8 +97,7 @@ def test_preset_same_seed_same_actions_same_game(preset):
 def test_preset_views_and_observations_hide_other_players_cards_and_counters(preset):
     g = Game(players=4, seed=55, max_turns=8, preset=preset)
     rng = random.Random(55)
-    steps = 0
-    while not g.over and steps < 250:
+    for _ in random_moves(g, rng, 250):
         st = g.state
         for i in range(4):
             r = resample(st, i, rng)
@@ -108,8 +106,6 @@ def test_preset_views_and_observations_hide_other_players_cards_and_counters(pre
             assert encode(r, i).tobytes() == encode(st, i).tobytes()
             if g.current_player() == i:
                 assert Game.from_state(r, advance=False).legal_actions() == g.legal_actions()
-        g.apply(rng.choice(g.legal_actions()))
-        steps += 1
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -123,14 +119,8 @@ def test_preset_pettingzoo_api(preset):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_preset_scripted_agents_play_complete_games(preset):
     import agents
-    from fandonia_env.engine.hidden import InfoSet
 
     for n, lineup in ((2, ["noble-rule-v1", "noble-rule-v2"]), (5, ["noble-rule-v1", "random-v1"] * 3)):
         g = Game(players=n, seed=90 + n, max_turns=25, preset=preset)
         bots = [agents.make_agent(lineup[i], seed=i) for i in range(n)]
-        while not g.over:
-            p = g.current_player()
-            legal = g.legal_actions()
-            a = bots[p].act(g.view(p, log=False), legal, InfoSet(g.state, p))
-            assert a in legal
-            g.apply(a)
+        play_out(g, bots)

@@ -5,31 +5,22 @@ modifier, halving (§20.5, §24.3, §29.2, A1, A2) and the wedding guests' Socia
 from __future__ import annotations
 
 import pytest
+from helpers import kind, pc
 
 from fandonia_env.engine import registry
 from fandonia_env.engine.actions import ID, NO, YES, char_action
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES
 from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import OPS
 from fandonia_env.engine.queries import is_female
 
 CROSS = ("duel", "scandal", "accuse", "hearing", "to_trial", "auto_proposal", "pp_check_all")
 
 
 @pytest.fixture
-def calls(monkeypatch):
+def calls(stub_ops):
     """Other chapters' operations replaced by recorders (the contract: scheduled by name)."""
-    rec: list[tuple[str, dict]] = []
-
-    def make(nm):
-        def fn(state, **kw):
-            rec.append((nm, kw))
-        return fn
-
-    for nm in CROSS:
-        monkeypatch.setitem(OPS, nm, make(nm))
-    return rec
+    return stub_ops(*CROSS)
 
 
 def names(calls):
@@ -55,10 +46,6 @@ def position(female=False, ip=10, pp=30, **pt):
     return pos
 
 
-def pc0(pos):
-    return pos.state.players[0].pc
-
-
 def consult(pos, table, s, *more_dice):
     pos.dice(*dice_for(s), *more_dice)
     g = pos.run("prestige_start", p=0)
@@ -67,10 +54,6 @@ def consult(pos, table, s, *more_dice):
         assert P(table) in d["options"]
         g.apply(P(table))
     return g
-
-
-def kind(g):
-    return g.decision()["kind"]
 
 
 def make_henchman(pos, p, cid):
@@ -152,7 +135,7 @@ def _check_table(table, calls):
         pt = st.pt
         assert pt["no_more"] == (eff in ("ne", "sc", "du")), (table, s)
         if eff in DESIGNATED:
-            assert calls == [(DESIGNATED[eff], {"cid": pc0(pos), **(
+            assert calls == [(DESIGNATED[eff], {"cid": pc(pos), **(
                 {"why": calls[0][1].get("why")} if eff in ("sc", "wr") else {})})], (table, s)
         elif eff == "du":
             src = "carousing" if table == "carousing" else "prestige"
@@ -392,7 +375,7 @@ def test_t1_14_11_notes_6_to_9_designate_pc_or_henchman(calls):
     g = consult(pos, "carousing", 2)  # Assault. Go To Trial.
     d = g.decision()
     assert d["kind"] == "prestige_designate"
-    assert sorted(d["options"]) == sorted([char_action(pc0(pos)), char_action("31")])
+    assert sorted(d["options"]) == sorted([char_action(pc(pos)), char_action("31")])
     g.apply(char_action("31"))
     assert calls == [("to_trial", {"cid": "31"})]
     assert not pos.state.pt["no_more"]  # note 9: activities continue
@@ -405,7 +388,7 @@ def test_17_2_5_henchman_not_in_a_normal_situation_is_not_designated_for_wrongdo
     pos.char("31", hiding=True)
     g = consult(pos, "sporting", 2)  # Lawless: accused of wrongdoing
     assert kind(g) == "halt"  # only the PC: decided automatically (R10)
-    assert calls[0][0] == "accuse" and calls[0][1]["cid"] == pc0(pos)
+    assert calls[0][0] == "accuse" and calls[0][1]["cid"] == pc(pos)
     # a scandal may fall on him in any situation (§22)
     calls.clear()
     pos = position()
@@ -425,11 +408,11 @@ def test_17_2_5_henchman_not_in_a_normal_situation_is_not_designated_for_wrongdo
 
 def test_20_5_gains_halved_rounded_up_when_pc_abroad(calls):
     pos = position()
-    pos.char(pc0(pos), location="epalin")
+    pos.char(pc(pos), location="epalin")
     consult(pos, "fashion", 12)  # Five PP -> 3
     assert pos.state.players[0].pp == 33
     pos = position()
-    pos.char(pc0(pos), location="epalin")
+    pos.char(pc(pos), location="epalin")
     consult(pos, "craft", 3)  # lose Ten PP & all IP -> lose 5 PP and ceil(10/2) = 5 IP
     assert pos.state.players[0].pp == 25 and pos.state.players[0].ip == 5
     assert pos.state.players[0].prestige_mods["craft"] == -1  # modifiers not halved (A1)
@@ -437,7 +420,7 @@ def test_20_5_gains_halved_rounded_up_when_pc_abroad(calls):
 
 def test_20_5_duel_abroad_goes_to_the_duel_procedure(calls):
     pos = position()
-    pos.char(pc0(pos), location="epalin")
+    pos.char(pc(pos), location="epalin")
     consult(pos, "romance", 2)
     assert calls == [("duel", {"player": 0, "cid": None, "source": "prestige"})]
     assert pos.state.pt["no_more"]
@@ -445,12 +428,12 @@ def test_20_5_duel_abroad_goes_to_the_duel_procedure(calls):
 
 def test_24_3_hiding_halves_once_and_ignores_duels(calls):
     pos = position(ip=9)
-    pos.char(pc0(pos), hiding=True, location="epalin")  # abroad and hiding: halve once (A2)
+    pos.char(pc(pos), hiding=True, location="epalin")  # abroad and hiding: halve once (A2)
     consult(pos, "carousing", 11)  # Double Current IP: gain ceil(9/2) = 5
     assert pos.state.players[0].ip == 14
     calls.clear()
     pos = position()
-    pos.char(pc0(pos), hiding=True)
+    pos.char(pc(pos), hiding=True)
     consult(pos, "sporting", 4)  # Betting. Fight A Duel.
     assert calls == []
     assert not pos.state.pt["no_more"]
@@ -460,11 +443,11 @@ def test_24_3_hiding_halves_once_and_ignores_duels(calls):
 
 def test_29_2_banished_halves_lose_all_and_ignores_duels(calls):
     pos = position(ip=7)
-    pos.char(pc0(pos), banished=True, location="cronos")
+    pos.char(pc(pos), banished=True, location="cronos")
     consult(pos, "business", 3)  # Bankruptcy: lose all PP & IP -> lose 15 PP and ceil(4/2) = 2 IP
     assert pos.state.players[0].pp == 15 and pos.state.players[0].ip == 2
     pos = position()
-    pos.char(pc0(pos), banished=True, location="cronos")
+    pos.char(pc(pos), banished=True, location="cronos")
     consult(pos, "socializing", 2)
     assert calls == [] and not pos.state.pt["no_more"]
 
@@ -521,7 +504,7 @@ def test_13_4_17_random_consultations_keep_invariants(calls):
     for _i in range(40):
         pos = position(ip=r.randint(0, 12), pp=r.randint(0, 40))
         if r.random() < 0.3:
-            pos.char(pc0(pos), location="sandarkan")
+            pos.char(pc(pos), location="sandarkan")
         g = pos.run("prestige_start", p=0)
         while kind(g) != "halt":
             g.apply(r.choice(g.decision()["options"]))
@@ -535,5 +518,5 @@ def test_17_6_henchman_abroad_is_not_designated_for_a_table_result(calls):
     pos.char("31", location="cronos")
     g = consult(pos, "fashion", 2)  # Roll On Scandal Table: designate PC or a henchman
     assert kind(g) == "halt"  # the henchman abroad may not stand in: the PC, automatically (R10)
-    assert calls[0][0] == "scandal" and calls[0][1]["cid"] == pc0(pos)
+    assert calls[0][0] == "scandal" and calls[0][1]["cid"] == pc(pos)
     check(pos.state)

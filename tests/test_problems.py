@@ -4,14 +4,12 @@
 from __future__ import annotations
 
 import pytest
+from helpers import government, halted, logged
 
 from fandonia_env.engine.actions import ID, NO, PASS, SIGN_MINUS, SIGN_PLUS, YES
 from fandonia_env.engine.builder import Position
-from fandonia_env.engine.data.components import NON_MONARCH_OFFICES, OFFICE_ELIGIBLE, ROYALS
-from fandonia_env.engine.invariants import check
 from fandonia_env.engine.problems import change_support, set_support
 from fandonia_env.engine.queries import ip_spendable, status
-from fandonia_env.engine.turn import place_ambassador
 
 MINE = ("25", "26", "31", "34", "36", "41", "42", "43", "44")
 
@@ -19,36 +17,11 @@ MINE = ("25", "26", "31", "34", "36", "41", "42", "43", "44")
 def make(seed: int = 1, support: int = 60, **offices: str | None) -> Position:
     """Offices held by NCs outside MINE (in Fandonia, ambassadors abroad), then the given
     office=cid placements; support set; player 0 first.  PCs (seed 1): 56, 63, 13."""
-    pos = Position(players=3, seed=seed)
-    st = pos.state
-    for cid, c in st.chars.items():
-        if c.office != "monarch":
-            c.office = None
-        if cid not in ROYALS:
-            c.location = "fandonia"
-    pcs = {pl.pc for pl in st.players}
-    pool = [c for c in OFFICE_ELIGIBLE if c not in pcs and c not in MINE]
-    for office, cid in zip(NON_MONARCH_OFFICES, pool):
-        st.chars[cid].office = office
-        place_ambassador(st, cid)
-    for office, cid in offices.items():
-        pos.office(office, cid)
-    st.support = support
-    return pos
+    return government(seed=seed, keep_free=MINE, offices=offices, support=support)
 
 
 def rec(fails=0, turns=0, countries=(), minister=None):
     return {"fails": fails, "turns": turns, "countries": list(countries), "minister": minister}
-
-
-def assert_halt(g):
-    d = g.decision()
-    assert d is not None and d["kind"] == "halt", d
-    check(g.state)
-
-
-def logged(st, text: str) -> bool:
-    return any(text in e["t"] for e in st.log)
 
 
 # ---------------------------------------------------------------------------
@@ -60,7 +33,7 @@ def test_7_1_phase_skipped_without_problems():
     pos = make(support=60)
     pos.dice(1)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert g.state.support == 60 and g.state.rng.scripted == [1]
     assert logged(g.state, "no unresolved political problems")
 
@@ -75,7 +48,7 @@ def test_7_1_first_player_orders_the_attempts_one_each():
     assert d["kind"] == "problem_order" and d["player"] == 0
     assert set(d["options"]) == {ID["problem_pirates"], ID["problem_natural_disaster"]}
     g.apply(ID["problem_natural_disaster"])
-    assert_halt(g)
+    halted(g)
     texts = [e["t"] for e in st.log]
     i_nd = next(i for i, t in enumerate(texts) if "Natural Disaster resolution" in t)
     i_pi = next(i for i, t in enumerate(texts) if "Pirates resolution" in t)
@@ -94,7 +67,7 @@ def test_7_5_nc_minister_resolves_when_roll_is_below_ability():
     st.problems = {"economic_crisis": rec()}
     pos.dice(4)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert "economic_crisis" not in st.problems and st.support == 70
 
 
@@ -104,7 +77,7 @@ def test_7_5_roll_equal_to_ability_leaves_problem_unresolved():
     st.problems = {"economic_crisis": rec()}
     pos.dice(5)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert st.problems["economic_crisis"] == rec(fails=1, turns=1, minister="43")
     assert st.support == 50
     assert st.chars["43"].failed_problem  # §20.3 may not travel
@@ -120,7 +93,7 @@ def test_A5_natural_six_fails_whatever_the_modifiers():
     d = g.decision()
     assert d["kind"] == "declare_modifier" and d["player"] == 1
     g.apply(SIGN_MINUS)
-    assert_halt(g)
+    halted(g)
     assert "economic_crisis" in st.problems and st.support == 50  # 6-1 = 5 < 6, yet it fails
 
 
@@ -140,7 +113,7 @@ def test_7_6_pc_or_fac_listed_minister_modifies_by_one():
     d = g.decision()
     assert d["kind"] == "declare_modifier" and d["player"] == 2 and d["ctx"]["amount"] == 1
     g.apply(SIGN_MINUS)
-    assert_halt(g)
+    halted(g)
     assert st.problems == {} and st.wars == []  # 4-1 = 3 < 4: resolved, the war ends (§7.10)
 
 
@@ -161,7 +134,7 @@ def test_7_6_fac_modifying_character_and_minister_are_cumulative():
     d = g.decision()
     assert d["player"] == 2 and d["kind"] == "declare_modifier"
     g.apply(PASS)
-    assert_halt(g)
+    halted(g)
     assert "treason_trials" in st.problems  # 2+2 = 4, not less than 4
     assert st.problems["treason_trials"]["fails"] == 1
 
@@ -172,7 +145,7 @@ def test_7_6_nc_modifiers_are_ignored():
     st.problems = {"banking_crisis": rec()}
     pos.dice(3)
     g = pos.run("problems_phase")
-    assert_halt(g)  # no declaration asked of anybody
+    halted(g)  # no declaration asked of anybody
     assert st.problems == {}
 
 
@@ -186,7 +159,7 @@ def test_7_12_player_with_farc_monarch_modifies_problem_rolls():
     d = g.decision()
     assert d["kind"] == "declare_modifier" and d["player"] == 1
     g.apply(SIGN_MINUS)
-    assert_halt(g)
+    halted(g)
     assert st.problems == {}
 
 
@@ -196,7 +169,7 @@ def test_33_2_2_crisis_adds_one_to_problem_rolls():
     st.problems = {"natural_disaster": rec()}
     pos.dice(4)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert "natural_disaster" in st.problems  # 4+1 = 5, not less than 5
     assert st.support == 0  # clamped (§32.1)
 
@@ -212,7 +185,7 @@ def test_7_4_vacant_office_leaves_problem_automatically_unresolved():
     st.problems = {"pirates": rec()}
     pos.dice(1)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert st.problems["pirates"] == rec(fails=0, turns=1)
     assert st.support == 50 and st.rng.scripted == [1]
 
@@ -227,7 +200,7 @@ def test_7_4_pc_or_fac_minister_may_deliberately_leave_problem_unresolved():
     d = g.decision()
     assert d["kind"] == "problem_leave_unresolved" and d["player"] == 0
     g.apply(YES)
-    assert_halt(g)
+    halted(g)
     assert st.problems["pirates"] == rec(fails=1, turns=1, minister="41")
     assert st.rng.scripted == [1] and st.support == 50
 
@@ -240,7 +213,7 @@ def test_7_10_6_minister_stuck_in_country_at_war_leaves_problem_unresolved():
     st.problems = {"foreign_war": rec(countries=["epalin"])}
     pos.dice(1)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert st.problems["foreign_war"]["fails"] == 1 and st.chars["44"].location == "epalin"
     assert st.wars == ["epalin"] and st.rng.scripted == [1]
 
@@ -252,7 +225,7 @@ def test_20_3_minister_abroad_returns_to_fandonia_to_attempt():
     st.problems = {"pirates": rec()}
     pos.dice(1)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert st.chars["41"].location == "fandonia" and st.problems == {}
 
 
@@ -267,7 +240,7 @@ def test_7_8_third_failure_in_a_row_discharges_the_minister():
     st.problems = {"pirates": rec(fails=2, turns=2, minister="34")}
     pos.dice(5)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert st.chars["34"].office is None and not st.chars["34"].failed_problem
     assert st.problems["pirates"] == rec(fails=0, turns=3)
 
@@ -278,7 +251,7 @@ def test_7_8_failures_count_only_for_the_current_minister():
     st.problems = {"pirates": rec(fails=2, turns=2, minister="26")}
     pos.dice(5)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert st.chars["34"].office == "minister_of_navy"
     assert st.problems["pirates"] == rec(fails=1, turns=3, minister="34")
 
@@ -302,7 +275,7 @@ def test_8_4_5_political_problems_table_rows_and_immediate_attempt(dice, key):
     extra = (1, 1) if key == "foreign_war" else ()
     pos.dice(*dice, *extra, 6)  # the immediate attempt rolls a natural 6: unresolved
     g = pos.run("new_problem")
-    assert_halt(g)
+    halted(g)
     assert set(st.problems) == {key}
     assert st.problems[key]["turns"] == 1 and st.support == 50
     assert st.tstate["problems_attempted"] == [key]  # A12: the turn's attempt
@@ -315,7 +288,7 @@ def test_7_2_a_problem_already_unresolved_is_rerolled():
     st.problems = {"pirates": rec(turns=2)}
     pos.dice(4, 4, 4, 5, 6)  # Pirates again -> reroll -> Townsmen Unrest; attempt natural 6
     g = pos.run("new_problem")
-    assert_halt(g)
+    halted(g)
     assert set(st.problems) == {"pirates", "townsmen_unrest"}
     assert st.problems["pirates"]["turns"] == 2
     assert logged(st, "already unresolved; roll again (§7.2)")
@@ -326,10 +299,10 @@ def test_A12_resolved_problem_may_arise_again():
     st = pos.state
     pos.dice(4, 4, 1, 4, 4, 6)
     g = pos.run("new_problem")
-    assert_halt(g)
+    halted(g)
     assert st.problems == {}
     g = pos.run("new_problem")
-    assert_halt(g)
+    halted(g)
     assert set(st.problems) == {"pirates"}
 
 
@@ -348,7 +321,7 @@ def test_7_10_foreign_war_table_rows(dice, countries):
     st = pos.state
     pos.dice(3, 3, *dice, 6)
     g = pos.run("new_problem")
-    assert_halt(g)
+    halted(g)
     assert sorted(st.wars) == sorted(countries)
     assert st.problems["foreign_war"]["countries"] == countries
 
@@ -360,13 +333,13 @@ def test_7_10_1_ambassador_and_travellers_stuck_when_war_breaks_out():
     st.chars["42"].location = "cronos"
     pos.dice(3, 3, 1, 5, 6)  # Foreign War, war with Cronos, attempt fails
     g = pos.run("new_problem")
-    assert_halt(g)
+    halted(g)
     assert st.wars == ["cronos"]
     assert logged(st, "is stuck in Cronos (§7.10.1)")
     # the Minister of the Army resolves it next turn: the war ends
     pos.dice(1)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert st.wars == [] and st.chars[amb].location == "cronos"
 
 
@@ -381,7 +354,7 @@ def test_32_2_support_bonus_five_without_problems():
     st.problems_at_start = False
     st.crown = "court_ball"
     g = pos.run("support_bonus")
-    assert_halt(g)
+    halted(g)
     assert st.support == 65
 
 
@@ -392,7 +365,7 @@ def test_32_2_no_support_bonus_with_problems_or_problem_crown_result(at_start, c
     st.problems_at_start = at_start
     st.crown = crown
     g = pos.run("support_bonus")
-    assert_halt(g)
+    halted(g)
     assert st.support == 60
 
 
@@ -423,7 +396,7 @@ def test_A8_support_changes_at_each_attempt():
     pos.dice(6, 4)  # pirates fails -> crisis; natural disaster rolls 4+1 = 5: not < 5
     g = pos.run("problems_phase")
     g.apply(ID["problem_pirates"])
-    assert_halt(g)
+    halted(g)
     assert st.support == 0 and set(st.problems) == {"pirates", "natural_disaster"}
 
 
@@ -446,14 +419,14 @@ def test_7_11_pirates_and_7_10_5_war_flags_follow_the_problems():
     assert not pirates_active(st) and not at_war(st)
     pos.dice(4, 4, 6, 3, 3, 2, 6, 6)  # Pirates (fails), Foreign War with The City States (fails)
     g = pos.run("new_problem")
-    assert_halt(g)
+    halted(g)
     g = pos.run("new_problem")
-    assert_halt(g)
+    halted(g)
     assert pirates_active(st) and at_war(st)
     pos.dice(1, 1)
     g = pos.run("problems_phase")
     g.apply(ID["problem_pirates"])
-    assert_halt(g)
+    halted(g)
     assert not pirates_active(st) and not at_war(st)
 
 
@@ -464,7 +437,7 @@ def test_32_2_no_support_bonus_when_any_result_of_the_turn_was_a_problem_a10():
     st.tstate["crown_events"] = ["one_problem", "court_ball"]  # several forced results (A10 i)
     st.crown = "court_ball"
     g = pos.run("support_bonus")
-    assert_halt(g)
+    halted(g)
     assert st.support == 60
 
 
@@ -474,7 +447,7 @@ def test_7_7_times_unresolved_are_recorded_across_ministers():
     st.problems = {"economic_crisis": rec(fails=2, turns=4, minister="44")}
     pos.dice(5)
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert st.problems["economic_crisis"] == rec(fails=1, turns=5, minister="43")
 
 
@@ -485,7 +458,7 @@ def test_7_10_3_pc_stuck_in_a_country_at_war_loses_his_player_turn():
     st.chars[pc].location = "cronos"
     st.wars = ["cronos"]
     g = pos.run("player_turn", p=1)
-    assert_halt(g)
+    halted(g)
     assert logged(st, "stuck in a country at war: he loses his Player Turn (§7.10.3)")
     assert st.active is None
 
@@ -497,7 +470,7 @@ def test_7_10_6_stuck_minister_failures_count_toward_discharge_7_8():
     st.problems = {"foreign_war": rec(fails=2, turns=2, countries=("cronos",), minister="44")}
     st.wars = ["cronos"]
     g = pos.run("problems_phase")
-    assert_halt(g)
+    halted(g)
     assert st.chars["44"].office is None and st.support == 50
     assert st.chars["44"].location == "cronos"  # a Minister (not an Ambassador) stays stuck
 
@@ -508,7 +481,7 @@ def test_7_10_6_minister_in_the_country_a_new_war_is_with_is_stuck_not_returned_
     st.chars["44"].location = "cronos"
     pos.dice(3, 3, 3, 3, 1)  # Foreign War; Foreign War Table 6 = Cronos; the 1 stays unrolled
     g = pos.run("new_problem")
-    assert_halt(g)
+    halted(g)
     assert st.wars == ["cronos"] and st.chars["44"].location == "cronos"
     assert st.problems["foreign_war"]["fails"] == 1 and st.support == 50
     assert st.rng.scripted == [1]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from helpers import home_position, logs
 
 from fandonia_env.engine.actions import ID, NO, PASS, SIGN_MINUS, YES, char_action
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data.components import CARD_TYPE_OF
 from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import OPS
 from fandonia_env.engine.queries import henchmen, status
 from fandonia_env.engine.romance import _legal_propose, _legal_wedding, wedding_pairs
 
@@ -17,48 +17,14 @@ from fandonia_env.engine.romance import _legal_propose, _legal_wedding, wedding_
 # ---------------------------------------------------------------------------
 
 
-def fresh(players: int = 3, pcs: tuple[str, ...] = ("11", "12", "13"), seed: int = 1) -> Position:
-    """Everyone in Fandonia, no office but the Monarch's, empty hands, chosen PCs."""
-    pos = Position(players=players, seed=seed)
-    st = pos.state
-    for c in st.chars.values():
-        if c.office and c.office != "monarch":
-            c.office = None
-        c.location = "fandonia"
-    for pl in st.players:  # release the dealt PCs
-        c = st.chars[pl.pc]
-        c.is_pc, c.owner, c.loyalty_counter = False, None, False
-        st.loyalty_pool.append(pl.pc)
-    for p, cid in enumerate(pcs[:players]):
-        st.players[p].pc = cid
-        c = st.chars[cid]
-        c.is_pc, c.owner, c.loyalty_counter = True, p, True
-        st.loyalty_pool.remove(cid)
-    for p in range(players):
-        pos.empty_hand(p)
-    check(st, decision=False)
-    return pos
-
-
 @pytest.fixture
-def rec(monkeypatch):
+def rec(stub_ops):
     """Record the cross-chapter operations this chapter schedules."""
-    calls: list[tuple[str, dict]] = []
 
-    def make(op_name):
-        def fn(state, **kw):
-            calls.append((op_name, kw))
-            if op_name == "kill":
-                state.chars[kw["cid"]].dead = True
-        return fn
+    def kill(state, kw):
+        state.chars[kw["cid"]].dead = True
 
-    for n in ("kill", "accuse", "socializing_roll"):
-        monkeypatch.setitem(OPS, n, make(n))
-    return calls
-
-
-def logs(g) -> str:
-    return "\n".join(e["t"] for e in g.state.log)
+    return stub_ops("kill", "accuse", "socializing_roll", effects={"kill": kill})
 
 
 # ---------------------------------------------------------------------------
@@ -67,7 +33,7 @@ def logs(g) -> str:
 
 
 def test_18_4_propose_is_a_free_action_offered_in_turn_main():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0)
     pos.turn_state(0)
     g = pos.run("turn_main", p=0)
@@ -75,7 +41,7 @@ def test_18_4_propose_is_a_free_action_offered_in_turn_main():
 
 
 def test_18_4_proposal_accepted_on_3_to_6():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0)
     pos.turn_state(0)
     pos.dice(3)
@@ -87,7 +53,7 @@ def test_18_4_proposal_accepted_on_3_to_6():
 
 
 def test_18_4_proposal_refused_on_2():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0)
     pos.turn_state(0)
     pos.dice(2)
@@ -96,7 +62,7 @@ def test_18_4_proposal_refused_on_2():
 
 
 def test_18_4_proposal_roll_1_proposee_becomes_nc():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0)
     pos.turn_state(0)
     pos.dice(1)
@@ -107,14 +73,14 @@ def test_18_4_proposal_roll_1_proposee_becomes_nc():
 
 
 def test_18_4_a5_romance_modifier_applies_and_is_clamped():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0)
     pos.player(0, prestige_mods={"romance": -2})
     pos.turn_state(0)
     pos.dice(3)  # 3 - 2 = 1: refused, defects
     g = pos.run("propose_start", p=0)
     assert g.state.chars["56"].owner is None
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0)
     pos.player(0, prestige_mods={"romance": 2})
     pos.turn_state(0)
@@ -124,7 +90,7 @@ def test_18_4_a5_romance_modifier_applies_and_is_clamped():
 
 
 def test_18_4_1_pc_proposes_but_is_never_proposed_to():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0).char("42", owner=0)
     pos.turn_state(0)
     pos.dice(3)
@@ -139,7 +105,7 @@ def test_18_4_1_pc_proposes_but_is_never_proposed_to():
 
 
 def test_18_4_1_pc_may_not_propose_to_an_rc():
-    pos = fresh()
+    pos = home_position()
     pos.char("anne", owner=0)
     pos.player(0, ip=10)
     pos.turn_state(0)
@@ -147,7 +113,7 @@ def test_18_4_1_pc_may_not_propose_to_an_rc():
 
 
 def test_18_1_archbishop_thomas_jane_and_george_never_marry():
-    pos = fresh()
+    pos = home_position()
     pos.char("55", owner=0).char("56", owner=0).char("jane", owner=0)
     pos.state.chars["11"].dead = True  # the PC out of the way
     pos.turn_state(0)
@@ -163,14 +129,14 @@ def test_18_1_archbishop_thomas_jane_and_george_never_marry():
 
 
 def test_18_2_two_males_may_not_marry():
-    pos = fresh()
+    pos = home_position()
     pos.char("42", owner=0).char("43", owner=0)
     pos.turn_state(0)
     assert not _legal_propose(pos.state, 0)
 
 
 def test_18_4_2_both_in_the_same_country():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0, location="epalin")
     pos.turn_state(0)
     assert not _legal_propose(pos.state, 0)
@@ -179,7 +145,7 @@ def test_18_4_2_both_in_the_same_country():
 
 
 def test_18_4_3_once_per_turn_and_not_both_roles():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0).char("61", owner=0).char("42", owner=0)
     pos.turn_state(0)
     pos.dice(2)  # refused
@@ -197,7 +163,7 @@ def test_18_4_3_once_per_turn_and_not_both_roles():
 
 
 def test_18_4_4_farc_needs_status_4_and_five_ip_lost_even_if_refused():
-    pos = fresh()
+    pos = home_position()
     pos.char("32", owner=0).char("anne", owner=0)  # Earl Maxwell, Status 3
     pos.player(0, ip=5)
     pos.turn_state(0)
@@ -215,7 +181,7 @@ def test_18_4_4_farc_needs_status_4_and_five_ip_lost_even_if_refused():
 
 
 def test_18_4_4_anne_plus_one_makes_a_2_accepted():
-    pos = fresh()
+    pos = home_position()
     pos.char("42", owner=0).char("anne", owner=0)
     pos.player(0, ip=5)
     pos.turn_state(0)
@@ -225,7 +191,7 @@ def test_18_4_4_anne_plus_one_makes_a_2_accepted():
 
 
 def test_18_4_5_auto_proposal_accepted_and_ignores_18_4_3():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0)
     pos.turn_state(0)
     pos.state.chars["11"].proposal_turn = pos.state.turn  # already proposed this turn
@@ -237,7 +203,7 @@ def test_18_4_5_auto_proposal_accepted_and_ignores_18_4_3():
 
 
 def test_18_4_5_auto_proposal_is_a_choice_when_a_normal_one_is_possible():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0)
     pos.turn_state(0, auto_proposal=1)
     pos.dice(2)
@@ -248,18 +214,18 @@ def test_18_4_5_auto_proposal_is_a_choice_when_a_normal_one_is_possible():
 
 
 def test_18_4_5_guest_grant_outside_own_turn_kept_for_the_game_turn():
-    pos = fresh()
+    pos = home_position()
     pos.turn_state(0)
     g = pos.run("auto_proposal", p=1)
     assert g.state.tstate["auto_proposal"] == {"1": 1}
 
 
 def test_18_4_6_break_engagement_and_sweep_after_death():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0, engaged_to="11").char("11", engaged_to="56")
     g = pos.run("break_engagement", cid="56")
     assert g.state.chars["11"].engaged_to is None and g.state.chars["56"].engaged_to is None
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0, engaged_to="42").char("42", owner=0, engaged_to="56", dead=True)
     g = pos.run("romance_sweep")
     assert g.state.chars["56"].engaged_to is None
@@ -278,7 +244,7 @@ def engaged(pos: Position, a: str, b: str, p: int = 0) -> None:
 
 
 def test_18_3_wedding_needs_an_accepted_proposal_in_fandonia_free():
-    pos = fresh()
+    pos = home_position()
     pos.char("56", owner=0)
     pos.turn_state(0)
     assert not _legal_wedding(pos.state, 0)
@@ -293,7 +259,7 @@ def test_18_3_wedding_needs_an_accepted_proposal_in_fandonia_free():
 
 
 def test_18_3_wedding_needs_pp_when_a_status_rises():
-    pos = fresh()
+    pos = home_position()
     engaged(pos, "42", "56")  # Duke Roland 5, Lady Margaret 3 -> both 5
     pos.turn_state(0)
     pos.player(0, pp=9)
@@ -303,7 +269,7 @@ def test_18_3_wedding_needs_pp_when_a_status_rises():
 
 
 def test_18_9_wedding_marries_both_and_status_is_the_higher(rec):
-    pos = fresh()
+    pos = home_position()
     engaged(pos, "42", "56")
     pos.player(0, pp=10)
     pos.turn_state(0)
@@ -318,7 +284,7 @@ def test_18_9_wedding_marries_both_and_status_is_the_higher(rec):
 
 
 def test_18_8_pcs_spouse_is_a_henchman(rec):
-    pos = fresh()
+    pos = home_position()
     engaged(pos, "11", "56")
     pos.turn_state(0)
     g = pos.run("wedding_start", p=0)
@@ -328,7 +294,7 @@ def test_18_8_pcs_spouse_is_a_henchman(rec):
 
 
 def test_18_10_fac_marrying_a_farc_gets_status_8(rec):
-    pos = fresh()
+    pos = home_position()
     engaged(pos, "42", "anne")
     pos.player(0, pp=30)
     pos.turn_state(0)
@@ -343,7 +309,7 @@ def test_18_10_fac_marrying_a_farc_gets_status_8(rec):
 
 
 def test_13_4_16_wedding_guests_roll_socializing(rec):
-    pos = fresh()
+    pos = home_position()
     engaged(pos, "11", "56")
     pos.turn_state(0)
     pos.char("13", imprisoned=True)  # player 2's PC cannot attend
@@ -356,7 +322,7 @@ def test_13_4_16_wedding_guests_roll_socializing(rec):
 
 
 def test_13_4_16_several_engaged_pairs_choose_one():
-    pos = fresh()
+    pos = home_position()
     engaged(pos, "11", "56")
     engaged(pos, "42", "61")
     pos.player(0, pp=20)
@@ -369,7 +335,7 @@ def test_13_4_16_several_engaged_pairs_choose_one():
 
 
 def test_19_3_player_with_no_henchman_uses_his_pc(rec):
-    pos = fresh()
+    pos = home_position()
     pos.dice(4, 2, 1, 4)  # opponent 42; Sir Drew rolls 1 (not < 1); Roland 4 < 5
     g = pos.run("duel", player=0, cid=None, source="counter")
     assert rec == [("kill", {"cid": "11", "cause": "duel"})]
@@ -377,7 +343,7 @@ def test_19_3_player_with_no_henchman_uses_his_pc(rec):
 
 
 def test_19_3_player_may_designate_a_henchman(rec):
-    pos = fresh()
+    pos = home_position()
     pos.henchman("24", 0)
     pos.dice(4, 2, 1, 6, 2)  # 42; Sir Charles 1 < 6 kills; Roland 6; §19.10 roll 2
     g = pos.run("duel", player=0, cid=None, source="counter")
@@ -388,7 +354,7 @@ def test_19_3_player_may_designate_a_henchman(rec):
 
 
 def test_19_3_female_pc_without_henchman_no_duel():
-    pos = fresh(pcs=("56", "12", "13"))
+    pos = home_position(pcs=("56", "12", "13"))
     pos.dice(4, 2)
     g = pos.run("duel", player=0, cid=None, source="counter")
     assert "No duel is fought" in logs(g)
@@ -396,7 +362,7 @@ def test_19_3_female_pc_without_henchman_no_duel():
 
 
 def test_19_4_pc_may_pay_three_ip_to_avoid(rec):
-    pos = fresh()
+    pos = home_position()
     pos.player(0, ip=3)
     g = pos.run("duel", player=None, cid="11", source="prestige")
     d = g.decision()
@@ -406,7 +372,7 @@ def test_19_4_pc_may_pay_three_ip_to_avoid(rec):
 
 
 def test_19_4_fac_owner_may_substitute_a_henchman(rec):
-    pos = fresh()
+    pos = home_position()
     pos.char("42", owner=0)
     pos.henchman("24", 0)
     pos.dice(3, 6, 1, 6, 6)  # Lord Arthur; Sir Charles 1 kills; Arthur 6; §19.10 roll 6
@@ -418,7 +384,7 @@ def test_19_4_fac_owner_may_substitute_a_henchman(rec):
 
 
 def test_19_5_nc_must_fight(rec):
-    pos = fresh()
+    pos = home_position()
     pos.dice(3, 6, 6, 1)  # 42 vs Lord Arthur (2): Roland 6 no; Arthur 1 < 2 kills Roland
     g = pos.run("duel", player=None, cid="42", source="court_ball")
     assert g.decision()["kind"] == "halt"
@@ -426,13 +392,13 @@ def test_19_5_nc_must_fight(rec):
 
 
 def test_19_6_rcs_never_fight():
-    pos = fresh()
+    pos = home_position()
     g = pos.run("duel", player=None, cid="alan", source="prestige")
     assert "RCs never fight duels" in logs(g)
 
 
 def test_19_7_1_reroll_45_51_55_and_neutral_ladies():
-    pos = fresh()
+    pos = home_position()
     pos.dice(4, 5, 5, 1, 5, 5, 5, 6, 4, 2, 6, 6)
     g = pos.run("duel", player=0, cid=None, source="counter")
     text = logs(g)
@@ -442,13 +408,13 @@ def test_19_7_1_reroll_45_51_55_and_neutral_ladies():
 
 
 def test_19_7_1_a38_female_fac_opponent_owner_designates_henchman():
-    pos = fresh()
+    pos = home_position()
     pos.char("61", owner=1)
     pos.henchman("25", 1)
     pos.dice(6, 1, 6, 6)
     g = pos.run("duel", player=0, cid=None, source="counter")
     assert "Knight Dale fights the duel in place of Lady Victoria" in logs(g)
-    pos = fresh()
+    pos = home_position()
     pos.char("61", owner=1)
     pos.dice(6, 1)
     g = pos.run("duel", player=0, cid=None, source="counter")
@@ -456,7 +422,7 @@ def test_19_7_1_a38_female_fac_opponent_owner_designates_henchman():
 
 
 def test_19_7_2_reroll_banished_hiding_imprisoned_abroad():
-    pos = fresh()
+    pos = home_position()
     pos.char("42", banished=True, location="epalin").char("43", hiding=True)
     pos.char("44", imprisoned=True).char("41", location="cronos")
     pos.dice(4, 2, 4, 3, 4, 4, 4, 1, 3, 6, 6, 6)
@@ -467,7 +433,7 @@ def test_19_7_2_reroll_banished_hiding_imprisoned_abroad():
 
 
 def test_19_7_3_court_ball_opponent_must_attend():
-    pos = fresh()
+    pos = home_position()
     pos.dice(4, 2, 3, 6, 6, 6)
     g = pos.run("duel", player=0, cid=None, source="court_ball", attendees=["11", "12", "36"])
     text = logs(g)
@@ -475,7 +441,7 @@ def test_19_7_3_court_ball_opponent_must_attend():
 
 
 def test_19_7_4_abroad_opponent_same_country_no_ambassador():
-    pos = fresh()
+    pos = home_position()
     pos.char("11", location="epalin").char("42", location="epalin")
     pos.char("43", location="epalin", office="amb_epalin")
     pos.dice(3, 6, 4, 3, 4, 2, 6, 6)
@@ -487,7 +453,7 @@ def test_19_7_4_abroad_opponent_same_country_no_ambassador():
 
 
 def test_19_7_4_abroad_no_opponent_no_duel_and_no_henchman():
-    pos = fresh()
+    pos = home_position()
     pos.henchman("24", 0)
     pos.char("11", location="cronos")
     pos.player(0, ip=0)
@@ -496,7 +462,7 @@ def test_19_7_4_abroad_no_opponent_no_duel_and_no_henchman():
 
 
 def test_20_5_player_whose_pc_is_abroad_fights_abroad_with_his_pc(rec):
-    pos = fresh()
+    pos = home_position()
     pos.henchman("24", 0)
     pos.char("11", location="cronos").char("42", location="cronos")
     pos.dice(4, 2, 6, 6)
@@ -505,7 +471,7 @@ def test_20_5_player_whose_pc_is_abroad_fights_abroad_with_his_pc(rec):
 
 
 def test_19_7_5_pc_opponent_owner_may_use_henchman(rec):
-    pos = fresh()
+    pos = home_position()
     pos.henchman("24", 1)
     pos.player(1, ip=5)
     pos.dice(1, 2, 6, 1, 3)  # Sir Guy (player 1's PC); Drew 6; Charles 1 < 6 kills Drew; §19.10: 3
@@ -517,7 +483,7 @@ def test_19_7_5_pc_opponent_owner_may_use_henchman(rec):
 
 
 def test_19_8_simultaneous_both_may_die(rec):
-    pos = fresh()
+    pos = home_position()
     pos.henchman("24", 0)
     pos.dice(4, 2, 1, 1)
     g = pos.run("duel", player=None, cid="24", source="counter")
@@ -526,19 +492,19 @@ def test_19_8_simultaneous_both_may_die(rec):
 
 
 def test_19_8_roll_equal_to_rating_has_no_effect(rec):
-    pos = fresh()
+    pos = home_position()
     pos.dice(4, 2, 1, 5)  # Roland rolls 5 = rating 5
     pos.run("duel", player=0, cid=None, source="counter")
     assert rec == []
 
 
 def test_19_9_carousing_adds_one(rec):
-    pos = fresh()
+    pos = home_position()
     pos.char("24", owner=0)
     pos.dice(1, 1, 5, 6)  # Sir Drew; Charles 5 +1 = 6, not < 6
     pos.run("duel", player=None, cid="24", source="carousing")
     assert rec == []
-    pos = fresh()
+    pos = home_position()
     pos.char("24", owner=0)
     pos.dice(1, 1, 5, 6, 2)
     pos.run("duel", player=None, cid="24", source="prestige")
@@ -546,7 +512,7 @@ def test_19_9_carousing_adds_one(rec):
 
 
 def test_19_9_treachery_one_card_per_player_on_either_roll(rec):
-    pos = fresh()
+    pos = home_position()
     pos.give(1, "treachery", "treachery")
     pos.give(2, "intrigue")
     pos.dice(4, 2, 1, 6, 2)
@@ -569,7 +535,7 @@ def test_19_9_treachery_one_card_per_player_on_either_roll(rec):
 
 
 def test_19_10_killing_pc_or_fac_rolls_1_accused(rec):
-    pos = fresh()
+    pos = home_position()
     pos.char("24", owner=0)
     pos.dice(4, 2, 1, 6, 1)
     pos.run("duel", player=None, cid="24", source="counter")
@@ -578,7 +544,7 @@ def test_19_10_killing_pc_or_fac_rolls_1_accused(rec):
 
 
 def test_a3_no_possible_opponent_no_duel():
-    pos = fresh()
+    pos = home_position()
     pos.dice(4, 2)
     g = pos.run("duel", player=0, cid=None, source="court_ball", attendees=["11"])
     assert "no character can be his opponent" in logs(g)
@@ -590,7 +556,7 @@ def test_18_10_widow_of_a_farc_keeps_8_and_a_consort_follows_the_farc_to_the_thr
     has Status 8 (computed, not stored); when the FARC succeeds the FAC becomes the NRC consort
     (Loyalty counter stays on the card, §18.10); when that Monarch dies the consort becomes a
     NC Duke/Duchess with a stored Status 8 and the counter goes back to the container."""
-    pos = fresh()
+    pos = home_position()
     st = pos.state
     pos.char("42", owner=0, spouse="anne").char("anne", owner=0, spouse="42")
     assert status(st, "42") == 8 and st.chars["42"].fixed_status is None

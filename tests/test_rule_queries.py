@@ -8,6 +8,7 @@ import math
 import random
 
 import pytest
+from helpers import random_moves
 
 from agents import ismcts_v2
 from agents.noble_rule import best_usurp, prestige_ev, usurp_chance
@@ -26,13 +27,9 @@ def _positions(edition: str, games: int, every: int, seed0: int) -> list[Game]:
     out = []
     for s in range(games):
         g = Game(players=2 + s % 5, seed=seed0 + s, edition=edition, max_turns=30)
-        rng = random.Random(seed0 + s)
-        k = 0
-        while not g.over:
+        for k in random_moves(g, random.Random(seed0 + s)):
             if k % every == 0:
                 out.append(g.clone())
-            g.apply(rng.choice(g.legal_actions()))
-            k += 1
     return out
 
 

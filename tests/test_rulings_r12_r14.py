@@ -5,6 +5,7 @@ decision, §9.4, §14.2.1, R10)."""
 from __future__ import annotations
 
 import pytest
+from helpers import MC, counsel_position, empty_handed, home_position, logs, make_mc
 
 from fandonia_env.engine.actions import ID, PASS, SIGN_MINUS, char_action
 from fandonia_env.engine.builder import Position
@@ -20,25 +21,10 @@ from fandonia_env.engine.turn import do_draw
 # ---------------------------------------------------------------------------
 
 
-def logs(g) -> str:
-    return "\n".join(e["t"] for e in g.state.log)
-
-
 def duel_pos(edition: str = "1981", pcs: tuple[str, ...] = ("11", "12", "13"), ip: int = 5) -> Position:
     """Three players, everyone at home and out of office (but the Monarch), empty hands,
     the chosen PCs, player 0 with ``ip`` IP."""
-    pos = Position(players=3, seed=1, edition=edition)
-    st = pos.state
-    for c in st.chars.values():
-        if c.office and c.office != "monarch":
-            c.office = None
-        c.location = "fandonia"
-    pos.pcs(*pcs)
-    for p in range(3):
-        pos.empty_hand(p)
-    pos.player(0, ip=ip)
-    check(st, decision=False)
-    return pos
+    return home_position(pcs=pcs, edition=edition).player(0, ip=ip)
 
 
 def assert_buyout_offered(g, player: int, pc: str) -> None:
@@ -255,23 +241,12 @@ def test_r12_errata_edition_same_buyout():
 # R13: counseling on the Crown Events' political problem (§15.4, D49)
 # ---------------------------------------------------------------------------
 
-MC = "35"  # Lord Mortimer, never a PC
-
-
 def _counsel_pos(edition: str) -> Position:
     """Crown Events 8 (One Political Problem) -> Pirates (8), resolved at once by an NC
     Minister Of The Navy; player 0 has a Monarch's Counselor."""
-    pos = Position(players=3, seed=5, first=0, edition=edition)
+    pos = counsel_position(edition=edition, empty_hands=True)
     st = pos.state
-    for cid in ("35", "36", "41", "42", "43", "44"):
-        st.chars[cid].office = None
-        st.chars[cid].location = "fandonia"
-    for p in range(3):
-        pos.empty_hand(p)
-    pos.char(MC, owner=0)
-    card = next(c for c in st.deck if CARD_TYPE_OF[c] == "monarchs_counselor")
-    st.deck.remove(card)
-    st.chars[MC].counselor_card = card
+    make_mc(pos, 0, MC)
     pos.office("minister_of_navy", "36")  # Lord Arthur, an NC (Ability above 1)
     st.problems = {}
     st.forced_crown = []
@@ -361,14 +336,13 @@ def halt_at_end_of_turn(monkeypatch):
 
 
 def _mourning_pos(hands: dict[int, tuple[str, ...]]) -> Position:
-    pos = Position(players=3, seed=1, first=0)
+    pos = empty_handed(3, 1, first=0)
     st = pos.state
     st.chars["george"].dead = True
     st.chars["george"].office = None
     st.chars["catherine"].spouse = None
     st.chars["george"].spouse = None
     for p in range(3):
-        pos.empty_hand(p)
         pos.give(p, *hands.get(p, ()))
     return pos
 
@@ -421,9 +395,7 @@ def test_r14_mourning_choice_between_outcomes_then_forced_rest(halt_at_end_of_tu
 
 
 def test_r14_hand_limit_all_of_one_type_goes_without_a_decision():
-    pos = Position(players=3, seed=5)
-    for p in range(3):
-        pos.empty_hand(p)
+    pos = empty_handed(3, 5)
     pos.give(1, *["henchman"] * 13)  # DOWN WITH THE KING + 13 Henchman: 14 cards, limit 12
     g = pos.run("end_player_turn", p=1)
     assert g.decision()["kind"] == "halt"
@@ -432,9 +404,7 @@ def test_r14_hand_limit_all_of_one_type_goes_without_a_decision():
 
 
 def test_r14_hand_limit_real_choice_is_still_asked():
-    pos = Position(players=3, seed=5)
-    for p in range(3):
-        pos.empty_hand(p)
+    pos = empty_handed(3, 5)
     pos.give(1, *["henchman"] * 11, "evidence")  # 13 cards: one to discard, two kinds
     g = pos.run("end_player_turn", p=1)
     d = g.decision()

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import play_randomly, random_moves
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,11 +33,7 @@ import mutate_saves  # noqa: E402
 def _saved(players: int = 4, seed: int = 3, moves: int = 40, **kw) -> dict:
     """A real save: a seeded game after ``moves`` random legal moves, as parsed JSON."""
     g = Game(players=players, seed=seed, **kw)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if g.over:
-            break
-        g.apply(rng.choice(g.legal_actions()))
+    play_randomly(g, random.Random(seed), moves)
     assert not g.over
     return json.loads(g.dumps())
 
@@ -200,9 +197,9 @@ def test_nested_too_deeply_rejected(bad):
 # ---------------------------------------------------------------------------
 def test_pending_activity_choice_re_derived_and_extra_option_rejected():
     g = Game(players=3, seed=11)
-    rng = random.Random(2)
-    while g.decision()["kind"] != "turn_main":
-        g.apply(rng.choice(g.legal_actions()))
+    for _ in random_moves(g, random.Random(2)):
+        if g.decision()["kind"] == "turn_main":
+            break
     d = json.loads(g.dumps())
     opts = d["stack"][-1]["args"]["options"]
     extra = next(a for a in (ID["act_usurp"] if "act_usurp" in ID else -1, ID["free_usurp"], ID["act_draw"],
@@ -244,9 +241,9 @@ def test_option_that_cannot_be_taken_rejected():
     refused by taking each option on a copy, not left to crash the first move."""
     for seed in range(40):
         g = Game(players=4, seed=seed, max_turns=6)
-        rng = random.Random(seed)
-        while not g.over and g.decision()["kind"] not in ("death_discard", "voluntary_discard"):
-            g.apply(rng.choice(g.legal_actions()))
+        for _ in random_moves(g, random.Random(seed)):
+            if g.decision()["kind"] in ("death_discard", "voluntary_discard"):
+                break
         if g.over:
             continue
         d = json.loads(g.dumps())
@@ -270,15 +267,11 @@ def test_option_that_cannot_be_taken_rejected():
 def test_saves_of_every_preset_load_equal_and_continue(preset):
     for n in (2, 6):
         g = Game(players=n, seed=40 + n, max_turns=8, preset=preset)
-        rng = random.Random(n)
-        step = 0
-        while not g.over:
+        for step in random_moves(g, random.Random(n)):
             if step % 9 == 0:
                 h = Game.from_json(g.dumps())
                 assert h.state == g.state
                 assert h.legal_actions() == g.legal_actions()
-            g.apply(rng.choice(g.legal_actions()))
-            step += 1
         assert Game.from_json(g.to_json()).state == g.state  # a finished game loads too
 
 

@@ -14,6 +14,8 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
+from helpers import random_moves  # noqa: E402
+
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.hidden import resample  # noqa: E402
 from fandonia_env.serve.client import Client, ServerProcess, auth, play_humans  # noqa: E402
@@ -140,13 +142,9 @@ def test_stale_steps_and_replayed_requests_are_refused_and_change_nothing(server
 def _positions(n: int, seed: int, k: int):
     """Saved positions of a random game with n players, every k decisions."""
     g = Game(players=n, seed=seed, max_turns=3)
-    rng = random.Random(seed)
-    i = 0
-    while not g.over:
+    for i in random_moves(g, random.Random(seed)):
         if i % k == k - 1:
             yield g
-        g.apply(rng.choice(g.legal_actions()))
-        i += 1
 
 
 @pytest.mark.parametrize("n", [3, 5])

@@ -7,6 +7,7 @@ recorders (``calls``) so that what this chapter schedules can be checked exactly
 from __future__ import annotations
 
 import pytest
+from helpers import crown_farc
 
 from fandonia_env.engine import registry
 from fandonia_env.engine.actions import ID, PASS, char_action
@@ -415,21 +416,10 @@ def test_a9_first_player_rolls_for_the_monarch_unless_he_usurps(calls):
 # ---------------------------------------------------------------------------
 
 
-def _farc_monarch(pos: Position, q: int, cid: str) -> None:
-    st = pos.state
-    st.chars[cid].dead = False
-    st.chars["george"].dead = True
-    st.chars["george"].office = None
-    st.chars[cid].office = "monarch"
-    st.chars[cid].owner = q
-    st.monarch = cid
-    st.reign = {"player": q, "cid": cid, "since": st.turn}
-
-
 def test_36_8_defender_plays_support_cards_and_36_9_loses_pc_and_cards(calls):
     pos = quiet(pos3(), support=10)
     st = pos.state
-    _farc_monarch(pos, 1, "edward")
+    crown_farc(pos, 1, "edward")
     st.chars["john"].dead = False
     pos.char("john", owner=0).give(1, "merchant_support").turn_state(0)
     # usurper: John 6x3 = 18 + PC 3 = 21; defender: Edward 1x3 = 3 + PC 3 + merchant 1x2 = 2
@@ -448,7 +438,7 @@ def test_36_8_defender_plays_support_cards_and_36_9_loses_pc_and_cards(calls):
 
 def test_36_8_thomas_against_thomas_another_pretender(calls):
     pos = quiet(pos3(), support=10)
-    _farc_monarch(pos, 1, "thomas")
+    crown_farc(pos, 1, "thomas")
     pos.turn_state(0)
     assert usurpers(pos.state, 0) == ["thomas"]
     # usurper Thomas 6 -> 3 + PC 3 = 6; defender Thomas 1 -> 1 + PC 3 = 4.  Reroll 2+2.
@@ -462,7 +452,7 @@ def test_36_8_thomas_against_thomas_another_pretender(calls):
 
 def test_36_13_another_player_may_usurp_the_same_turn(calls):
     pos = quiet(pos3(), support=10)
-    _farc_monarch(pos, 0, "john")
+    crown_farc(pos, 0, "john")
     assert not registry.FREE_ACTIONS["usurp"].legal(pos.state, 0)  # not his own Monarch
     assert registry.FREE_ACTIONS["usurp"].legal(pos.state, 1)
 
@@ -474,7 +464,7 @@ def test_36_13_another_player_may_usurp_the_same_turn(calls):
 
 def test_36_10_4_farc_monarch_pardons_and_lifts_a_ban():
     pos = pos3()
-    _farc_monarch(pos, 0, "john")
+    crown_farc(pos, 0, "john")
     pos.char("35", owner=0, banished=True, wrongdoer=True, location="epalin", situation_turns=2)
     pos.char("36", owner=0, banned=True)
     pos.char("25", owner=0, hiding=True, wrongdoer=True)
@@ -500,7 +490,7 @@ def test_36_10_4_farc_pardon_is_a_pardon_suicide_called_off_escaped_prisoner_fre
     Pardon card (wrongdoing.restore): a pending suicide (§29.9) is called off, an escaped
     prisoner hiding abroad is no longer one, a banished FAC in a country now at war stays there."""
     pos = pos3()
-    _farc_monarch(pos, 0, "john")
+    crown_farc(pos, 0, "john")
     st = pos.state
     st.wars = ["cronos"]
     pos.char("35", owner=0, banished=True, wrongdoer=True, location="epalin", situation_turns=3,
@@ -526,7 +516,7 @@ def test_36_10_4_farc_pardon_is_a_pardon_suicide_called_off_escaped_prisoner_fre
 
 def test_37_win_after_three_full_turns_a48():
     pos = pos3()
-    _farc_monarch(pos, 0, "john")
+    crown_farc(pos, 0, "john")
     st = pos.state
     st.reign["since"] = 4
     for t, over in ((5, False), (6, False), (7, True)):
@@ -538,7 +528,7 @@ def test_37_win_after_three_full_turns_a48():
 
 def test_37_count_resets_when_the_reign_ends():
     pos = pos3()
-    _farc_monarch(pos, 0, "john")
+    crown_farc(pos, 0, "john")
     st = pos.state
     st.reign["since"] = 1
     st.chars["john"].owner = None  # no longer his FARC
@@ -549,7 +539,7 @@ def test_37_count_resets_when_the_reign_ends():
 
 def test_36_11_farc_monarch_death_loses_next_player_turn():
     pos = pos3()
-    _farc_monarch(pos, 0, "john")
+    crown_farc(pos, 0, "john")
     st = pos.state
     st.chars["john"].dead = True  # died, e.g. assassinated; succession put Alan on the throne
     st.chars["john"].office = None
@@ -573,7 +563,7 @@ def test_37_draw_when_no_rc_can_succeed_a4():
 
 def test_37_draw_with_thomas_on_the_throne_after_all_nine_die_a4():
     pos = pos3()
-    _farc_monarch(pos, 0, "thomas")
+    crown_farc(pos, 0, "thomas")
     st = pos.state
     for r in ROYALS:
         if r not in ("thomas", "jane"):
@@ -611,7 +601,7 @@ def test_37_draw_when_the_last_rc_who_can_succeed_dies_under_a_farc_monarch(call
     last other RC of the order of succession (§9.2) ends the game as a draw even while a
     usurping FARC reigns; Thomas and Jane alive do not keep the game going (§9.3)."""
     pos = pos3()
-    _farc_monarch(pos, 0, "john")
+    crown_farc(pos, 0, "john")
     st = pos.state
     for r in ("alan", "anne", "edward", "phillip", "almery", "catherine"):
         st.chars[r].dead = True

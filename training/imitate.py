@@ -94,6 +94,16 @@ class Decisions:
         return len(self.action)
 
 
+def action_ids(key: str, names: list[str] | None) -> list[int]:
+    """The catalogue ids of the action ``names`` a config key lists; a ConfigError naming the key otherwise."""
+    from fandonia_env.engine.actions import ID
+
+    for a in names or []:
+        if a not in ID:
+            raise ConfigError(f"{key}: {a!r} is not an action name of the catalogue (docs/actions.md)")
+    return [ID[a] for a in names or []]
+
+
 def load_decisions(data: str | Path | list[str], teacher: str | None = None,
                    max_decisions: int | None = None, kinds: list[str] | None = None,
                    require_legal: list[str] | None = None) -> Decisions:
@@ -108,14 +118,11 @@ def load_decisions(data: str | Path | list[str], teacher: str | None = None,
         if not fs:
             raise ConfigError(f"data: no shard_*.npz files in {dd!s} (run python -m training.collect first)")
         files += [(f, k * 10**7) for f in fs]
-    from fandonia_env.engine.actions import ID, NUM_ACTIONS
+    from fandonia_env.engine.actions import NUM_ACTIONS
 
     from .collect import unpack_mask
 
-    for a in require_legal or []:
-        if a not in ID:
-            raise ConfigError(f"require_legal: {a!r} is not an action name of the catalogue (docs/actions.md)")
-    legal_ids = [ID[a] for a in require_legal or []]
+    legal_ids = action_ids("require_legal", require_legal)
     parts: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "shadow", "kind", "game", "outcome")}
     kind_list: list[str] = []
     meta0: dict[str, Any] | None = None
@@ -285,9 +292,7 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
     d = load_decisions(cfg["data"], cfg["teacher"], cfg["max_decisions"], cfg["kinds"], cfg["require_legal"])
     from fandonia_env.engine.actions import ID
 
-    for name in cfg["binary_actions"] or []:
-        if name not in ID:
-            raise ConfigError(f"binary_actions: {name!r} is not an action name of the catalogue (docs/actions.md)")
+    action_ids("binary_actions", cfg["binary_actions"])
     if cfg["anchor"] < 0 or (cfg["anchor"] > 0 and cfg["init"] is None):
         raise ConfigError(f"anchor must be >= 0 and needs an init to anchor to; got anchor {cfg['anchor']}, "
                           f"init {cfg['init']}")
@@ -315,12 +320,7 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
             raise ConfigError(f"skip: encoder {enc.name} has no block {cfg['skip']!r}; its blocks: {sorted(blocks)}")
         off, shape = blocks[cfg["skip"]]
         skip = list(range(off, off + int(np.prod(shape))))
-    from fandonia_env.engine.actions import ID
-
-    for a in cfg["skip_actions"] or []:
-        if a not in ID:
-            raise ConfigError(f"skip_actions: {a!r} is not an action name of the catalogue (docs/actions.md)")
-    skip_actions = [ID[a] for a in cfg["skip_actions"]] if cfg["skip_actions"] else None
+    skip_actions = action_ids("skip_actions", cfg["skip_actions"]) or None
     model = PolicyNet.for_encoder(enc, NUM_ACTIONS, cfg["hidden"], cfg["entity_hidden"], cfg["entity_dim"],
                                   cfg["entity_blocks"], skip, skip_actions).to(device)
     skip_params = list(model.skip.parameters()) if skip else []
@@ -394,7 +394,7 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
             d_all = load_decisions(cfg["data"], cfg["teacher"], cfg["max_decisions"])
     bin_ids = None
     if cfg["binary_actions"]:
-        bin_ids = torch.as_tensor([ID[n] for n in cfg["binary_actions"]], device=device)
+        bin_ids = torch.as_tensor(action_ids("binary_actions", cfg["binary_actions"]), device=device)
     aw = None  # per-action loss weights (the teacher's action weighs its decision)
     if cfg["action_weights"]:
         from fandonia_env.engine.actions import ID

@@ -55,6 +55,17 @@ def test_pfsp_meets_the_members_the_learner_does_not_beat_more_often() -> None:
     assert L.members == ["random-v1", "noble-rule-v1"]
 
 
+def test_fixed_share_gives_a_member_its_share_whatever_pfsp_says() -> None:
+    L = lg.League(["random-v1", "noble-rule-v1"], window=10, power=2.0, floor=0.0, fixed={"random-v1": 0.3})
+    for _ in range(10):
+        L.record("random-v1", True, 4)    # beaten: PFSP alone would never draw it (floor 0)
+        L.record("noble-rule-v1", False, 4)
+    assert np.allclose(L.weights(), [0.3, 0.7])
+    L.add("snap-1")  # snapshots share the PFSP part
+    w = L.weights()
+    assert abs(w.sum() - 1) < 1e-9 and w[0] >= 0.3
+
+
 def test_league_config_errors_name_the_key_and_the_allowed_ones(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="unknown key.*'bogus'.*allowed keys"):
         load_config(None, lg.SCHEMA, ["out=x", "bogus=1"])
@@ -63,6 +74,12 @@ def test_league_config_errors_name_the_key_and_the_allowed_ones(tmp_path: Path) 
         lg.check_config(cfg)
     cfg = load_config(None, lg.SCHEMA, [f"out={tmp_path}", f"init={tmp_path / 'none'}"])
     with pytest.raises(ConfigError, match="init"):
+        lg.check_config(cfg)
+    cfg = load_config(None, lg.SCHEMA, [f"out={tmp_path}", "fixed_share={noble-rule-v9: 0.2}"])
+    with pytest.raises(ConfigError, match="fixed_share names 'noble-rule-v9', which is not in scripted"):
+        lg.check_config(cfg)
+    cfg = load_config(None, lg.SCHEMA, [f"out={tmp_path}", "fixed_share={random-v1: 0.6, noble-rule-v1: 0.5}"])
+    with pytest.raises(ConfigError, match="fixed_share must sum to less than 1"):
         lg.check_config(cfg)
     cfg = load_config(None, lg.SCHEMA, [f"out={tmp_path}", "scripted=[no-such-noble]"])
     with pytest.raises(ValueError, match="no-such-noble"):

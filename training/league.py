@@ -75,6 +75,8 @@ SCHEMA: dict[str, Opt] = {
     "pfsp_power": Opt(2.0, (float,), "prioritised fictitious self-play exponent"),
     "pfsp_floor": Opt(0.05, (float,), "weight every member keeps"),
     "pfsp_window": Opt(300, (int,), "recent games per member behind its win share"),
+    "fixed_share": Opt({}, (dict,), "scripted member -> share of games it gets whatever PFSP says "
+                       "(e.g. {random-v1: 0.3}); PFSP draws the rest"),
     "workers": Opt(None, (int,), "game worker processes (null: os.cpu_count())", nullable=True),
     "games_per_worker": Opt(16, (int,), "games each worker keeps in flight"),
     "eval_every": Opt(200_000, (int,), "learner decisions between evaluations (0: only at the end)"),
@@ -94,10 +96,12 @@ SCHEMA: dict[str, Opt] = {
 class League:
     """Members (scripted ids and snapshot names) and the learner's recent results against them."""
 
-    def __init__(self, scripted: list[str], window: int, power: float, floor: float) -> None:
+    def __init__(self, scripted: list[str], window: int, power: float, floor: float,
+                 fixed: dict[str, float] | None = None) -> None:
         self.members: list[str] = list(scripted)
         self.results: dict[str, list[float]] = {m: [] for m in self.members}
         self.window, self.power, self.floor = window, power, floor
+        self.fixed = dict(fixed or {})  # member -> share of games it gets whatever PFSP says
 
     def add(self, name: str) -> None:
         self.members.append(name)
@@ -124,7 +128,9 @@ class League:
 
     def weights(self) -> np.ndarray:
         w = np.array([(1.0 - min(1.0, self.score(m))) ** self.power + self.floor for m in self.members])
-        return w / w.sum()
+        w = w / w.sum()
+        fixed = np.array([self.fixed.get(m, 0.0) for m in self.members])
+        return fixed + (1.0 - fixed.sum()) * w
 
     def state(self) -> dict[str, Any]:
         return {"members": self.members, "results": self.results}
@@ -356,6 +362,14 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         isinstance(pl, list) and len(pl) == 2 and all(isinstance(v, int) for v in pl) and 2 <= pl[0] <= pl[1] <= 6)
     if not ok:
         raise ConfigError(f"players must be an int 2..6 or [lo, hi] with 2 <= lo <= hi <= 6, got {pl!r}")
+    fx = cfg["fixed_share"]
+    for m, v in fx.items():
+        if m not in cfg["scripted"]:
+            raise ConfigError(f"fixed_share names {m!r}, which is not in scripted {cfg['scripted']}")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+            raise ConfigError(f"fixed_share[{m!r}] must be a number >= 0, got {v!r}")
+    if sum(fx.values()) >= 1:
+        raise ConfigError(f"fixed_share must sum to less than 1 (PFSP draws the rest), got {sum(fx.values())}")
     if not cfg["scripted"] and not cfg["snapshot_every"]:
         raise ConfigError("the league is empty: list scripted members or set snapshot_every")
     for a in cfg["scripted"] + cfg["eval_anchors"]:
@@ -402,7 +416,8 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     seed_everything(cfg["seed"])
     torch.set_num_threads(cfg["threads"])
     ck_path = out / "league.pt"
-    league = League(cfg["scripted"], cfg["pfsp_window"], cfg["pfsp_power"], cfg["pfsp_floor"])
+    league = League(cfg["scripted"], cfg["pfsp_window"], cfg["pfsp_power"], cfg["pfsp_floor"],
+                    {m: float(v) for m, v in cfg["fixed_share"].items()})
     counters = {"steps": 0, "updates": 0, "games": 0, "snapshots": 0, "next_snap": cfg["snapshot_every"],
                 "next_eval": cfg["eval_every"] or cfg["total_steps"]}
     snap_dir = out / "snapshots"

@@ -94,15 +94,22 @@ def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_
     top = [f"out={out}", f"export={export}"]
     cfg = load_config(SMOKE, recipe.SCHEMA, top)
     s = recipe.run(cfg)
-    # every stage wrote its output
+    # every step wrote its output
+    assert s["steps"] == ["collect", "imitate", "league", "dagger", "usurp", "league2", "evaluate"]
     assert len(list((out / "collect").glob("shard_*.npz"))) == 2
     assert (out / "imitate" / "metrics.json").exists()
     rows = list(csv.DictReader(open(out / "league" / "train.csv")))
     assert len(rows) >= 3 and int(rows[-1]["steps"]) >= 3000
     assert json.loads((out / "league" / "league_summary.json").read_text())["steps"] >= 3000
     assert any(m.startswith("snap-") for m in json.loads((out / "league" / "league_summary.json").read_text())["league"])
+    # the DAgger step recorded the league policy's decisions in encoder v1r, labelled by the teacher
+    assert len(list((out / "dagger").glob("shard_*.npz"))) == 2
+    um = json.loads((out / "usurp" / "metrics.json").read_text())
+    assert um["encoder"] == "v1r"  # the v1 league policy was widened to the data's encoder
+    assert json.loads((out / "league2" / "league_summary.json").read_text())["steps"] >= 2000
     assert {r["anchor"] for r in s["evaluation"]} == {"random-v1", "noble-rule-v1"}
-    assert all(r["games"] >= 4 for r in s["evaluation"])
+    assert all(r["games"] >= 4 and r["step_name"] == "evaluate" for r in s["evaluation"])
+    assert s["export_from"] == "league2" and set(s["wall_s"]) == set(s["steps"])
     # the exported (float16) noble plays complete legal games at every table size
     for n in range(2, 7):
         bots = [make_agent(f"ppo:{export}", seed=i) if i == 0 else make_agent("random-v1", seed=i) for i in range(n)]
@@ -121,9 +128,34 @@ def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_
     ln, _ = load_policy(export).forward(x)
     assert np.allclose(lt.numpy(), ln, atol=1e-4)
     # the league resumes from its checkpoint: more steps, rows appended, not restarted
-    lc = recipe.stage_configs(cfg)["league"]
+    lc = {n: c for n, _, c in recipe.step_configs(cfg)}["league"]
     lc["total_steps"] = 5000
     s2 = lg.train(lc)
     assert s2["steps"] >= 5000 and s2["updates"] > int(rows[-1]["update"])
     rows2 = list(csv.DictReader(open(out / "league" / "train.csv")))
     assert [r["update"] for r in rows2[: len(rows)]] == [r["update"] for r in rows]
+
+
+@pytest.mark.parametrize("steps, message", [
+    ([], "steps must be a non-empty list"),
+    ([{"name": "a", "stage": "train"}], r"steps\[0\] \(a\).stage must be one of"),
+    ([{"name": "a/b", "stage": "collect"}], "must be a folder name"),
+    ([{"name": "a", "stage": "collect"}, {"name": "a", "stage": "collect"}], "'a' is used twice"),
+    ([{"name": "i", "stage": "imitate", "data": "@c"}], r"steps.i.data: '@c' names no earlier step"),
+    ([{"name": "c", "stage": "collect"}, {"name": "e", "stage": "evaluate", "policy": "@c"}],
+     "wants a policy, but step 'c' is a collect step"),
+    ([{"name": "c", "stage": "collect", "out": "x"}], "steps.c.out is filled in by the recipe"),
+    ([{"name": "c", "stage": "collect", "gamez": 3}], "unknown key.*'gamez'"),
+])
+def test_recipe_steps_errors_name_the_step_and_what_is_allowed(tmp_path: Path, steps: list, message: str) -> None:
+    cfg = load_config(None, recipe.SCHEMA, [f"out={tmp_path}"] + [f"steps={json.dumps(steps)}"])
+    with pytest.raises(ConfigError, match=message):
+        recipe.step_configs(cfg)
+
+
+def test_recipe_set_overrides_one_steps_key_and_refuses_unknown_steps(tmp_path: Path, capsys) -> None:
+    cfg = load_config(SMOKE, recipe.SCHEMA, [f"out={tmp_path}"])
+    _, per = recipe._split_overrides(["league.total_steps=7", "seed=3"], [s["name"] for s in cfg["steps"]])
+    assert {n: c for n, _, c in recipe.step_configs(cfg, per)}["league"]["total_steps"] == 7
+    assert recipe.main(["--config", str(SMOKE), "--set", f"out={tmp_path}", "--set", "nosuch.games=3"]) == 2
+    assert "no step is named 'nosuch'" in capsys.readouterr().err

@@ -96,7 +96,7 @@ def test_shipped_configs_are_valid() -> None:
         load_config(root / f"{name}.yaml", schema)
         load_config(root / "smoke" / f"{name}.yaml", schema)
     for path in (root / "recipe.yaml", root / "smoke" / "recipe.yaml"):
-        R.stage_configs(load_config(path, R.SCHEMA))  # every stage's section validated too
+        R.step_configs(load_config(path, R.SCHEMA))  # every step's keys validated too
 
 
 # ---------------------------------------------------------------------------
@@ -385,8 +385,9 @@ def test_noble_ppo_v1_is_registered() -> None:
     from agents.ppo_agent import NOBLE_PPO_V1
 
     assert "noble-ppo-v1" in AGENTS
-    if NOBLE_PPO_V1.is_file():
-        assert make_agent("noble-ppo-v1", seed=1).id == "noble-ppo-v1"
+    assert NOBLE_PPO_V1.is_file()
+    a = make_agent("noble-ppo-v1", seed=1)
+    assert a.id == "noble-ppo-v1" and a.policy.encoder.name == "v1r"
 
 
 def test_evaluate_appends_rows_and_draws_the_curve(pipeline: dict, tmp_path: Path) -> None:

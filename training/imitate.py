@@ -271,7 +271,7 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
 
     from fandonia_env.engine.actions import NUM_ACTIONS
 
-    from .model import PolicyNet, export_npz, load_checkpoint, save_checkpoint
+    from .model import PolicyNet, export_npz, load_checkpoint, save_checkpoint, widen_input
     from .obs import get_encoder
 
     if not 0 <= cfg["test_fraction"] < 1:
@@ -352,8 +352,13 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
         from .league import resolve_init
 
         m0, ck0 = load_checkpoint(resolve_init(cfg["init"]))
-        if ck0["header"].get("encoder_fingerprint") not in (None, enc.fingerprint):
-            raise ConfigError(f"init {cfg['init']}: trained on another observation layout than the data")
+        init_enc = ck0["header"].get("encoder")
+        if init_enc is not None and init_enc != enc.name and enc.extends == init_enc:
+            m0 = widen_input(m0, get_encoder(init_enc), enc)  # v1 -> v1r: the new inputs start at zero weight
+            print(f"imitate: widened {cfg['init']} from encoder {init_enc} to {enc.name}", file=sys.stderr)
+        elif ck0["header"].get("encoder_fingerprint") not in (None, enc.fingerprint):
+            raise ConfigError(f"init {cfg['init']}: trained on encoder {init_enc}, another observation layout than "
+                              f"the data's {enc.name}")
         try:
             sd = m0.state_dict()
             if skip and not m0.skip_inputs:  # a skip head added to a network without one starts at zero

@@ -384,13 +384,16 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def resolve_init(path: str) -> Path:
-    """The checkpoint ``init`` names: a ``.pt`` file, an ``.npz`` policy export, or an imitation run
-    directory (its last epoch)."""
+    """The checkpoint ``init`` names: a ``.pt`` file, an ``.npz`` policy export, a league run
+    directory (its ``league.pt``) or an imitation run directory (its last epoch)."""
     p = Path(path)
     if p.is_dir():
+        if (p / "league.pt").is_file():
+            return p / "league.pt"
         cks = sorted((p / "checkpoints").glob("epoch_*.pt"))
         if not cks:
-            raise ConfigError(f"init: {p} holds no checkpoints/epoch_*.pt (run training.imitate first)")
+            raise ConfigError(f"init: {p} holds neither league.pt nor checkpoints/epoch_*.pt (run training.imitate "
+                              "or training.league first)")
         return cks[-1]
     if not p.is_file():
         raise ConfigError(f"init: checkpoint {p} does not exist")

@@ -1,16 +1,20 @@
-"""The whole recipe in one command: collect -> imitate -> league -> evaluate -> export.
+"""The whole recipe in one command: a list of stage runs, from nothing to the exported noble.
 
     python -m training.recipe --config configs/recipe.yaml [--set league.total_steps=200000]
 
-The config has one section per stage (``collect``, ``imitate``, ``league``, ``evaluate``: the keys
-of that stage's own config, docs/training.md) and a few keys of its own (``out``, ``seed``,
-``export``).  Each stage writes under ``<out>/<stage>`` and is resumable (a rerun skips finished
-shards, resumes from the last imitation epoch and from the league checkpoint), so the recipe can
-be stopped and started again.  The data and network paths between the stages are filled in:
-``imitate.data`` is the collect directory, ``league.init`` the imitation run.  At the end the
-league's policy is evaluated (``evaluate``: the tournament runner, duplicate seeds, seat rotation,
-95% bootstrap CIs) and exported in float16 to ``export`` (e.g. ``agents/weights/noble-ppo-v1.npz``,
-what ``make_agent("noble-ppo-v1")`` loads).  ``--set stage.key=value`` overrides a stage's key.
+The config lists ``steps``: each is one run of a stage (``stage``: collect, imitate, league or
+evaluate) with a ``name`` (its folder, ``<out>/<name>``) and the keys of that stage's own config
+(docs/training.md).  A value ``"@NAME"`` (also inside lists, and after ``ppo:``) refers to an earlier
+step's output: its folder (the collected shards, an imitation run, a league run), or its exported
+policy ``<out>/NAME/policy.npz`` where a policy file is wanted (the ``policy`` key and ``ppo:@NAME``
+agent ids).  ``out`` (and for an evaluation ``csv``) is filled in; ``seed`` is given to every step
+that does not set its own (the evaluations keep their own deal seeds).  Every stage is resumable (a
+rerun skips finished shards, resumes from the last imitation epoch and from the league
+checkpoint; a finished evaluation is not played again), so the recipe can be stopped and started
+again.  At the end the policy of ``export_from`` (default: the last imitate or league step) is
+exported in float16 to ``export`` (e.g. ``agents/weights/noble-ppo-v1.npz``, what
+``make_agent("noble-ppo-v1")`` loads).  ``--set NAME.key=value`` overrides a key of the step named
+NAME; every step's wall time goes to ``<out>/recipe_summary.json``.
 """
 
 from __future__ import annotations
@@ -30,102 +34,166 @@ from .common import REQUIRED, ConfigError, Opt, arg_parser, load_config, prepare
 
 STAGES = {"collect": st_collect.SCHEMA, "imitate": st_imitate.SCHEMA, "league": st_league.SCHEMA,
           "evaluate": st_evaluate.SCHEMA}
+#: the stages that train a policy (what ``export_from`` may name)
+TRAINING = ("imitate", "league")
 
 SCHEMA: dict[str, Opt] = {
-    "out": Opt(REQUIRED, (str,), "directory of the whole run (one folder per stage)"),
-    "seed": Opt(0, (int,), "seed of collect, imitate and league (a stage's own seed key overrides it; the "
-                           "evaluation keeps its own deal seeds)"),
+    "out": Opt(REQUIRED, (str,), "directory of the whole run (one folder per step)"),
+    "seed": Opt(0, (int,), "seed of every collect, imitate and league step that does not set its own (the "
+                           "evaluations keep their own deal seeds)"),
     "export": Opt(None, (str,), "where to copy the final policy (float16 .npz), e.g. "
                                 "agents/weights/noble-ppo-v1.npz (null: nowhere)", nullable=True),
-    "skip_league": Opt(False, (bool,), "stop after imitation (export the imitation policy)"),
-    "collect": Opt({}, (dict,), "keys of training.collect (out is <out>/collect)"),
-    "imitate": Opt({}, (dict,), "keys of training.imitate (data and out are filled in)"),
-    "league": Opt({}, (dict,), "keys of training.league (init and out are filled in)"),
-    "evaluate": Opt({}, (dict,), "keys of training.evaluate (policy and csv are filled in)"),
+    "export_from": Opt(None, (str,), "the step whose policy is exported (null: the last imitate or league step)",
+                       nullable=True),
+    "steps": Opt(REQUIRED, (list,), "the stage runs in order: {name, stage, ...keys of that stage}; '@NAME' "
+                                    "refers to an earlier step's output"),
 }
 
 
-def _split_overrides(overrides: list[str]) -> tuple[list[str], dict[str, list[str]]]:
-    top, per = [], {k: [] for k in STAGES}
+def _split_overrides(overrides: list[str], names: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """``--set`` items: the recipe's own keys, and ``NAME.key=value`` items by step name."""
+    top, per = [], {k: [] for k in names}
     for item in overrides:
         key = item.split("=", 1)[0]
-        if "." in key and key.split(".", 1)[0] in STAGES:
-            stage, rest = item.split(".", 1)
-            per[stage].append(rest)
+        head = key.split(".", 1)[0]
+        if "." in key and head in per:
+            per[head].append(item.split(".", 1)[1])
         else:
             top.append(item)
     return top, per
 
 
-def stage_configs(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[str, dict[str, Any]]:
-    """Each stage's validated config, with the paths between the stages filled in."""
+def _step_names(steps: Any) -> list[str]:
+    """The steps' names, checked: a list of mappings with a unique ``name`` (a plain folder name)
+    and a known ``stage``."""
+    if not isinstance(steps, list) or not steps:
+        raise ConfigError(f"steps must be a non-empty list of {{name, stage, ...}} mappings, got {steps!r}")
+    names: list[str] = []
+    for i, s in enumerate(steps):
+        if not isinstance(s, dict):
+            raise ConfigError(f"steps[{i}] must be a mapping {{name, stage, ...}}, got {s!r}")
+        name, stage = s.get("name"), s.get("stage")
+        if not isinstance(name, str) or not name or not name.replace("_", "").replace("-", "").isalnum():
+            raise ConfigError(f"steps[{i}].name must be a folder name (letters, digits, - and _), got {name!r}")
+        if name in names:
+            raise ConfigError(f"steps[{i}].name {name!r} is used twice; step names must be unique")
+        if stage not in STAGES:
+            raise ConfigError(f"steps[{i}] ({name}).stage must be one of {sorted(STAGES)}, got {stage!r}")
+        names.append(name)
+    return names
+
+
+def _resolve(value: Any, key: str, out: Path, done: dict[str, str], where: str) -> Any:
+    """``value`` with every ``@NAME`` (and ``ppo:@NAME``) replaced by step NAME's output."""
+    if isinstance(value, list):
+        return [_resolve(v, key, out, done, where) for v in value]
+    if isinstance(value, dict):
+        return {k: _resolve(v, key, out, done, where) for k, v in value.items()}
+    if not isinstance(value, str):
+        return value
+    prefix, ref = "", value
+    if ref.startswith("ppo:@"):
+        prefix, ref = "ppo:", ref[len("ppo:"):]
+    if not ref.startswith("@"):
+        return value
+    name = ref[1:]
+    if name not in done:
+        raise ConfigError(f"{where}.{key}: {value!r} names no earlier step; earlier steps: {sorted(done) or 'none'}")
+    if prefix or key == "policy":
+        if done[name] not in TRAINING:
+            raise ConfigError(f"{where}.{key}: {value!r} wants a policy, but step {name!r} is a {done[name]} step")
+        return prefix + str(out / name / "policy.npz")
+    return str(out / name)
+
+
+def step_configs(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> list[tuple[str, str, dict[str, Any]]]:
+    """``(name, stage, validated config)`` of every step, references resolved and paths filled in."""
     import yaml
 
     out = Path(cfg["out"])
-    fill = {
-        "collect": {"out": str(out / "collect")},
-        "imitate": {"data": str(out / "collect"), "out": str(out / "imitate")},
-        "league": {"init": str(out / "imitate"), "out": str(out / "league")},
-        "evaluate": {"policy": str(out / "league" / "policy.npz"), "csv": str(out / "evaluate" / "eval.csv"),
-                     "out": str(out / "evaluate")},
-    }
-    res = {}
-    for stage, schema in STAGES.items():
-        raw = {**({"seed": cfg["seed"]} if stage != "evaluate" else {}), **cfg[stage], **fill[stage]}
-        for item in (per or {}).get(stage, []):
+    names = _step_names(cfg["steps"])
+    done: dict[str, str] = {}
+    res = []
+    for name, step in zip(names, cfg["steps"]):
+        stage = step["stage"]
+        where = f"steps.{name}"
+        raw = {k: v for k, v in step.items() if k not in ("name", "stage")}
+        for item in (per or {}).get(name, []):
             if "=" not in item:
-                raise ConfigError(f"--set {stage}.{item!r}: expected {stage}.key=value")
+                raise ConfigError(f"--set {name}.{item!r}: expected {name}.key=value")
             k, v = item.split("=", 1)
             raw[k.strip()] = yaml.safe_load(v)
-        res[stage] = validate(raw, schema, f"{stage} section")
+        for k in ("out", "csv"):
+            if k in raw:
+                raise ConfigError(f"{where}.{k} is filled in by the recipe (<out>/{name}); leave it out")
+        raw = {k: _resolve(v, k, out, done, where) for k, v in raw.items()}
+        if stage == "evaluate":
+            raw.update(out=str(out / name), csv=str(out / name / "eval.csv"))
+        else:
+            raw = {"seed": cfg["seed"], **raw, "out": str(out / name)}
+        res.append((name, stage, validate(raw, STAGES[stage], f"{where} ({stage})")))
+        done[name] = stage
+    trained = [n for n, s, _ in res if s in TRAINING]
+    src = cfg.get("export_from")
+    if src is not None and src not in trained:
+        raise ConfigError(f"export_from: {src!r} is not an imitate or league step; those are {trained}")
+    if cfg.get("export") and not trained:
+        raise ConfigError("export: no imitate or league step makes a policy to export")
     return res
+
+
+def _run_step(stage: str, sc: dict[str, Any]) -> list[dict[str, Any]] | None:
+    if stage == "collect":
+        st_collect.collect(sc)
+    elif stage == "imitate":
+        st_imitate.imitate(sc)
+    elif stage == "league":
+        st_league.train(sc)
+    else:
+        done = Path(sc["out"]) / "evaluate_rows.json"
+        if done.is_file():  # a finished evaluation is not played again on a rerun
+            return json.loads(done.read_text())
+        rows = st_evaluate.evaluate(sc)
+        done.write_text(json.dumps(rows, indent=1))
+        return rows
+    return None
+
+
+def _checkpoint(stage: str, run_dir: str) -> Path:
+    """The trained network of an imitate run (its last epoch) or a league run (``league.pt``)."""
+    return Path(run_dir) / "league.pt" if stage == "league" else st_league.resolve_init(run_dir)
 
 
 def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[str, Any]:
     t0 = time.perf_counter()
-    stages = stage_configs(cfg, per)
+    steps = step_configs(cfg, per)
     out = prepare_out(cfg["out"], cfg, "recipe")
     wall: dict[str, float] = {}
-
-    t = time.perf_counter()
-    print("== collect", file=sys.stderr)
-    st_collect.collect(stages["collect"])
-    wall["collect"] = time.perf_counter() - t
-
-    t = time.perf_counter()
-    print("== imitate", file=sys.stderr)
-    im = st_imitate.imitate(stages["imitate"])
-    wall["imitate"] = time.perf_counter() - t
-    policy = Path(im["policy"])
-
-    if not cfg["skip_league"]:
+    evaluation: list[dict[str, Any]] = []
+    for i, (name, stage, sc) in enumerate(steps):
         t = time.perf_counter()
-        print("== league", file=sys.stderr)
-        lg = st_league.train(stages["league"])
-        wall["league"] = time.perf_counter() - t
-        policy = Path(lg["policy"])
-
-    t = time.perf_counter()
-    print("== evaluate", file=sys.stderr)
-    ev_cfg = dict(stages["evaluate"], policy=str(policy))
-    rows = st_evaluate.evaluate(ev_cfg)
-    wall["evaluate"] = time.perf_counter() - t
+        print(f"== step {i + 1}/{len(steps)}: {name} ({stage})", file=sys.stderr)
+        rows = _run_step(stage, sc)
+        evaluation += [dict(r, step_name=name) for r in rows or []]
+        wall[name] = time.perf_counter() - t
 
     exported = None
-    if cfg["export"]:
+    trained = [(n, s, c) for n, s, c in steps if s in TRAINING]
+    src = next(((n, s, c) for n, s, c in trained if n == cfg["export_from"]), trained[-1] if trained else None)
+    if cfg["export"] and src is not None:
         from .model import export_npz, load_checkpoint
         from .obs import get_encoder
 
-        src = (Path(stages["league"]["out"]) / "league.pt") if not cfg["skip_league"] else \
-            st_league.resolve_init(stages["imitate"]["out"])
-        model, ck = load_checkpoint(src)
+        model, ck = load_checkpoint(_checkpoint(src[1], src[2]["out"]))
         enc = get_encoder(ck["header"]["encoder"])
         tmp = out / "export.npz"
-        export_npz(model, tmp, enc, half=True, extra={"stage": "recipe", "config": str(out / "recipe_config.yaml")})
+        export_npz(model, tmp, enc, half=True, extra={"stage": "recipe", "step": src[0],
+                                                      "config": str(out / "recipe_config.yaml")})
         Path(cfg["export"]).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(tmp, cfg["export"])
         exported = cfg["export"]
-    summary = {"out": str(out), "policy": str(policy), "export": exported, "evaluation": rows,
+    summary = {"out": str(out), "steps": [n for n, _, _ in steps], "export": exported,
+               "export_from": src[0] if src else None, "evaluation": evaluation,
                "wall_s": {k: round(v, 1) for k, v in wall.items()}, "total_wall_s": round(time.perf_counter() - t0, 1)}
     (out / "recipe_summary.json").write_text(json.dumps(summary, indent=1))
     return summary
@@ -135,18 +203,23 @@ def main(argv: list[str] | None = None) -> int:
     ap = arg_parser("python -m training.recipe", __doc__)
     a = ap.parse_args(argv)
     try:
-        top, per = _split_overrides(a.set)
+        base = load_config(a.config, SCHEMA, [s for s in a.set if "." not in s.split("=", 1)[0]])
+        top, per = _split_overrides(a.set, _step_names(base["steps"]))
+        unknown = [s for s in top if "." in s.split("=", 1)[0]]
+        if unknown:
+            raise ConfigError(f"--set {unknown[0]!r}: no step is named {unknown[0].split('.', 1)[0]!r}; "
+                              f"steps: {_step_names(base['steps'])}")
         cfg = load_config(a.config, SCHEMA, top)
         s = run(cfg, per)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     for r in s["evaluation"]:
-        print(f"{r['policy']} vs {r['players'] - 1}x {r['anchor']}: win share {r['win_share']:.3f} "
+        print(f"[{r['step_name']}] {r['policy']} vs {r['players'] - 1}x {r['anchor']}: win share {r['win_share']:.3f} "
               f"[{r['ci_lo']:.3f}, {r['ci_hi']:.3f}] over {r['games']} games (fair {r['fair']:.3f})")
     print(f"recipe: {s['total_wall_s']} s ({', '.join(f'{k} {v} s' for k, v in s['wall_s'].items())})")
-    print(f"wrote {s['out']}/ (collect, imitate, league, evaluate, recipe_summary.json)"
-          + (f" and {s['export']}" if s["export"] else ""))
+    print(f"wrote {s['out']}/ ({', '.join(s['steps'])}, recipe_summary.json)"
+          + (f" and {s['export']} (from step {s['export_from']})" if s["export"] else ""))
     return 0
 
 

@@ -57,6 +57,8 @@ SCHEMA: dict[str, Opt] = {
     "epochs": Opt(4, (int,), "PPO epochs per update"),
     "minibatch": Opt(1024, (int,), "minibatch size"),
     "lr": Opt(1e-4, (float,), "Adam learning rate"),
+    "skip_lr": Opt(None, (float,), "Adam learning rate of the policy's skip head, if it has one (e.g. 0.003: the "
+                   "rule-feature logistic moves faster than the trunk; null: lr)", nullable=True),
     "clip": Opt(0.2, (float,), "PPO ratio clip"),
     "ent_coef": Opt(0.003, (float,), "entropy bonus"),
     "vf_coef": Opt(0.5, (float,), "value loss weight"),
@@ -444,8 +446,14 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         enc = get_encoder(cfg["encoder"])
         model = PolicyNet.for_encoder(enc, NUM_ACTIONS, cfg["hidden"])
         ck = None
-    opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
+    skip_params = list(model.skip.parameters()) if model.skip_inputs and cfg["skip_lr"] is not None else []
+    rest = [q for q in model.parameters() if all(q is not r for r in skip_params)]
+    groups = [{"params": rest}] + ([{"params": skip_params, "lr": cfg["skip_lr"]}] if skip_params else [])
+    opt = torch.optim.Adam(groups, lr=cfg["lr"])
     if ck is not None and "optimizer" in ck:
+        if len(ck["optimizer"]["param_groups"]) != len(groups):
+            raise ConfigError(f"{ck_path} was trained with {len(ck['optimizer']['param_groups'])} optimizer "
+                              f"group(s) and this config makes {len(groups)} (skip_lr): keep skip_lr as it was")
         opt.load_state_dict(ck["optimizer"])
     header = model.header(enc)
     maps = {b["name"]: np.asarray(b["action_index"], dtype=np.int64) for b in model.block_specs}

@@ -27,9 +27,7 @@ PACKAGES = ("fandonia_env", "agents")
 
 #: cycles of lazy imports (inside functions) between engine chapter modules, which issue 12
 #: item 1 replaces by registry hooks; this list may only shrink
-KNOWN_LAZY_CYCLES = (
-    frozenset({"fandonia_env.engine.activities", "fandonia_env.engine.crown", "fandonia_env.engine.romantic_intrigue"}),
-)
+KNOWN_LAZY_CYCLES: tuple[frozenset[str], ...] = ()
 
 
 def _modules() -> dict[str, pathlib.Path]:

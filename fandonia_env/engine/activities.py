@@ -43,9 +43,7 @@ from .data.components import (
     CARD_TYPES,
     COUNTRIES,
     COUNTRY_NAMES,
-    ERRATA_FEMALE_TITLES,
     FANDONIA,
-    FEMALE_TITLES,
     MALE_TITLES,
     NEVER_ABROAD,
     NO_TITLE,
@@ -54,11 +52,9 @@ from .data.components import (
     ROYAL_ALIGNMENT_CARD,
     ROYALS,
     TITLE_NAMES,
-    printed_title,
 )
-from .data.tables import ROYAL_FAVOR, TITLE_TABLE, TITLE_TABLE_ERRATA_FEMALE, lookup
+from .data.tables import ROYAL_FAVOR, lookup
 from .machine import ask, log, op, seq
-from .options import errata
 from .queries import (
     abroad,
     can_spend,
@@ -79,13 +75,9 @@ from .queries import (
 )
 from .rolls import modified_roll
 from .rule_queries import pp_price
+from .ruleset import ruleset
 from .state import Character, GameState
 from .turn import discard_options, do_draw
-
-_TITLE_COST = {row["from"]: row["cost_ip"] for row in TITLE_TABLE}
-#: D25, ruling R3/A20: the errata female steps cost 2, 3, 4, 5 IP by rank reached.
-_TITLE_COST_ERRATA = {**_TITLE_COST, **{row["from"]: row["cost_ip"] for row in TITLE_TABLE_ERRATA_FEMALE}}
-
 
 # ---------------------------------------------------------------------------
 # Shared helpers
@@ -220,7 +212,7 @@ def release_character(state: GameState, cid: str) -> None:
     c.owner = None
     kind = "NRC" if cid in ROYALS else "NC"
     log(state, f"{name(cid)} leaves player {prev}'s faction and becomes a {kind}.")
-    if c.hiding and errata(state):  # ES §24.7 (D64): hiding.py
+    if c.hiding and ruleset(state).nc_may_not_hide:  # ES §24.7 (D64): hiding.py
         seq(state, ("justice_d64_unhide", {"cid": cid}))
 
 
@@ -252,7 +244,7 @@ def _intrigue_ok(state: GameState, p: int, need_treachery: bool) -> bool:
     else:
         return False
     if need_treachery:  # errata D45: an Intrigue card is never a Treachery card (crown group)
-        return (spare > 0 and not errata(state)) or count_cards(state, p, "treachery") > 0
+        return (spare > 0 and ruleset(state).intrigue_substitutes) or count_cards(state, p, "treachery") > 0
     return True
 
 
@@ -278,12 +270,9 @@ def _title_rank(state: GameState, cid: str) -> tuple[tuple[str, ...], int] | Non
     """(ladder, index of the present title) or None if the character has no ladder."""
     if cid not in NOBLES or cid in NO_TITLE:
         return None
-    if errata(state):  # D2, D11, D25: errata printed titles and female ladder
-        printed = printed_title(state.config, cid)
-        ladder = ERRATA_FEMALE_TITLES if NOBLES[cid].female else MALE_TITLES
-    else:
-        printed = NOBLES[cid].title
-        ladder = FEMALE_TITLES if printed in FEMALE_TITLES else MALE_TITLES
+    rs = ruleset(state)
+    printed = rs.printed_title(cid, state.n)  # D2, D11: the title printed in the game's edition
+    ladder = rs.female_titles if NOBLES[cid].female else MALE_TITLES  # D25: the edition's female ladder
     if printed not in ladder:
         return None
     c = state.chars[cid]
@@ -301,7 +290,7 @@ def title_cost(state: GameState, cid: str) -> int | None:
     ladder, idx = r
     if idx >= len(ladder) - 1:
         return None
-    return (_TITLE_COST_ERRATA if errata(state) else _TITLE_COST)[ladder[idx]]
+    return ruleset(state).title_cost[ladder[idx]]
 
 
 def _title_candidates(state: GameState, p: int) -> list[str]:
@@ -342,7 +331,7 @@ def act_title_pick(state: GameState, choice: int, p: int) -> None:
         return
     cid = action_char(choice)
     ladder, idx = _title_rank(state, cid)
-    cost = (_TITLE_COST_ERRATA if errata(state) else _TITLE_COST)[ladder[idx]]
+    cost = ruleset(state).title_cost[ladder[idx]]
     spend_ip(state, p, cost, f"a title for {name(cid)}")
     state.chars[cid].titles += 1
     state.tstate.setdefault("titled", []).append(cid)
@@ -359,16 +348,16 @@ def act_title_pick(state: GameState, choice: int, p: int) -> None:
 def _counselor_candidates(state: GameState, p: int) -> list[str]:
     """PC or FAC, not an Office Holder, not a henchman (incl. the PC's spouse, §17.3),
     not already a Monarch's Counselor."""
-    if errata(state):  # D29: a henchman may be one; D27: not imprisoned, banished or hiding (counsel group)
+    if ruleset(state).counselor_may_be_henchman:  # D29: a henchman may be one; D27: not imprisoned, banished or hiding (counsel group)
         return [cid for cid in _pc_or_facs(state, p) if state.chars[cid].office is None
-                and state.chars[cid].counselor_card is None and not _away_errata(state.chars[cid])]
+                and state.chars[cid].counselor_card is None and not _away_from_court(state.chars[cid])]
     hm = henchmen(state, p)
     return [cid for cid in _pc_or_facs(state, p)
             if state.chars[cid].office is None and state.chars[cid].counselor_card is None
             and state.chars[cid].henchman_card is None and cid not in hm]
 
 
-def _away_errata(c: Character) -> bool:
+def _away_from_court(c: Character) -> bool:
     return c.imprisoned or c.banished or c.hiding
 
 
@@ -397,7 +386,7 @@ def act_counselor_pick(state: GameState, choice: int, p: int) -> None:
 
 def _farcs_alive(state: GameState, p: int) -> list[str]:
     return [cid for cid in ROYALS if state.chars[cid].owner == p and not state.chars[cid].dead
-            and not (cid == state.monarch and errata(state))]  # ES §36.10.5 (D83)
+            and not (cid == state.monarch and ruleset(state).farc_monarch_out_of_romance)]  # ES §36.10.5 (D83)
 
 
 def _courting_henchmen(state: GameState, p: int) -> list[str]:
@@ -478,7 +467,7 @@ def act_favor_result(state: GameState, roll: dict[str, Any], p: int, farc: str, 
     if row.get("ip"):
         gain_ip(state, p, row["ip"], "Royal Favor Table")
     if "farc_becomes_nrc" in row["special"]:
-        if henchman and not errata(state):  # D52: in the errata edition the FARC may become a NRC
+        if henchman and not ruleset(state).henchman_courted_farc_may_become_nrc:  # D52: in the errata edition the FARC may become a NRC
             log(state, f"A henchman courted: {name(farc)} does not become a NRC (§17.2.4).")
         elif farc == state.monarch:
             log(state, f"{name(farc)} is a FARC Monarch for life (§36.6, A59): no effect.")
@@ -495,7 +484,7 @@ def _henchman_candidates(state: GameState, p: int) -> list[str]:
     """FACs (not PC, not RCs) who are neither henchmen (incl. the PC's spouse, §17.3)
     nor Monarch's Counselors."""
     hm = henchmen(state, p)
-    mc_ok = errata(state)  # D29 (ES §13.4.7, §14.5.6): a Monarch's Counselor may be a henchman (counsel group)
+    mc_ok = ruleset(state).counselor_may_be_henchman  # D29 (ES §13.4.7, §14.5.6): a Monarch's Counselor may be a henchman (counsel group)
     return [cid for cid in _pc_or_facs(state, p)
             if not state.chars[cid].is_pc and state.chars[cid].henchman_card is None
             and (mc_ok or state.chars[cid].counselor_card is None) and cid not in hm]
@@ -586,18 +575,16 @@ def _treachery_targets(state: GameState, p: int) -> list[str]:
 
     Romantic Intrigue 2 (§38): married characters may be recruited too, with their spouse
     (``romantic_intrigue.married_joining``)."""
-    ri = _ri_on(state)
+    married = ruleset(state).married_recruitment_hook  # §38 RI 2
     out = []
     for cid, c in state.chars.items():
         if c.owner is None or c.owner == p or c.is_pc:
             continue
         joining: list[str] | None = [cid]
         if c.spouse is not None:
-            if not ri:
+            if married is None:
                 continue
-            from .romantic_intrigue import married_joining
-
-            joining = married_joining(state, p, cid)
+            joining = registry.HOOKS[married](state, p, cid)
             if joining is None:
                 continue
         if cid in ("george", "thomas") or cid == state.monarch or c.consort or blocked(state, c):
@@ -638,11 +625,9 @@ def act_treachery_card(state: GameState, choice: int, p: int, cid: str) -> None:
 
 
 def _treachery_done(state: GameState, p: int, cid: str) -> None:
-    if _ri_on(state):
-        from .romantic_intrigue import married_treachery
-
-        if married_treachery(state, p, cid):  # §38 Romantic Intrigue 2
-            return
+    married = ruleset(state).married_treachery_hook
+    if married is not None and registry.HOOKS[married](state, p, cid):  # §38 Romantic Intrigue 2
+        return
     prev = state.chars[cid].owner
     join_faction(state, p, cid)
     kind = "FARC" if cid in ROYALS else "FAC"
@@ -654,22 +639,20 @@ def _treachery_done(state: GameState, p: int, cid: str) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _ri_on(state: GameState) -> bool:
-    """Is the optional rule Romantic Intrigue (§38) on?  (``romantic_intrigue.py``)"""
-    return "romantic_intrigue" in state.config["optional"]
-
-
 def _seducers(state: GameState, p: int) -> list[str]:
+    """The hook of the game's ruleset: ``seducers_1981`` or, with Romantic Intrigue,
+    ``romantic_intrigue.seducers``."""
+    return registry.HOOKS[ruleset(state).seducers_hook](state, p)
+
+
+@registry.hook("seducers_1981")
+def seducers_1981(state: GameState, p: int) -> list[str]:
     """Female PC/FAC (cards 56-66), unmarried, not imprisoned/hiding/stuck at war.
 
     Reading: the seducer is held to the same situation limits as the target
     (imprisoned, in hiding, stuck at war); female RCs never seduce (§13.4.15).
-    The errata edition says so (D35).  With Romantic Intrigue: ``romantic_intrigue.seducers``.
+    The errata edition says so (D35).
     """
-    if _ri_on(state):
-        from .romantic_intrigue import seducers
-
-        return seducers(state, p)
     out = []
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
@@ -681,18 +664,20 @@ def _seducers(state: GameState, p: int) -> list[str]:
 
 
 def _seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
+    """The hook of the game's ruleset: ``seduce_targets_1981`` or, with Romantic Intrigue,
+    ``romantic_intrigue.seduce_targets``."""
+    return registry.HOOKS[ruleset(state).seduce_targets_hook](state, p, seducer)
+
+
+@registry.hook("seduce_targets_1981")
+def seduce_targets_1981(state: GameState, p: int, seducer: str) -> list[str]:
     """Male EAC or NC (not PCs, RCs, the Archbishop, married males, consorts), not
     imprisoned/hiding/stuck at war, in the seducer's country, affordable in PP.
 
     Reading (A36): a male abroad may be seduced only by a female abroad in the same
     country; and, as for proposals (§18.4.2), a female abroad seduces only a male in
     her own country - the two must be in the same place (errata D61 says so).
-    With Romantic Intrigue: ``romantic_intrigue.seduce_targets``.
     """
-    if _ri_on(state):
-        from .romantic_intrigue import seduce_targets
-
-        return seduce_targets(state, p, seducer)
     loc = state.chars[seducer].location
     out = []
     for cid, n in NOBLES.items():
@@ -740,11 +725,13 @@ def act_seduce_target(state: GameState, choice: int, p: int, seducer: str) -> No
     """One die; less than the Seduction Rating wins (A5: modified die).  Any player may
     negate with a 'Treachery' or an 'Informer' card before the roll (one card)."""
     target = action_char(choice)
-    if errata(state) or _ri_on(state):  # ES §13.4.15 (D36, D37), §38 Romantic Intrigue, D92
-        from .romantic_intrigue import seduce_start
+    # the ruleset's seduction: this 1981 one, or ES §13.4.15 (D36, D37), §38 Romantic Intrigue, D92
+    registry.HOOKS[ruleset(state).seduction_hook](state, p, seducer, target)
 
-        seduce_start(state, p, seducer, target)
-        return
+
+@registry.hook("seduce_1981")
+def seduce_1981(state: GameState, p: int, seducer: str, target: str) -> None:
+    """§13.4.15 (1981): one die; less than the Seduction Rating wins."""
     use_intrigue_grant(state, p)
     rating = NOBLES[seducer].seduction
     log(state, f"player {p}'s {name(seducer)} (Seduction Rating {rating}) attempts to seduce {name(target)}.")
@@ -854,7 +841,8 @@ def act_travel_dest(state: GameState, choice: int, p: int, cid: str) -> None:
         log(state, f"{name(cid)} returns to Fandonia from {COUNTRY_NAMES[src]}.")
     else:
         log(state, f"{name(cid)} travels from {COUNTRY_NAMES[src]} to {COUNTRY_NAMES[dest]}.")
-    back = ("justice_es_enter_fandonia", {"cid": cid}) if dest == FANDONIA and errata(state) else None  # D62
+    back = (("justice_es_enter_fandonia", {"cid": cid}) if dest == FANDONIA and ruleset(state).wrongdoers_live_abroad
+            else None)  # D62
     seq(state, back, ("act_travel", {"p": p, "first": False}))
 
 

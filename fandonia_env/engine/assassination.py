@@ -31,6 +31,7 @@ from .queries import (
     take_card,
 )
 from .rolls import modified_roll
+from .ruleset import ruleset
 from .state import Character, GameState
 from .turn import waived
 from .wrongdoing import CLAMP, card_entry
@@ -109,7 +110,7 @@ def justice_scandal_result(state: GameState, roll: dict[str, Any], cid: str, exp
 
 
 def _intrigue_subst(state: GameState) -> bool:
-    return state.config["edition"] == "1981"
+    return ruleset(state).intrigue_substitutes  # §14.5.7 (1981; not in the errata, D45)
 
 
 def _assassins(state: GameState, p: int) -> list[str]:

@@ -46,8 +46,8 @@ from . import chance, registry
 from .actions import ID, NAME, action_char, char_action
 from .data.components import OFFICES, ROYALS
 from .machine import ask, log, op, seq
-from .options import errata
 from .queries import can_spend, gain_ip, henchmen, ip_spendable, name, pc, spend_ip
+from .ruleset import ruleset
 from .state import GameState
 
 AMOUNTS = tuple(ID[f"amount_{k}"] for k in range(1, 7))
@@ -65,7 +65,7 @@ def amount_of(choice: int) -> int:
 
 
 def _legal_take(state: GameState, p: int) -> bool:
-    if not errata(state):
+    if not ruleset(state).bribery:
         return False
     if p in state.tstate.get("bribe_taken", ()):
         return False
@@ -133,7 +133,7 @@ def _pairs(state: GameState, p: int) -> dict[str, list[str]]:
 
 
 def _legal_offer(state: GameState, p: int) -> bool:
-    if not errata(state):
+    if not ruleset(state).bribery:
         return False
     if p in state.tstate.get("bribe_offered", ()) or not can_spend(state, p, 1):
         return False
@@ -190,7 +190,7 @@ def bribe_signs(state: GameState, cid: str, why: str) -> list[dict[str, Any]]:
     """The sign a bribed NC Office Holder adds to a problem-resolution or counseling roll
     (``[]`` unless errata and ``cid`` accepted a bribe still valid, A27 iv); using it
     consumes it.  Called by the roll builders of problems.py and counsel.py for a NC."""
-    if not errata(state):
+    if not ruleset(state).bribery:
         return []
     bought = state.misc.get("bribery_bought")
     if not bought or cid not in bought:

@@ -1,5 +1,5 @@
 """The activities Render A Pardon (§13.4.5, §14.5.4) and Announce An Amnesty (§13.4.6,
-§14.5.5); the optional rule §38 Clemency (``opt(state, "clemency")``) and ES D93.
+§14.5.5); the optional rule §38 Clemency (``Ruleset.clemency``) and ES D93.
 
 Cross-chapter operation (docs/engine.md): ``amnesty_all`` {} (an amnesty without the activity,
 a counsel's effect).  ``trials`` schedules ``justice_clemency`` {cid} after a trial whose result
@@ -23,8 +23,8 @@ from .data.components import FANDONIA, ROYALS
 from .data.tables import CLEMENCY, lookup
 from .death import set_situation
 from .machine import ask, log, op, seq
-from .options import errata, opt
 from .queries import discard, has_card, name, player_order, take_card
+from .ruleset import ruleset
 from .state import Character, GameState
 from .trials import imprison
 from .turn import waived
@@ -171,7 +171,7 @@ def d93_pardonable(state: GameState, c: Character) -> bool:
     """ES Clemency (D93, A51): with the Clemency rule in the errata edition a FARC Monarch
     may pardon any character accused of wrongdoing (any wrongdoer), on the terms of
     §36.10.4."""
-    return not c.dead and is_wrongdoer(c) and errata(state) and opt(state, "clemency")
+    return not c.dead and is_wrongdoer(c) and ruleset(state).clemency_pardons_any_wrongdoer
 
 
 # ---------------------------------------------------------------------------

@@ -75,7 +75,7 @@ Readings (where the rules are silent):
   Fandonia before the ``to_trial`` step (§25 "immediately returned to trial in
   Fandonia"); this is not an activity.
 
-Errata edition (ruling R1; ``options.errata``), each guarded by its switch:
+Errata edition (ruling R1), each guarded by its ``Ruleset`` attribute:
 
 * D7/A26 (ES §12.3.9, §15.2): a player who drew the 'Free Counsel' Opportunity counter
   (kind ``free_counsel``) this Player Turn may counsel; it is a free counsel (§15.9 any
@@ -126,7 +126,6 @@ from .data.components import (
 )
 from .data.tables import COUNSELING_RESULTS, COUNSELING_TABLES, lookup
 from .machine import ask, log, op, seq
-from .options import errata, opt
 from .queries import (
     abroad,
     discard,
@@ -141,6 +140,7 @@ from .queries import (
     stuck_at_war,
 )
 from .rolls import modified_roll
+from .ruleset import ruleset
 from .state import Character, GameState
 from .turn import place_ambassador
 from .wrongdoing import extraditable_es
@@ -164,7 +164,7 @@ def counsel_banned(state: GameState) -> str | None:
     """§15.5, §33.2.4: why nobody may counsel this turn, or None."""
     if state.crown in _NO_COUNSEL_CROWNS:
         return f"the Crown Events result is {state.crown.capitalize()} (§15.5)"
-    if state.support == 0 and not errata(state):  # D79/A24: allowed at -1 in the errata edition
+    if state.support == 0 and not ruleset(state).counsel_in_crisis:  # D79/A24: allowed at -1 in the errata edition
         return "the government is in crisis (§15.5, §33.2.4)"
     return None
 
@@ -182,7 +182,7 @@ def open_tables(state: GameState) -> list[str]:
         key = k if k in COUNSELING_TABLES else (v.get("problem") if isinstance(v, dict) else None)
         if key in COUNSELING_TABLES and key not in out:
             out.append(key)
-    if not errata(state):  # ruling R13
+    if ruleset(state).crown_problem_tables_counselled:  # ruling R13
         for key in state.tstate.get("crown_problems", ()):
             if key in COUNSELING_TABLES and key not in out:
                 out.append(key)
@@ -223,7 +223,7 @@ def stand_ins(state: GameState, p: int) -> list[str]:
     """§15.3, §17.2.2: henchmen who may counsel in place of a real counselor (not abroad).
 
     None in the errata edition (D48, D51, A25: ES §15.3 "henchmen cannot be used to counsel")."""
-    if errata(state):
+    if not ruleset(state).henchmen_counsel:
         return []
     out = []
     for cid in henchmen(state, p):
@@ -276,7 +276,7 @@ def counsel_targets(state: GameState, p: int, table: str, i: int) -> list[int] |
 
 def _extraditable(state: GameState) -> list[str]:
     """§25, §7.10.1: wrongdoers in hiding, not in a country at war."""
-    if errata(state):  # ES §25.1, §25.12 (D66, D74): wrongdoing.py
+    if ruleset(state).es_extradition:  # ES §25.1, §25.12 (D66, D74): wrongdoing.py
         return [cid for cid, c in state.chars.items() if extraditable_es(state, cid, c)]
     return [cid for cid, c in state.chars.items()
             if c.wrongdoer and c.hiding and not c.dead and not stuck_at_war(state, c)]
@@ -364,7 +364,7 @@ def _eligible(state: GameState, p: int) -> tuple[bool, list[str]]:
     if pc(state, p).dead or monarch_owner(state) == p:
         return False, []  # A47; §36.10.2
     free = state.players[p].free_counsel
-    if not free and errata(state) and has_free_counsel_counter(state, p):
+    if not free and ruleset(state).free_counsel_counter and has_free_counsel_counter(state, p):
         free = True  # D7, A26: the Free Counsel counter, a free counsel like the Court Ball's
     return free, counselors(state, p)
 
@@ -404,7 +404,7 @@ def counsel_table_chosen(state: GameState, choice: int, p: int, free: bool) -> N
         log(state, f"Player {p} does not counsel the Monarch.", to=p if _counter_only(state, p, free) else None)
         return
     table = NAME[choice][len("counsel_table_"):]
-    if opt(state, "counselor_powers") and preventers(state, p):
+    if ruleset(state).counselor_powers and preventers(state, p):
         seq(state, ("counsel_prevent_next", {"p": p, "free": free, "table": table}))
         return
     _ask_counsel(state, p, free, table)
@@ -489,7 +489,7 @@ def _counsel(state: GameState, p: int, table: str, i: int, target: Any, counselo
         "then_args": {"p": p, "table": table, "i": i, "target": target, "counselor": counselor,
                       "free": free, "substitute": substitute},
     }
-    if state.support == 0 and errata(state):  # D79, A24
+    if state.support == 0 and ruleset(state).counsel_in_crisis:  # D79, A24
         spec["base"] = -1
         log(state, "The government is in crisis: -1 to the counseling roll (ES §33.2.4).")
     seq(state, modified_roll(spec))
@@ -626,7 +626,7 @@ def _execute(state: GameState, p: int, table: str, i: int, target: Any) -> list[
 
 def _extradite(state: GameState, cid: str) -> list[Any]:
     """§25: extradition by counsel (not an activity): back to Fandonia and to trial."""
-    if errata(state):  # ES §25.4, §25.7 (D69): hiding.py
+    if ruleset(state).es_extradition:  # ES §25.4, §25.7 (D69): hiding.py
         return [("justice_es_extradite_counsel", {"cid": cid})]
     c = state.chars[cid]
     if c.dead or not c.wrongdoer or not c.hiding or stuck_at_war(state, c):
@@ -711,7 +711,7 @@ def counselor_leaves_court(state: GameState, cid: str, why: str) -> None:
     """D27 (ES §13.4.3, §14.2.4, §29.3, §30.4), errata only: a Monarch's Counselor who is
     imprisoned, banished or goes into hiding loses his card (discarded).  The justice
     chapter calls this where the situation is set; ``why`` is "imprisoned" etc."""
-    if not errata(state):
+    if not ruleset(state).counselor_card_lost_away_from_court:
         return
     c = state.chars[cid]
     if c.counselor_card is None:
@@ -767,7 +767,7 @@ def counsel_prevent_choice(state: GameState, choice: int, p: int, q: int, free: 
 def counselor_problem_signs(state: GameState) -> list[dict[str, Any]]:
     """§38: each player with a Monarch's Counselor may add or subtract one from every political
     problem roll (one sign per player, in player order)."""
-    if not opt(state, "counselor_powers"):
+    if not ruleset(state).counselor_powers:
         return []
     order = state.order or list(range(state.n))
     return [{"player": q, "amount": 1, "why": "Monarch's Counselor, §38"} for q in order if has_counselor(state, q)]

@@ -108,7 +108,6 @@ from .data.components import (
 )
 from .data.tables import COURT_BALL, COURT_BALL_MAX_MODIFIER, CROWN_EVENTS, ROYAL_DEATH, lookup
 from .machine import abort_turn, ask, log, op, seq
-from .options import errata
 from .queries import (
     abroad,
     discard,
@@ -123,6 +122,7 @@ from .queries import (
     player_order,
     take_card,
 )
+from .ruleset import ruleset
 from .state import GameState
 from .turn import discard_forced, discard_options, forced_discards, uses_intrigue, waived
 
@@ -141,10 +141,6 @@ PROTECTED_HAND = 3
 MOURNING_DISCARDS = 2
 #: Prefix of a forced 'One Political Problem' result naming its problem (§38 unresolved e/g).
 FORCED_PROBLEM = "one_problem:"
-#: Errata (D20, ES §8.4.4): a free counsel on a Court Ball roll of 9 or more (1981: 8, the table).
-ERRATA_FREE_COUNSEL_MIN = 9
-#: Errata (D21, ES §8.4.4): a player whose PC is banned loses 2 PP at every Court Ball.
-ERRATA_BANNED_PP = 2
 
 
 def _label(k: str) -> str:
@@ -236,7 +232,7 @@ def crown_resolve(state: GameState, event: str) -> None:
     if event == "royal_death":
         _royal_death(state)
     elif event == "famine":
-        boosted = "Trade Guild, Merchant and Peasant" if errata(state) else "Trade Guild, Merchant and Army"
+        boosted = ruleset(state).famine_boosted_support  # D18
         log(state, f"Famine (§8.4.2): {boosted} Support are worth more this turn; "
                    "no player may spend IP this turn (§34.6) and no counseling is allowed (§15.5).")
     elif event == "intrigue":
@@ -339,7 +335,7 @@ def intrigue_draw(state: GameState, p: int, victim: int, blackmail_asked: bool =
     if not intrigue_victim_ok(state, victim):
         log(state, f"Player {victim}'s hand may not be intrigued (§14.2.7): no effect.")
         return
-    if not blackmail_asked and "blackmail" in state.config["optional"]:  # §38 Blackmail
+    if not blackmail_asked and ruleset(state).blackmail:  # §38 Blackmail
         seq(state, ("blackmail_offer", {"p": p, "victim": victim}))
         return
     hand = state.players[victim].hand
@@ -433,14 +429,15 @@ def court_ball_next(state: GameState, i: int, attendees: list[str]) -> None:
             break
         if c.banned and not c.dead:
             log(state, f"Player {p}'s PC is banned from Court Balls: he may not roll (§8.4.4).")
-            if errata(state):  # D21, ES §8.4.4
-                lose_pp(state, p, ERRATA_BANNED_PP, "banned PC, Court Ball, ES §8.4.4")
+            banned_pp = ruleset(state).banned_pc_court_ball_pp
+            if banned_pp:  # D21, ES §8.4.4
+                lose_pp(state, p, banned_pp, "banned PC, Court Ball, ES §8.4.4")
         i += 1
     else:
         return
-    from .romantic_intrigue import marriage_ball  # ES optional Marriage (D97); lazy: import cycle
-
-    seq(state, marriage_ball(state, p, attendees) or ("court_ball_roll", {"p": p, "attendees": attendees}),
+    marriage = ruleset(state).court_ball_marriage_hook  # ES optional Marriage (D97): romantic_intrigue
+    seq(state, (marriage and registry.HOOKS[marriage](state, p, attendees))
+        or ("court_ball_roll", {"p": p, "attendees": attendees}),
         ("court_ball_next", {"i": i + 1, "attendees": attendees}))
 
 
@@ -463,7 +460,8 @@ def court_ball_roll(state: GameState, p: int, attendees: list[str]) -> None:
             pl.ball_mod = new
             log(state, f"Player {p}'s Court Ball modifier becomes {new:+d}.")
     special = row["special"]
-    if "free_counsel" in special and errata(state) and total < ERRATA_FREE_COUNSEL_MIN:
+    least = ruleset(state).court_ball_free_counsel_min  # D20
+    if "free_counsel" in special and least is not None and total < least:
         log(state, f"Player {p} does not win a free counsel: it takes 9 or more (ES §8.4.4).")  # D20
     elif "free_counsel" in special:
         pl.free_counsel = True
@@ -641,7 +639,7 @@ def succession(state: GameState) -> None:
             log(state, f"{name(h.spouse)}, player {sp.owner}'s FAC, becomes the NRC consort (§18.10); "
                        "the Loyalty counter stays on the card.")
             sp.owner = None
-            if sp.hiding and errata(state):  # ES §24.7 (D64): a NC may not hide
+            if sp.hiding and ruleset(state).nc_may_not_hide:  # ES §24.7 (D64): a NC may not hide
                 seq(state, ("justice_d64_unhide", {"cid": h.spouse}))
             if sp.henchman_card is not None:
                 discard(state, sp.henchman_card)  # §17.4

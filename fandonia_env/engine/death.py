@@ -101,7 +101,6 @@ from .actions import ID, NAME, NO, YES
 from .data.components import CARD_TYPE_OF, CARD_TYPES, FANDONIA, ROYAL_ALIGNMENT_CARD, ROYALS
 from .data.tables import FUNERAL, lookup
 from .machine import ask, log, op, seq
-from .options import errata, opt
 from .queries import (
     ROYAL_SPOUSE_STATUS,
     abroad,
@@ -117,13 +116,11 @@ from .queries import (
     stuck_at_war,
     take_card,
 )
+from .ruleset import ruleset
 from .state import GameState
 
 #: §31.5: cards a player whose PC dies must discard.
 PC_DEATH_DISCARDS = 5
-
-#: ES §31.4 (D78): the functionaries, who still have heirs in the errata edition.
-FUNCTIONARIES = frozenset(str(i) for i in range(45, 56))
 
 #: ``state.misc`` key: the characters permanently removed (D77, shorter_b), in order.
 REMOVED_KEY = "death_removed"
@@ -214,7 +211,7 @@ def kill(state: GameState, cid: str, cause: str = "") -> None:
     c = state.chars[cid]
     why = f" ({cause})" if cause else ""
     # §38 Funerals: held once the office is vacated, before the other consequences
-    fun = ("death_funeral", {"cid": cid, "i": 0, "attending": []}) if opt(state, "funerals") else None
+    fun = ("death_funeral", {"cid": cid, "i": 0, "attending": []}) if ruleset(state).funerals else None
     if cid in ROYALS:
         _kill_royal(state, cid, cause, why, fun)
     elif c.dead:
@@ -233,9 +230,8 @@ def kill(state: GameState, cid: str, cause: str = "") -> None:
 def removed_for_good(state: GameState, cid: str) -> bool:
     """Does the death of the non-royal, non-PC ``cid`` remove him from the game?
     Errata ES §31.3 (D77): 11-44 and 56-66; ``shorter_b`` (1981, D98): everyone."""
-    if errata(state):
-        return cid not in FUNCTIONARIES
-    return opt(state, "shorter_b")
+    rs = ruleset(state)
+    return rs.death_without_heir is not None and cid not in rs.heirs_kept
 
 
 def removed_characters(state: GameState) -> list[str]:
@@ -332,7 +328,7 @@ def _remove_noble(state: GameState, cid: str, why: str, fun: tuple | None = None
     """ES §31.3 (D77, A32) / §38 Shorter Game b: the character leaves the game for good,
     with his Loyalty counter; office vacant, Henchman/Monarch's Counselor card discarded."""
     c = state.chars[cid]
-    rule = "ES §31.3" if errata(state) else "§38 Shorter Game b"
+    rule = ruleset(state).death_without_heir
     log(state, f"{name(cid)} dies{why} and is permanently removed from the game with his/her "
                f"Loyalty counter: there is no heir ({rule}).")
     vac = _clear_card(state, cid)
@@ -472,7 +468,7 @@ def justice_end_of_turn(state: GameState) -> None:
             log(state, f"{name(cid)} commits suicide (§29.9, §30.10).")
             deaths.append(("kill", {"cid": cid, "cause": "suicide"}))
         elif c.imprisoned and c.owner is None and c.situation_turns >= 1:
-            if errata(state):  # ES §30.10 (D76): One IP for -2; trials.py
+            if ruleset(state).prison_death_bought_off:  # ES §30.10 (D76): One IP for -2; trials.py
                 deaths.append(("justice_es_prison_death", {"cid": cid, "roller": state.first_player}))
             elif _prison_death_roll(state, cid, state.first_player):
                 deaths.append(("kill", {"cid": cid, "cause": "died in prison"}))
@@ -506,7 +502,7 @@ def justice_prison_deaths(state: GameState, p: int) -> None:
     steps = []
     for cid, c in state.chars.items():
         if c.owner == p and c.imprisoned and not c.dead and c.situation_turns >= 1:
-            if errata(state):  # ES §30.10 (D76): One IP for -2; trials.py
+            if ruleset(state).prison_death_bought_off:  # ES §30.10 (D76): One IP for -2; trials.py
                 steps.append(("justice_es_prison_death", {"cid": cid, "roller": p}))
             elif _prison_death_roll(state, cid, p):
                 steps.append(("kill", {"cid": cid, "cause": "died in prison"}))
@@ -559,7 +555,7 @@ def death_funeral_roll(state: GameState, p: int, cid: str) -> None:
     r = chance.dice_sum(state, "Funeral Table")
     row = lookup(FUNERAL, r)
     pp, ip, text = row["pp"], row["ip"], row["text"]
-    if r == D95_ROW and errata(state):
+    if r == D95_ROW and ruleset(state).funeral_grave_loses_pp:
         pp, ip, text = -1, 0, "Fell Into Grave. Lose One PP (errata, D95)."
     log(state, f"Player {p} rolls {r} on the Funeral Table at the funeral of {name(cid)}: {text}")
     why = "Funeral Table"

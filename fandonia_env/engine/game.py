@@ -23,8 +23,9 @@ from .actions import NAME, NUM_ACTIONS
 from .data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
 from .machine import IllegalActionError, pending, run
 from .machine import apply as _apply
-from .options import EDITIONS, OPTIONAL_RULES, ConfigError, load_preset, validate_optional
+from .options import EDITIONS, OPTIONAL_RULES, ConfigError, check_rules, load_preset
 from .queries import status
+from .ruleset import ruleset
 from .state import GameState, StateError
 from .turn import setup
 
@@ -61,9 +62,7 @@ def make_config(**kw: Any) -> dict[str, Any]:
     mt = cfg["max_turns"]
     if mt is not None and (isinstance(mt, bool) or not isinstance(mt, int) or mt < 1):
         raise ConfigError(f"config field 'max_turns' must be None or a positive int, got {mt!r}")
-    if cfg["edition"] not in EDITIONS:
-        raise ConfigError(f"config field 'edition' must be one of {list(EDITIONS)}, got {cfg['edition']!r}")
-    cfg["optional"] = validate_optional(cfg["edition"], cfg["optional"])
+    check_rules(cfg)  # edition and optional switches (options.py)
     return cfg
 
 
@@ -241,7 +240,7 @@ def player_view(state: GameState, p: int, log: bool = True) -> dict[str, Any]:
     return {
         "me": p,
         "n_players": state.n,
-        "rules": {"edition": state.config["edition"], "optional": list(state.config["optional"])},
+        "rules": {"edition": ruleset(state).edition, "optional": list(ruleset(state).optional)},
         "turn": state.turn,
         "phase": state.phase,
         "first_player": state.first_player,

@@ -24,9 +24,9 @@ from .actions import ID, NAME, NO, YES, char_action, suffix
 from .counsel import counselor_leaves_court
 from .data.components import COUNTRY_NAMES, FANDONIA, NEVER_ABROAD, OFFICES, ROYALS
 from .machine import ask, log, op, seq
-from .options import errata
 from .queries import abroad, card_options, discard, has_card, name, play_card, stuck_at_war, take_card
 from .rolls import modified_roll
+from .ruleset import ruleset
 from .state import Character, GameState
 from .trials import imprison
 from .turn import waived
@@ -61,7 +61,7 @@ def _escape_kind(c: Character, state: GameState | None = None) -> str | None:
         return "prison"
     if c.hiding and c.location == FANDONIA:
         return "hiding"
-    if (state is not None and c.hiding and not c.banished and errata(state)
+    if (state is not None and c.hiding and not c.banished and ruleset(state).wrongdoers_live_abroad
             and not stuck_at_war(state, c) and country_ids(state, c.location)):
         return "abroad"
     return None
@@ -158,7 +158,7 @@ def justice_escape_result(state: GameState, roll: dict[str, Any], cid: str, coun
     if roll["negated"]:
         log(state, f"The escape of {name(cid)} is negated (§13.4.10).")
         return
-    if errata(state) and c.hiding and abroad(c):
+    if ruleset(state).fugitive_flees_between_countries and c.hiding and abroad(c):
         src = c.location
         c.location = country
         log(state, f"{name(cid)} flees in hiding from {COUNTRY_NAMES[src]} to {COUNTRY_NAMES[country]} "
@@ -175,7 +175,7 @@ def justice_escape_result(state: GameState, roll: dict[str, Any], cid: str, coun
         c.situation_turns = 0
         c.escaped = not c.awaiting_execution
     log(state, f"{name(cid)} escapes to {COUNTRY_NAMES[country]} and is in hiding there (§13.4.10).")
-    if errata(state):
+    if ruleset(state).wrongdoers_live_abroad:
         if c.owner is None:  # ES §24.7 (D64): a NC cannot hide; he lives openly abroad (ES §20.8)
             c.hiding = False
             log(state, f"{name(cid)} is a NC and cannot hide: he lives openly in {COUNTRY_NAMES[country]} "
@@ -190,7 +190,9 @@ def justice_escape_result(state: GameState, roll: dict[str, Any], cid: str, coun
 # ---------------------------------------------------------------------------
 
 
+@registry.hook("extraditable_1981")
 def _extraditable(state: GameState, cid: str, c: Character) -> bool:
+    """§25, §7.10.1: a wrongdoer in hiding, not in a country at war."""
     return (not c.dead and c.hiding and cid not in ROYALS and is_wrongdoer(c)
             and not stuck_at_war(state, c))
 
@@ -198,13 +200,13 @@ def _extraditable(state: GameState, cid: str, c: Character) -> bool:
 def _extradite_legal(state: GameState, p: int) -> bool:
     if not waived(state) and not has_card(state, p, "extradition"):
         return False
-    ok = extraditable_es if errata(state) else _extraditable
+    ok = registry.HOOKS[ruleset(state).extraditable_hook]  # §25; ES §25.1, §25.12 (D66, D74)
     return any(ok(state, cid, c) for cid, c in state.chars.items())
 
 
 @op("justice_extradite")
 def justice_extradite(state: GameState, p: int) -> None:
-    ok = extraditable_es if errata(state) else _extraditable
+    ok = registry.HOOKS[ruleset(state).extraditable_hook]  # §25; ES §25.1, §25.12 (D66, D74)
     opts = [char_action(cid) for cid, c in state.chars.items() if ok(state, cid, c)]
     seq(state, ask(p, "extradite_target", opts, "justice_extradite_target", {"activity": "extradite"}, p=p))
 
@@ -215,7 +217,7 @@ def justice_extradite_target(state: GameState, choice: int, p: int) -> None:
     if not waived(state):
         discard(state, take_card(state, p, "extradition"))
         log(state, f"Player {p} plays an 'Extradition' card.")
-    if errata(state):
+    if ruleset(state).es_extradition:
         seq(state, ("justice_es_extradite", {"p": p, "cid": cid}))
         return
     seq(state, ("to_trial", {"cid": cid, "extradited": True}))
@@ -233,7 +235,7 @@ def _own_turn(state: GameState, p: int) -> bool:
 def _hideable(state: GameState, p: int, cid: str, c: Character) -> bool:
     return (c.owner == p and cid not in ROYALS and not c.dead and not c.hiding and not c.imprisoned
             and c.office is None and c.hid_turn != state.turn
-            and (c.banished or not is_wrongdoer(c) or (errata(state) and living_abroad(state, c))))
+            and (c.banished or not is_wrongdoer(c) or (ruleset(state).wrongdoers_live_abroad and living_abroad(state, c))))
 
 
 def _unhideable(state: GameState, p: int, cid: str, c: Character) -> bool:
@@ -242,7 +244,7 @@ def _unhideable(state: GameState, p: int, cid: str, c: Character) -> bool:
     mine = c.owner == p or (c.owner is None and p == state.first_player)
     if not mine or not c.hiding or c.dead or c.hid_turn == state.turn:
         return False
-    if is_wrongdoer(c) and not c.banished and stuck_at_war(state, c) and not errata(state):
+    if is_wrongdoer(c) and not c.banished and stuck_at_war(state, c) and not ruleset(state).wrongdoers_live_abroad:
         return False  # cannot return to Fandonia (§7.10.1); ES §20.8: he may live openly there
     return True
 
@@ -292,7 +294,7 @@ def justice_unhide_char(state: GameState, choice: int, p: int) -> None:
     log(state, f"{name(cid)} comes out of hiding (§24.8).")
     if c.banished or not is_wrongdoer(c):
         return
-    if errata(state) and abroad(c):
+    if ruleset(state).wrongdoers_live_abroad and abroad(c):
         # ES §20.8 (D62): he may live openly abroad instead of returning (§24.8)
         opts = [YES] if stuck_at_war(state, c) else [YES, NO]
         seq(state, ask(p, "unhide_abroad", opts, "justice_es_unhide_abroad", {"target": cid}, cid=cid))
@@ -310,7 +312,7 @@ def _back_to_justice(state: GameState, cid: str) -> None:
     elif c.escaped:
         imprison(state, cid, False, "an escaped prisoner back in Fandonia: imprisoned again (§30.6)")
     else:
-        if errata(state):
+        if ruleset(state).fugitive_fate_remembered:
             state.misc.get("justice_fate", {}).pop(cid, None)
         log(state, f"{name(cid)} is a wrongdoer: sent to a hearing (§24.8).")
         seq(state, ("hearing", {"cid": cid, "cont": True}))
@@ -372,7 +374,7 @@ def justice_es_enter_fandonia(state: GameState, cid: str) -> None:
     """ES §20.8 (D62): a wrongdoer living abroad who visits Fandonia goes at once to
     Fandonian justice (ES §25.10)."""
     c = state.chars[cid]
-    if not errata(state) or c.dead or c.banished or c.location != FANDONIA or not is_wrongdoer(c):
+    if not ruleset(state).wrongdoers_live_abroad or c.dead or c.banished or c.location != FANDONIA or not is_wrongdoer(c):
         return
     log(state, f"{name(cid)} is a wrongdoer who comes to Fandonia: he faces Fandonian justice at once "
                "(ES §20.8, §25.10).")
@@ -383,7 +385,7 @@ def justice_es_enter_fandonia(state: GameState, cid: str) -> None:
 def justice_es_turn_start(state: GameState, p: int) -> None:
     """ES §20.8, A31: a player whose PC is a wrongdoer living abroad has one activity this
     turn, more only through Extra Activity (checked when his Player Turn begins)."""
-    if not errata(state) or not state.pt:
+    if not ruleset(state).wrongdoers_live_abroad or not state.pt:
         return
     c = state.chars[state.players[p].pc]
     if not living_abroad(state, c):
@@ -400,7 +402,7 @@ def justice_d64_unhide(state: GameState, cid: str) -> None:
     """ES §24.7 (D64): a FAC in hiding who becomes a NC comes out of hiding at once and
     faces the consequences (§24.8, §25.10)."""
     c = state.chars[cid]
-    if not errata(state) or c.dead or not c.hiding or c.owner is not None:
+    if not ruleset(state).nc_may_not_hide or c.dead or not c.hiding or c.owner is not None:
         return
     c.hiding = False
     c.hid_turn = state.turn

@@ -55,9 +55,9 @@ from .data.components import (
     OFFICE_KEYS,
     OPPORTUNITY_IDS,
     ROYAL_ALIGNMENT_CARD,
-    opportunity_ids,
 )
 from .data.tables import COUNSELING_TABLE_KEYS, PRESTIGE_TABLE_KEYS, PROBLEM_KEYS
+from .ruleset import ruleset
 from .state import GameState, type_problem
 
 
@@ -187,7 +187,7 @@ def _check_components(state: GameState, on_chars: list[str], counters: list[str]
     oc = list(state.opportunity_pool)
     for pl in state.players:
         oc += pl.opportunity_drawn
-    known = opportunity_ids(state.config)  # D6: the edition's 24
+    known = ruleset(state).opportunity_ids  # D6: the edition's 24
     if len(oc) != 24 or set(oc) != _OPP_SETS[known]:
         slots = [(f"opportunity_pool[{i}]", x) for i, x in enumerate(state.opportunity_pool)]
         for k, pl in enumerate(state.players):

@@ -81,8 +81,8 @@ from .data.components import (
     ROYALS,
 )
 from .machine import ask, log, op, seq
-from .options import errata, opt
 from .queries import can_spend, discard, free, monarch_owner, name, spend_ip, stuck_at_war
+from .ruleset import ruleset
 from .state import Character, GameState
 from .turn import place_ambassador
 
@@ -139,7 +139,7 @@ def _es_fugitive(state: GameState, c: Character) -> bool:
     """Errata ES §20.8: a wrongdoer living openly abroad is a fugitive from Fandonian justice
     and may not be given an office (Reading: in 1981 a wrongdoer abroad is always hiding or
     banished, which ``free`` already excludes)."""
-    return (c.wrongdoer or c.escaped or c.awaiting_execution) and c.location != FANDONIA and errata(state)
+    return (c.wrongdoer or c.escaped or c.awaiting_execution) and c.location != FANDONIA and ruleset(state).wrongdoer_abroad_no_office
 
 
 def candidates(state: GameState, p: int) -> list[str]:
@@ -163,7 +163,7 @@ def _bring_home(state: GameState, cid: str, country: str) -> None:
         c.location = FANDONIA
         war = ""
         if country in state.wars:
-            war = (" (expelled: the country is at war with Fandonia, ES §7.10.4)" if errata(state)
+            war = (" (expelled: the country is at war with Fandonia, ES §7.10.4)" if ruleset(state).war_expels_from_country
                    else " (no longer stuck there: recalled, §7.10.4)")
         log(state, f"{name(cid)} returns to Fandonia from {COUNTRY_NAMES[country]}{war}.")
         sp = state.chars[c.spouse] if c.spouse else None
@@ -235,9 +235,10 @@ def offices_phase(state: GameState) -> None:
     edition, the FARC Monarch's player's offer to dissolve the government (D85)."""
     state.phase = "offices"
     pre: list[tuple[str, dict]] = []
-    if opt(state, "unresolved_problems"):
+    rs = ruleset(state)
+    if rs.unresolved_problems:
         pre.append(("unresolved_effects", {}))
-    if errata(state) and dissolve_player(state) is not None:
+    if rs.government_dissolution and dissolve_player(state) is not None:  # D85
         pre.append(("dissolve_offer", {}))
     if pre:
         seq(state, *pre, ("offices_phase_main", {}))

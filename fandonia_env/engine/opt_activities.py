@@ -1,5 +1,5 @@
 """§38 optional activities: Gaining Foreign Support, Gaining Fandonian Support, Emissaries,
-and Blackmail (with errata D94).  Each is behind its switch (``opt(state, name)``).
+and Blackmail (with errata D94).  Each is behind its switch (``Ruleset.<switch>``).
 
 Activities registered here: ``foreign_support``, ``fandonian_support``, ``emissary``.
 Operation: ``blackmail_offer`` {p, victim}, scheduled by ``crown.intrigue_draw`` whenever a
@@ -68,8 +68,8 @@ from .data.components import (
 )
 from .data.tables import EMISSARY, FANDONIAN_SUPPORT, FANDONIAN_SUPPORT_ELIGIBILITY, FOREIGN_SUPPORT, lookup
 from .machine import ask, log, op, seq
-from .options import errata, opt
 from .queries import can_spend, discard, gain_ip, name, pc, spend_ip
+from .ruleset import ruleset
 from .state import GameState
 
 AMBASSADOR_OFFICES = tuple(k for k, o in OFFICES.items() if o.country)
@@ -130,7 +130,7 @@ def _fs_countries(state: GameState, p: int) -> list[str]:
 
 
 def _legal_foreign(state: GameState, p: int) -> bool:
-    if not opt(state, "foreign_support"):
+    if not ruleset(state).foreign_support:
         return False
     return bool(_fs_countries(state, p))
 
@@ -177,7 +177,7 @@ def _fan_types(state: GameState, p: int) -> list[str]:
 
 
 def _legal_fandonian(state: GameState, p: int) -> bool:
-    if not opt(state, "fandonian_support"):
+    if not ruleset(state).fandonian_support:
         return False
     return bool(_fan_types(state, p))
 
@@ -239,7 +239,7 @@ def _emissary_countries(state: GameState) -> list[str]:
 
 
 def _legal_emissary(state: GameState, p: int) -> bool:
-    if not opt(state, "emissaries"):
+    if not ruleset(state).emissaries:
         return False
     if not _has_envoy_office(state, p) or not _emissary_countries(state):
         return False
@@ -317,7 +317,7 @@ def blackmail_pay(state: GameState, choice: int, p: int, victim: int) -> None:
     hand = state.players[victim].hand
     card = chance.pick(state, hand, f"a card drawn by a blackmailer from player {victim}'s hand (§38)")
     if CARD_TYPE_OF[card] == "dwtk":
-        if errata(state):
+        if ruleset(state).blackmail_dwtk_redrawn:
             log(state, f"Player {p} draws the DOWN WITH THE KING card: it is returned and he draws another "
                        "(ES §38 Blackmail, D94).")
             others = [c for c in hand if c != card]

@@ -11,7 +11,9 @@
 * presets: YAML files ``configs/presets/<name>.yaml`` holding ``edition`` and ``optional``;
   :func:`load_preset` reads them, ``make_config(preset=...)`` expands them.
 
-Engine code asks ``opt(state, "clemency")`` and ``errata(state)``; both are cheap.
+Chapter code asks the game's :class:`~fandonia_env.engine.ruleset.Ruleset` (``ruleset(state)``),
+which answers every rule that differs between the editions or an optional switch under its
+own name; ``opt(state, "clemency")`` and ``errata(state)`` stay for tests and tools.
 """
 
 from __future__ import annotations
@@ -119,6 +121,13 @@ def load_preset(name: str) -> dict[str, Any]:
     return {"edition": edition, "optional": validate_optional(edition, optional)}
 
 
+def check_rules(cfg: dict[str, Any]) -> None:
+    """``make_config``: check a config's ``edition``, put its ``optional`` list in catalogue order."""
+    if cfg["edition"] not in EDITIONS:
+        raise ConfigError(f"config field 'edition' must be one of {list(EDITIONS)}, got {cfg['edition']!r}")
+    cfg["optional"] = validate_optional(cfg["edition"], cfg["optional"])
+
+
 def opt(state: Any, name: str) -> bool:
     """Is optional rule ``name`` on in this game?"""
     assert name in OPTIONAL_RULES, f"unknown optional rule {name!r}"
@@ -128,3 +137,8 @@ def opt(state: Any, name: str) -> bool:
 def errata(state: Any) -> bool:
     """Is this game played under the errata edition (ruling R1)?"""
     return state.config["edition"] == "errata"
+
+
+def edition_of(config: dict[str, Any]) -> str:
+    """The edition of a config (or of a view's ``rules``), for data look-ups outside the engine."""
+    return config["edition"]

@@ -122,6 +122,7 @@ from .queries import (
 )
 from .rolls import modified_roll
 from .rule_queries import gains_halved
+from .ruleset import ruleset
 from .state import GameState
 from .turn import activities_left
 
@@ -209,9 +210,8 @@ def prestige_pick(state: GameState, choice: int, p: int) -> None:
         else:
             log(state, f"Player {p}'s bought +1 modifier cannot be used on a table where his modifier "
                        f"is already +{CAP}; it is lost (§13.4.17).")
-    from .romantic_intrigue import marriage_prestige  # ES optional Marriage (D97); lazy: import cycle
-
-    if marriage_prestige(state, p, key, mod):
+    marriage = ruleset(state).prestige_marriage_hook  # ES optional Marriage (D97): romantic_intrigue
+    if marriage is not None and registry.HOOKS[marriage](state, p, key, mod):
         return
     _roll(state, p, key, mod, own_turn=True)
 

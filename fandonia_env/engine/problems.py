@@ -122,18 +122,14 @@ from .data.components import COUNTRY_NAMES, FANDONIA, NOBLES
 from .data.tables import FOREIGN_WAR, POLITICAL_PROBLEMS, PROBLEM_KEYS, PROBLEMS, lookup
 from .machine import ask, log, op, seq
 from .offices import holder, office_name, vacate
-from .options import errata, opt
 from .queries import abroad, lose_ip, monarch_owner, name, stuck_at_war
 from .rolls import modified_roll
+from .ruleset import ruleset
 from .state import GameState
 
 SUPPORT_MIN, SUPPORT_MAX = 0, 120  # §32.1
 RESOLVED_SUPPORT = 10  # §7.9, §32.2
 UNRESOLVED_SUPPORT = -10
-NO_PROBLEM_BONUS = 5  # §32.2 (1981)
-ERRATA_NO_PROBLEM_BONUS = 10  # ES §7.9 (D13)
-#: ES §7.9 (D13): the errata bonus needs one of these Crown Events results.
-ERRATA_BONUS_CROWN_EVENTS = frozenset({"court_ball", "intrigue"})
 DISCHARGE_AFTER = 3  # §7.8
 CRISIS_MOD = 1  # §33.2.2
 
@@ -197,12 +193,13 @@ def support_bonus(state: GameState) -> None:
     events = set(state.tstate.get("crown_events", [])) | {state.crown or ""}
     if events & PROBLEM_CROWN_EVENTS:  # every result of the turn (several forced results, A10 i)
         return
-    if errata(state):  # D13, D14, A8: +10 on 'Court Ball' or 'Intrigue' only (ES §7.9)
-        if events & ERRATA_BONUS_CROWN_EVENTS:
-            change_support(state, ERRATA_NO_PROBLEM_BONUS,
+    rs = ruleset(state)
+    if rs.no_problem_bonus_crown_events is not None:  # D13, D14, A8: +10 on 'Court Ball' or 'Intrigue' only
+        if events & rs.no_problem_bonus_crown_events:
+            change_support(state, rs.no_problem_bonus,
                            "no political problems and a Court Ball or Intrigue this turn, ES §7.9")
         return
-    change_support(state, NO_PROBLEM_BONUS, "no political problems this turn, §32.2")
+    change_support(state, rs.no_problem_bonus, "no political problems this turn, §32.2")
 
 
 # ---------------------------------------------------------------------------
@@ -315,7 +312,7 @@ def new_problem(state: GameState, forced: str | None = None) -> None:
         state.wars.extend(new)
         log(state, f"Foreign War Table: rolled {wtotal} - {wrow['text']}: Fandonia is at war with "
                    + ", ".join(COUNTRY_NAMES[k] for k in countries) + " (§7.10).")
-        if errata(state):
+        if ruleset(state).war_expels_from_country:  # D16
             expel_at_war(state, new)
         for cid, c in state.chars.items():
             if c.location in countries and not c.dead:
@@ -349,7 +346,7 @@ def problem_attempt(state: GameState, key: str, immediate: bool = False) -> None
         _unresolved(state, key, None)
         return
     c = state.chars[cid]
-    if stuck_at_war(state, c) and errata(state):  # D16: expelled, no automatic failure (ES §7.10.6)
+    if stuck_at_war(state, c) and ruleset(state).war_expels_from_country:  # D16: expelled, no automatic failure (ES §7.10.6)
         log(state, f"{name(cid)}, the {office_name(office)}, is expelled from {COUNTRY_NAMES[c.location]} "
                    "and returns to Fandonia (ES §7.10.6).")
         c.location = FANDONIA
@@ -377,7 +374,7 @@ def problem_leave_choice(state: GameState, choice: int, key: str, cid: str) -> N
         log(state, f"Player {state.chars[cid].owner} deliberately lets the {problem_name(key)} remain "
                    f"unresolved this turn (§7.4).")
         _unresolved(state, key, cid)
-        if opt(state, "deliberate_incompetence"):
+        if ruleset(state).deliberate_incompetence:
             seq(state, ("incompetence_roll", {"key": key, "cid": cid}))
         return
     seq(state, ("problem_roll", {"key": key, "cid": cid}))
@@ -404,7 +401,7 @@ def roll_spec(state: GameState, key: str, cid: str) -> dict[str, Any]:
     mo = monarch_owner(state)
     if mo is not None:
         signs.append({"player": mo, "amount": 1, "why": "FARC Monarch, §7.12"})
-    if "counselor_powers" in state.config["optional"]:  # §38 (counsel group)
+    if ruleset(state).counselor_powers:  # §38 (counsel group)
         from .counsel import counselor_problem_signs
         signs += counselor_problem_signs(state)
     crisis = in_crisis(state)
@@ -528,7 +525,7 @@ def _war_with_all(state: GameState) -> None:
     state.wars.extend(new)
     log(state, "The war spreads: Fandonia is now at war with " + ", ".join(COUNTRY_NAMES[k] for k in new)
         + " as well (§38 f).")
-    if errata(state):
+    if ruleset(state).war_expels_from_country:  # D16
         expel_at_war(state, new)
     for cid, c in state.chars.items():
         if c.location in new and not c.dead:
@@ -615,7 +612,7 @@ def unresolved_effects(state: GameState) -> None:
         rec = state.problems.get(key)
         if rec is None or rec.get("turns", 0) < UNRESOLVED_PROBLEM_TURNS:
             continue
-        if eff.get("edition") == "errata" and not errata(state):
+        if eff.get("edition") == "errata" and not ruleset(state).unresolved_problems_effect_h:  # D87
             continue
         log(state, f"Effects of Unresolved Political Problems (§38 {eff['item']}): the {problem_name(key)} has "
                    f"been unresolved {rec['turns']} turns in a row: {eff['text']}")

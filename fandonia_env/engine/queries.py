@@ -16,9 +16,9 @@ from .data.components import (
     OFFICES,
     ROYALS,
     character_name,
-    printed_status,
 )
 from .machine import log
+from .ruleset import ruleset
 from .state import Character, GameState
 
 # ---------------------------------------------------------------------------
@@ -56,11 +56,8 @@ def personal_status(state: GameState, cid: str) -> int:
     c = state.chars[cid]
     if c.fixed_status is not None:
         return c.fixed_status
-    if state.config["edition"] == "errata":  # D1, D2, D11: errata printed Status
-        return printed_status(state.config, cid) + (0 if cid in ROYALS else c.titles)
-    if cid in ROYALS:
-        return ROYALS[cid].status
-    return NOBLES[cid].status + c.titles
+    # D1, D2, D11: the Status printed in the game's edition (a royal has no titles)
+    return ruleset(state).printed_status(cid, state.n) + (0 if cid in ROYALS else c.titles)
 
 
 def status(state: GameState, cid: str) -> int:
@@ -79,8 +76,8 @@ def status(state: GameState, cid: str) -> int:
             s = max(s, other)
     if c.office is not None:
         s += OFFICES[c.office].bonus
-    if c.counselor_card is not None and state.config["edition"] == "errata":
-        s += 2  # D28 (ES §13.4.3, §14.5.3), A18: the Monarch's Counselor card gives +2 Status (counsel group)
+    if c.counselor_card is not None:
+        s += ruleset(state).counselor_card_status  # D28 (ES §13.4.3, §14.5.3), A18: the Monarch's Counselor card gives +2 Status (counsel group)
     if state.support == 0 and (c.office is not None or c.consort or (cid in ROYALS and c.owner is None)):
         s //= 2  # §33.2.3 government in crisis
     return s
@@ -292,7 +289,7 @@ def card_options(state: GameState, p: int, ctype: str) -> list[int]:
     from .data.components import INTRIGUE_SUBSTITUTES
 
     opts = [ID[f"play_{ctype}"]] if has_card(state, p, ctype) else []
-    if (ctype in INTRIGUE_SUBSTITUTES and state.config["edition"] == "1981"
+    if (ctype in INTRIGUE_SUBSTITUTES and ruleset(state).intrigue_substitutes
             and has_card(state, p, "intrigue")):
         opts.append(ID[f"play_intrigue_as_{ctype}"])
     return opts
@@ -300,9 +297,7 @@ def card_options(state: GameState, p: int, ctype: str) -> list[int]:
 
 def illegal_cards(state: GameState) -> frozenset[str]:
     """Card types that are illegal when intrigued from a hand (§8.4.3, §14.2.7; errata D19)."""
-    from .data.components import ILLEGAL_CARDS, ILLEGAL_CARDS_ERRATA
-
-    return ILLEGAL_CARDS_ERRATA if state.config["edition"] == "errata" else ILLEGAL_CARDS
+    return ruleset(state).illegal_cards
 
 
 def play_card(state: GameState, p: int, choice: int) -> tuple[str, str]:

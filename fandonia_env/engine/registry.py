@@ -11,12 +11,18 @@
   (§18.4 propose, §35.8 buy PP, §24.2 hide, §36 usurp...), same shape.
 * ``END_OF_TURN``: operations run at the end of all Player Turns (executions,
   suicides, prison deaths, victory), ordered by priority.
+* ``HOOKS``: plain functions (not operations: they return a value or schedule steps) that a
+  chapter offers to another without an import between them; the ``Ruleset`` names the hook
+  that applies in a game (``ruleset(state).seduction_hook``...), where the editions or an
+  optional rule run a different procedure.  Register with ``@registry.hook("name")``; call
+  ``registry.HOOKS[name](...)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import ID
 from .state import GameState
@@ -33,6 +39,7 @@ class Activity:
 ACTIVITIES: dict[str, Activity] = {}
 FREE_ACTIONS: dict[str, Activity] = {}
 END_OF_TURN: list[tuple[int, str]] = []
+HOOKS: dict[str, Callable[..., Any]] = {}
 
 #: §12.3.1: activities an 'Any Activity' counter allows.
 ANY_ACTIVITY_SET: frozenset[str] = frozenset({
@@ -57,3 +64,11 @@ def end_of_turn(priority: int, op_name: str) -> None:
     if (priority, op_name) not in END_OF_TURN:
         END_OF_TURN.append((priority, op_name))
         END_OF_TURN.sort()
+
+
+def hook(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register ``fn`` as hook ``name`` (see ``HOOKS``); returns it unchanged."""
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        HOOKS[name] = fn
+        return fn
+    return deco

@@ -116,7 +116,6 @@ from . import chance, registry
 from .actions import NO, PASS, SIGN_MINUS, SIGN_PLUS, YES, action_char, char_action
 from .data.components import DUELISTS, FANDONIA, NOBLE_IDS, NOBLES, OFFICES, ROYALS
 from .machine import ask, log, op, seq
-from .options import errata, opt
 from .queries import (
     abroad,
     can_spend,
@@ -132,6 +131,7 @@ from .queries import (
     status,
 )
 from .rolls import modified_roll
+from .ruleset import ruleset
 from .state import GameState
 
 #: §18.1, §18.5: never marry (George may not remarry).
@@ -193,7 +193,7 @@ def pair_ok(state: GameState, p: int, a: str, b: str, auto: bool = False) -> boo
             return False
     if ca.location != cb.location:  # §18.4.2
         return False
-    if state.monarch in (a, b) and errata(state):  # ES §36.10.5 (D83): never a FARC Monarch
+    if state.monarch in (a, b) and ruleset(state).farc_monarch_out_of_romance:  # ES §36.10.5 (D83): never a FARC Monarch
         return False
     if not auto and (ca.proposal_turn == state.turn or cb.proposal_turn == state.turn):
         return False  # §18.4.3
@@ -316,8 +316,9 @@ def _do_proposal(state: GameState, p: int, a: str, b: str, auto: bool) -> None:
         return
     mod = state.players[p].prestige_mods.get("romance", 0)
     why = f"Romance modifier {mod:+d}" if mod else ""
-    if b == "anne" and errata(state):  # ES §18.4.4 (D55): "restará uno"
-        mod -= 1
+    penalty = ruleset(state).anne_proposal_penalty
+    if b == "anne" and penalty:  # ES §18.4.4 (D55): "restará uno"
+        mod -= penalty
         why = (why + ", " if why else "") + "-1 proposing to Princess Anne (ES §18.4.4)"
     elif b == "anne":  # §18.4.4: a FAC proposing to Princess Anne
         mod += 1
@@ -334,7 +335,7 @@ def propose_result(state: GameState, roll: dict[str, Any], p: int, a: str, b: st
     if t >= 3:
         log(state, f"Proposal roll {t} (3-6): {name(b)} accepts {name(a)}'s proposal (§18.4).")
         _engage(state, a, b)
-        if roll["natural"] == 6 and opt(state, "romantic_intrigue"):  # §38 RI 3, A5
+        if roll["natural"] == 6 and ruleset(state).romantic_intrigue:  # §38 RI 3, A5
             seq(state, ("ri_elope_offer", {"p": p, "a": a, "b": b}))
     elif t == 2:
         log(state, f"Proposal roll 2: {name(b)} refuses {name(a)}'s proposal (§18.4).")
@@ -360,7 +361,7 @@ def auto_proposal(state: GameState, p: int) -> None:
     else:
         d = state.tstate.setdefault("auto_proposal", {})
         d[str(p)] = d.get(str(p), 0) + 1
-        if errata(state):  # ES §13.4.16 (D40): designate at once or lose it
+        if ruleset(state).automatic_proposal_at_once:  # ES §13.4.16 (D40): designate at once or lose it
             _auto_now(state, p)
             return
     log(state, f"Player {p} may make one marriage proposal this turn that is automatically accepted (§18.4.5).")
@@ -484,7 +485,7 @@ def wedding_pair(state: GameState, choice: int, p: int) -> None:
     if pcid in (a, b):
         sp = b if pcid == a else a
         log(state, f"{name(sp)}, spouse of player {p}'s PC, is automatically a henchman (§18.8).")
-    extra = {"pcw": True} if errata(state) and pcid in (a, b) else {}  # ES §13.4.16 (D39)
+    extra = {"pcw": True} if ruleset(state).wedding_host_rolls and pcid in (a, b) else {}  # ES §13.4.16 (D39)
     seq(state, ("wedding_guests", {"host": p, "i": 0, "attending": [], **extra}))
 
 
@@ -505,7 +506,7 @@ def wedding_guests(state: GameState, host: int, i: int, attending: list[int], pc
             return
         i += 1
     steps: list[Any] = []
-    if errata(state):  # ES §13.4.16: the host rolls too (D38), twice if his PC marries (D39)
+    if ruleset(state).wedding_host_rolls:  # ES §13.4.16: the host rolls too (D38), twice if his PC marries (D39)
         steps.append(("wedding_host_roll", {"host": host, "second": False}))
         if pcw:
             steps.append(("wedding_host_roll", {"host": host, "second": True}))

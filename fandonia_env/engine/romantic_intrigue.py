@@ -86,15 +86,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import registry
 from .actions import NO, YES
 from .activities import blocked, can_hold, join_faction, use_intrigue_grant
 from .crown import attends
 from .data.components import ARCHBISHOP, CARD_TYPE_OF, CARD_TYPES, NOBLES, ROYAL_ALIGNMENT_CARD, ROYALS
 from .data.tables import PRESTIGE_TABLES
 from .machine import ask, log, op, seq
-from .options import errata, opt
 from .queries import henchmen, is_female, name, pc, status
 from .rolls import modified_roll
+from .ruleset import ruleset
 from .state import Character, GameState
 
 RI = "romantic_intrigue"
@@ -105,7 +106,7 @@ _MODE_RULE = {"base": "§13.4.15", "jane": "§38 Romantic Intrigue 1a", "rc": "�
 
 
 def ri_on(state: GameState) -> bool:
-    return opt(state, RI)
+    return ruleset(state).romantic_intrigue
 
 
 def living_spouse(state: GameState, cid: str) -> str | None:
@@ -134,6 +135,7 @@ def _kind(cid: str) -> str:
     return "female" if is_female(cid) else "male"
 
 
+@registry.hook("ri_seducers")
 def seducers(state: GameState, p: int) -> list[str]:
     """§13.4.15 and RI 1a, 1b, 4, 6 (see the module's readings)."""
     out = []
@@ -159,6 +161,7 @@ def seducers(state: GameState, p: int) -> list[str]:
     return out
 
 
+@registry.hook("ri_seduce_targets")
 def seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
     kind = _kind(seducer)
     loc = state.chars[seducer].location
@@ -169,7 +172,7 @@ def seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
         rc = cid in ROYALS
         fem = is_female(cid)
         if kind == "male":
-            if not fem or (rc and not errata(state)):  # RI 4; D90
+            if not fem or (rc and not ruleset(state).male_seducers_may_seduce_female_rcs):  # RI 4; D90
                 continue
         elif fem or (kind == "jane" and not rc):
             continue
@@ -200,8 +203,10 @@ def _mode(seducer: str, target: str) -> str:
 # ---------------------------------------------------------------------------
 
 
+@registry.hook("ri_seduce_start")
 def seduce_start(state: GameState, p: int, seducer: str, target: str) -> None:
-    """Called by ``activities.act_seduce_target`` in the errata edition or with RI on."""
+    """Hook of ``activities.act_seduce_target`` in the errata edition or with RI on
+    (``Ruleset.seduction_hook``)."""
     use_intrigue_grant(state, p)
     mode = _mode(seducer, target)
     rule = _MODE_RULE[mode]
@@ -216,7 +221,7 @@ def seduce_start(state: GameState, p: int, seducer: str, target: str) -> None:
         log(state, f"player {p}'s {name(seducer)} attempts to seduce {name(target)} "
                    f"(Status {status(state, target)}) ({rule}).")
         cards = ([{"card": "treachery", "who": "any", "effect": "negate", "max_total": 1}]
-                 if errata(state) else [])  # D91
+                 if ruleset(state).treachery_negates_ri_seductions else [])  # D91
         spec = {"label": f"Seduction ({rule})", "dice": "2d" if mode == "jane" else "1d"}
         if mode == "rc":
             spec["base"] = NOBLES[seducer].seduction
@@ -250,7 +255,7 @@ def ri_seduce_result(state: GameState, roll: dict[str, Any], p: int, seducer: st
             if ri_on(state) and married_eac:
                 log(state, f"{name(target)} is a married EAC: the seducer is accused (§38 Romantic Intrigue 5).")
                 accused = True
-            if errata(state) and roll["natural"] == 6:
+            if ruleset(state).seduction_six_backfires and roll["natural"] == 6:  # D36, A33
                 _backfire(state, p, seducer, was)
     else:
         st = status(state, target)
@@ -269,7 +274,7 @@ def ri_seduce_result(state: GameState, roll: dict[str, Any], p: int, seducer: st
         if married_eac and ri_on(state) and was is not None:
             _show_hand(state, was, p)
         return
-    if not accused and opt(state, "seduction_failure_accused"):
+    if not accused and ruleset(state).seduction_failure_accused:
         log(state, f"{name(seducer)} failed a seduction and is accused of wrongdoing "
                    "(ES §38 Romantic Intrigue note, D92).")
         accused = True
@@ -284,9 +289,9 @@ def _seduced(state: GameState, p: int, target: str) -> None:
     join_faction(state, p, target)
     src = ("a NRC" if rc else "a NC") if was is None else f"player {was}'s {'EARC' if rc else 'EAC'}"
     log(state, f"{name(target)}, {src}, becomes player {p}'s {'FARC' if rc else 'FAC'}.")
-    if was is None and not rc and errata(state):
+    if was is None and not rc and ruleset(state).seduced_nc_loyalty_counter:
         log(state, f"{name(target)}'s Loyalty counter is placed on the card (ES §13.4.15, D37).")
-    if rc and was is None and errata(state):
+    if rc and was is None and ruleset(state).seduced_nrc_takes_alignment_card:  # D88
         _take_alignment_card(state, target)
 
 
@@ -339,6 +344,7 @@ def _take_alignment_card(state: GameState, rc: str) -> None:
 # ---------------------------------------------------------------------------
 
 
+@registry.hook("ri_married_joining")
 def married_joining(state: GameState, p: int, cid: str) -> list[str] | None:
     """The characters who would join p if ``cid`` (married) were recruited by treachery (RI 2),
     or None if the marriage cannot be recruited."""
@@ -356,17 +362,19 @@ def married_joining(state: GameState, p: int, cid: str) -> list[str] | None:
     return [cid, sp]
 
 
+@registry.hook("ri_married_treachery")
 def married_treachery(state: GameState, p: int, cid: str) -> bool:
     """RI 2 hook for ``activities._treachery_done``: True when this module takes over."""
     if living_spouse(state, cid) is None:
         return False
     others = [q for q in range(state.n) if q != p]
     cards = [{"card": "treachery", "who": others, "effect": "negate", "max_total": 1}]
-    if not errata(state):
+    informer = ruleset(state).informer_negates_married_treachery  # D89
+    if informer:
         cards.append({"card": "informer", "who": others, "effect": "negate", "max_total": 1})
     log(state, f"{name(cid)} is married to {name(state.chars[cid].spouse)}: both would join player {p}; "
                f"the other players may negate it with a 'Treachery'"
-               f"{'' if errata(state) else ' or an Informer'} card (§38 Romantic Intrigue 2).")
+               f"{' or an Informer' if informer else ''} card (§38 Romantic Intrigue 2).")
     seq(state, modified_roll({"label": "recruitment of a married character by treachery", "dice": "none",
                               "cards": cards, "then": "ri_married_treachery", "then_args": {"p": p, "cid": cid}}))
     return True
@@ -463,9 +471,10 @@ def _spouse_along(state: GameState, p: int) -> str | None:
     return sp
 
 
+@registry.hook("marriage_prestige")
 def marriage_prestige(state: GameState, p: int, table: str, mod: int) -> bool:
     """Hook in ``prestige.prestige_pick``: True when this module schedules the roll(s)."""
-    if table not in MARRIAGE_TABLES or not opt(state, "marriage"):
+    if table not in MARRIAGE_TABLES or not ruleset(state).marriage:
         return False
     sp = _spouse_along(state, p)
     if sp is None:
@@ -498,9 +507,10 @@ def marriage_prestige_second(state: GameState, p: int, table: str, spouse: str |
     seq(state, _prestige_roll(p, table, mod))
 
 
+@registry.hook("marriage_ball")
 def marriage_ball(state: GameState, p: int, attendees: list[str]) -> tuple[str, dict[str, Any]] | None:
     """Hook in ``crown.court_ball_next``: the step replacing the Court Ball roll, or None."""
-    if not opt(state, "marriage"):
+    if not ruleset(state).marriage:
         return None
     sp = living_spouse(state, pc(state, p).cid)
     if sp is None or sp not in attendees or not attends(state, sp):

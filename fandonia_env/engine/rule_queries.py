@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from .data.components import CARD_TYPE_OF, FAMINE_SUPPORT_ERRATA, FANDONIA, ROYALS, SUPPORT_CARDS, character_name
-from .data.tables import monarch_support_value
+from .data.components import CARD_TYPE_OF, FANDONIA, ROYALS, SUPPORT_CARDS, character_name
+from .data.tables import PP_PRICE, PP_PRICE_ERRATA, monarch_support_value  # noqa: F401 (re-exported)
 from .queries import free, is_female, status
+from .ruleset import ruleset, ruleset_for
 from .state import GameState
 
 __all__ = [
@@ -58,15 +59,11 @@ SUPPORT_VALUES: dict[str, tuple[int, int, tuple[tuple[str, ...], ...]]] = {
     "foreign_support_city_states": (2, 3, (("ambassador", "amb_city_states"),)),
 }
 assert set(SUPPORT_VALUES) == set(SUPPORT_CARDS)
-#: D3, D4 (ES §2.1.4): all four Foreign Support cards are 1dx3 / 1dx4 in the errata edition
-FOREIGN_SUPPORT_ERRATA = (3, 4)
 
 ARMY_WAR_MULT = 4  # §7.10.5
 NAVY_PIRATES_MULT = 2  # §7.11
 MARRIED_MONARCH_BONUS = 10  # §36.5.3, §36.8.1
 CATHERINE_BONUS = 10  # §36.5.3
-PP_PRICE = 5  # §35.8: One PP for Five IP
-PP_PRICE_ERRATA = 2  # D81 (ES §35.8): one PP for two IP
 
 
 # ---------------------------------------------------------------------------
@@ -140,11 +137,11 @@ class StateFacts(Facts):
     # read when asked: the engine asks ``usurpers`` at every main decision, which needs none
     @property
     def edition(self) -> str:  # type: ignore[override]
-        return self.state.config["edition"]
+        return ruleset(self.state).edition
 
     @property
     def optional(self) -> tuple[str, ...]:  # type: ignore[override]
-        return tuple(self.state.config["optional"])
+        return ruleset(self.state).optional
 
     @property
     def support(self) -> int:  # type: ignore[override]
@@ -298,14 +295,14 @@ def support_multiplier(src: Source, p: int, ctype: str) -> tuple[int, str]:
     if ctype == "navy_support" and "pirates" in f.problems:
         return NAVY_PIRATES_MULT, "Pirates unresolved (§7.11)"
     base, boosted, conds = SUPPORT_VALUES[ctype]
-    errata = f.edition == "errata"
-    if ctype.startswith("foreign_support_") and errata:
-        base, boosted = FOREIGN_SUPPORT_ERRATA  # D3, D4 (ES §2.1.4) (setup group)
-    if errata and f.crown == "famine":  # D18, A23, R3 (crown group)
-        if ctype in FAMINE_SUPPORT_ERRATA:
+    rs = ruleset_for(f.edition, f.optional)
+    if ctype.startswith("foreign_support_") and rs.foreign_support_values is not None:
+        base, boosted = rs.foreign_support_values  # D3, D4 (ES §2.1.4) (setup group)
+    if rs.famine_support_cards is not None and f.crown == "famine":  # D18, A23, R3 (crown group)
+        if ctype in rs.famine_support_cards:
             return boosted, "Famine (ES §8.4.2)"
         conds = tuple(c for c in conds if c[0] != "famine")
-    if f.support == 0 and errata:
+    if f.support == 0 and rs.crisis_boosts_support:
         return boosted, "the government is in crisis (ES §33.4)"  # D80, A53
     for cond in conds:
         kind = cond[0]
@@ -599,4 +596,5 @@ def gains_halved(src: Source, p: int) -> bool:
 
 def pp_price(src: Source) -> int:
     """IP per PP bought (§35.8; errata D81)."""
-    return PP_PRICE_ERRATA if facts(src).edition == "errata" else PP_PRICE
+    f = facts(src)
+    return ruleset_for(f.edition, f.optional).pp_price

@@ -28,9 +28,9 @@ from .data.components import COUNTRY_NAMES, FANDONIA, JUDGES, NEVER_ABROAD, NOBL
 from .data.tables import INTERROGATION, TRIAL, lookup
 from .death import set_situation, vacate_step
 from .machine import ask, log, op, seq
-from .options import errata, opt
 from .queries import abroad, actor_for, ip_spendable, name, player_order, spend_ip, status, stuck_at_war
 from .rolls import modified_roll
+from .ruleset import ruleset
 from .state import Character, GameState
 from .wrongdoing import CLAMP, card_entry, country_ids, is_wrongdoer, restore
 
@@ -42,7 +42,7 @@ from .wrongdoing import CLAMP, card_entry, country_ids, is_wrongdoer, restore
 def _can_hide_now(state: GameState, cid: str, c: Character) -> bool:
     """May go into hiding now to avoid a hearing (§24.2, §24.4, §24.5, §30.6)."""
     return (cid not in ROYALS and not c.dead and not c.hiding and not c.imprisoned
-            and c.hid_turn != state.turn and not (c.owner is None and errata(state)))  # errata D64
+            and c.hid_turn != state.turn and not (c.owner is None and ruleset(state).nc_may_not_hide))  # errata D64
 
 
 def _minister_of_justice(state: GameState) -> str | None:
@@ -55,7 +55,7 @@ def _minister_of_justice(state: GameState) -> str | None:
 def _fate(state: GameState, cid: str, what: str) -> None:
     """ES §25.10 (D72): remember what awaited a fugitive when he fled ("hearing" or
     "trial"); errata edition only (``state.misc["justice_fate"]``)."""
-    if errata(state):
+    if ruleset(state).fugitive_fate_remembered:
         state.misc.setdefault("justice_fate", {})[cid] = what
 
 
@@ -324,11 +324,11 @@ def justice_trial_result(state: GameState, roll: dict[str, Any], cid: str) -> No
         seq(state, ("kill", {"cid": cid, "cause": "execution"}))
         return
     # §38 Clemency (optional): asked once the sentence is carried out
-    clem = ("justice_clemency", {"cid": cid, "i": 0}) if opt(state, "clemency") else None
+    clem = ("justice_clemency", {"cid": cid, "i": 0}) if ruleset(state).clemency else None
     if verdict == "banished":
         opts = country_ids(state)
         if cid in NEVER_ABROAD or not opts:
-            if errata(state) and not opts:
+            if ruleset(state).banishment_impossible_imprisons and not opts:
                 log(state, f"{name(cid)} cannot be banished: Fandonia is at war with every country, so he is "
                            "imprisoned instead (ES §29.1, D75).")
             else:

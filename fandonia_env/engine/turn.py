@@ -37,7 +37,6 @@ from .data.components import (
     CARD_IDS,
     CARD_TYPE_OF,
     CARD_TYPES,
-    ERRATA_PC_DECK,
     LOYALTY_IDS,
     NOBLE_IDS,
     NOBLES,
@@ -46,30 +45,19 @@ from .data.components import (
     OFFICES,
     OPPORTUNITY_TYPE_OF,
     OPPORTUNITY_TYPES,
-    PC_DECK,
     ROYAL_ALIGNMENT_CARD,
     ROYAL_IDS,
-    opportunity_ids,
 )
-from .data.tables import CHARITY, PC_ADVANTAGE, PRESTIGE_TABLE_KEYS, PRESTIGE_TABLES, lookup
+from .data.tables import CHARITY, HAND_LIMIT, PC_ADVANTAGE, PRESTIGE_TABLE_KEYS, PRESTIGE_TABLES, lookup
 from .machine import ask, log, op, seq
-from .options import errata, opt
 from .queries import can_spend, gain_ip, gain_pp, is_female, lose_ip, lose_pp, name, pc, spend_ip, stuck_at_war
+from .ruleset import ruleset
 from .state import Character, GameState, Player
-
-HAND_LIMIT = 12
-HAND_LIMIT_SHORTER = 15  # §38 Shorter Game c (ES b)
-#: §38 Shorter Game e (ES d): RCs removed at the beginning of the game.
-SHORTER_E_REMOVED: tuple[str, ...] = ("alfred", "catherine", "almery", "phillip")
-START_IP_PP = (2, 10)  # §3.8: (IP, PP) to start the game with
-SHORTER_A_START = (10, 25)  # §38 Shorter Game a: Ten IP and Twenty-five PP
-START_CARDS = 9  # §3.9
-START_CARDS_SHORTER = 12  # §38 Shorter Game c
 
 
 def hand_limit(state: GameState) -> int:
     """§14.2.1: twelve cards, fifteen with Shorter Game c."""
-    return HAND_LIMIT_SHORTER if opt(state, "shorter_c") else HAND_LIMIT
+    return ruleset(state).hand_limit
 
 
 # ---------------------------------------------------------------------------
@@ -85,9 +73,10 @@ def setup(config: dict[str, Any]) -> GameState:
     rng = RNG(config["seed"])
     chars = {cid: Character(cid) for cid in NOBLE_IDS + ROYAL_IDS}
     state = GameState(config=config, players=[], chars=chars, rng=rng)
+    rs = ruleset(state)
     # §3.1 PCs
     # D10/D11, ruling R3/A22: errata 3-6 players deal from 11-44 and 56-66
-    pcdeck = list(ERRATA_PC_DECK if errata(state) and n > 2 else PC_DECK)
+    pcdeck = list(rs.pc_deck(n))
     chance.shuffle(state, pcdeck, "the PCs dealt (§3.1)")
     for i in range(n):
         cid = pcdeck[i]
@@ -107,10 +96,10 @@ def setup(config: dict[str, Any]) -> GameState:
     chars["george"].spouse = "catherine"
     chars["catherine"].spouse = "george"
     state.monarch = "george"
-    if opt(state, "shorter_e"):
+    if rs.rcs_removed_at_start:  # §38 Shorter Game e
         _shorter_e(state)
     # §3.8 IP and PP
-    sg = SHORTER_A_START if opt(state, "shorter_a") else START_IP_PP  # §38 Shorter Game a
+    sg = rs.start_ip_pp  # §3.8, §38 Shorter Game a
     for pl in state.players:
         pl.ip, pl.pp = sg
     # §3.9 Event cards: one DWTK each, the rest removed; shuffle and deal nine
@@ -119,29 +108,29 @@ def setup(config: dict[str, Any]) -> GameState:
         pl.hand.append(dwtk[i])
     state.removed.extend(dwtk[n:])
     deck = [c for c in CARD_IDS if CARD_TYPE_OF[c] != "dwtk"]
-    if opt(state, "shorter_e"):  # the removed RCs' Royal Alignment cards leave the game (§31.2)
-        gone = {ROYAL_ALIGNMENT_CARD[r] for r in SHORTER_E_REMOVED}
+    if rs.rcs_removed_at_start:  # the removed RCs' Royal Alignment cards leave the game (§31.2)
+        gone = {ROYAL_ALIGNMENT_CARD[r] for r in rs.rcs_removed_at_start}
         state.removed.extend(c for c in deck if CARD_TYPE_OF[c] in gone)
         deck = [c for c in deck if CARD_TYPE_OF[c] not in gone]
     chance.shuffle(state, deck, "the Event pile (§3.9)")
     state.deck = deck
-    for _ in range(START_CARDS_SHORTER if opt(state, "shorter_c") else START_CARDS):
+    for _ in range(rs.start_cards):  # §3.9, §38 Shorter Game c
         for pl in state.players:
             pl.hand.append(chance.draw(state, "event", "the starting hands dealt (§3.9)"))
     # §3.10 Monarch's Support
     state.support = chance.dice_sum(state, "Monarch's Support (§3.10)") * 10
     # §3.11 counters
     state.loyalty_pool = [cid for cid in LOYALTY_IDS if not chars[cid].is_pc]
-    state.opportunity_pool = list(opportunity_ids(config))  # D6: the edition's counter mix
+    state.opportunity_pool = list(rs.opportunity_ids)  # D6: the edition's counter mix
     log(state, f"Setup: {n} players. " + "; ".join(
         f"player {pl.idx}'s PC is {name(pl.pc)}" for pl in state.players) + ".")
     log(state, f"The Monarch's Support starts at {state.support}.")
     for office, cid in zip(NON_MONARCH_OFFICES, holders):
         log(state, f"{name(cid)} is {OFFICES[office].name}.")
-    if opt(state, "shorter_e"):
-        log(state, "Shorter Game: " + ", ".join(name(r) for r in SHORTER_E_REMOVED)
+    if rs.rcs_removed_at_start:
+        log(state, "Shorter Game: " + ", ".join(name(r) for r in rs.rcs_removed_at_start)
             + " are removed from the game (§38).")
-    seq(state, ("pc_advantages", {}) if opt(state, "pc_advantages") else None, ("new_turn", {}))
+    seq(state, ("pc_advantages", {}) if rs.pc_advantages else None, ("new_turn", {}))
     return state
 
 
@@ -274,7 +263,7 @@ START_HOOKS: list[str] = []  # operations run at the start of a Player Turn (e.g
 @op("turn_start_hooks")
 def turn_start_hooks(state: GameState, p: int) -> None:
     seq(state, *[(h, {"p": p}) for h in START_HOOKS],
-        ("sweet_charity", {"p": p}) if opt(state, "sweet_charity") else None)
+        ("sweet_charity", {"p": p}) if ruleset(state).sweet_charity else None)
 
 
 @op("turn_counsel")
@@ -375,7 +364,7 @@ def _opportunity_effect(state: GameState, p: int, kind: str) -> None:
 
 def base_activities(state: GameState) -> int:
     """Activities per Player Turn before extras: two (§13.1), three with Shorter Game d (§38)."""
-    return 3 if "shorter_d" in state.config["optional"] else 2
+    return ruleset(state).activities_per_turn
 
 
 def activities_left(state: GameState) -> int:
@@ -639,7 +628,7 @@ def _shorter_e(state: GameState) -> None:
     succession, Royal Death and every RC choice skip them; their Royal Alignment cards leave
     the game with them (done in ``setup``); King George is then unmarried (and, as ever, may
     not remarry, §18.5)."""
-    for r in SHORTER_E_REMOVED:
+    for r in ruleset(state).rcs_removed_at_start:
         c = state.chars[r]
         c.dead = True
         if c.spouse is not None:

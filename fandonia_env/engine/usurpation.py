@@ -122,7 +122,6 @@ from .data.components import (
 )
 from .data.tables import monarch_support_value
 from .machine import ask, log, op, seq
-from .options import errata, opt
 from .queries import (
     discard,
     gain_ip,
@@ -150,13 +149,13 @@ from .rule_queries import (  # noqa: F401  (re-exported: the chapter's rules, wr
     thomas_uv,
     usurpers,
 )
+from .ruleset import ruleset
 from .state import GameState
 from .wrongdoing import is_wrongdoer, restore
 
 # Support-card values and the static parts of both ratings are rule queries shared with the
 # agents (``rule_queries``: they answer on a state or a player's view); this chapter rolls them.
 VICTORY_TURNS = 3  # §37, A48
-FARC_MONARCH_BONUS = 10  # ES §36.10.6 (D84): 10 PP and 10 IP
 
 
 # ---------------------------------------------------------------------------
@@ -389,9 +388,10 @@ def _success(state: GameState, p: int, cid: str, rating: int, m_rating: int, q: 
         state.forced_crown.append("court_ball")
     log(state, "Next turn's Crown Events result will automatically be 'Court Ball' (§36.6).")
     state.reign = {"player": p, "cid": cid, "since": state.turn}
-    if errata(state):  # D84, A34: once, when the FARC becomes Monarch
-        gain_pp(state, p, FARC_MONARCH_BONUS, "FARC Monarch bonus, ES §36.10.6")
-        gain_ip(state, p, FARC_MONARCH_BONUS, "FARC Monarch bonus, ES §36.10.6")
+    bonus = ruleset(state).farc_monarch_bonus
+    if bonus:  # D84, A34: once, when the FARC becomes Monarch
+        gain_pp(state, p, bonus, "FARC Monarch bonus, ES §36.10.6")
+        gain_ip(state, p, bonus, "FARC Monarch bonus, ES §36.10.6")
     steps.append(("pp_check_all", {}))
     seq(state, *steps)
 
@@ -578,7 +578,7 @@ def victory_check(state: GameState) -> None:
 
 
 def _abdicate_legal(state: GameState, p: int) -> bool:
-    if not opt(state, "abdication") or state.over:
+    if not ruleset(state).abdication or state.over:
         return False
     return monarch_owner(state) == p and state.active == p
 

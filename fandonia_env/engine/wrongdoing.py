@@ -30,13 +30,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import chance
+from . import chance, registry
 from .actions import ID
 from .data.components import COUNTRIES, FANDONIA, ROYALS
 from .death import set_situation
 from .machine import log, op, seq
-from .options import errata
 from .queries import abroad, actor_for, name, status, stuck_at_war
+from .ruleset import ruleset
 from .state import Character, GameState
 
 CLAMP = [2, 12]
@@ -58,6 +58,7 @@ def living_abroad(state: GameState, c: Character) -> bool:
             and is_wrongdoer(c))
 
 
+@registry.hook("extraditable_es")
 def extraditable_es(state: GameState, cid: str, c: Character) -> bool:
     """ES §25.1 (D66): a wrongdoer, not banished, living or hiding abroad (never one hiding
     in Fandonia); ES §25.12 (D74): not in a country at war."""
@@ -74,7 +75,7 @@ def restore(state: GameState, cid: str) -> None:
     home = c.banished and not stuck_at_war(state, c)  # a banished character comes home
     set_situation(c, FANDONIA if home else c.location)
     c.hiding = keep_hiding
-    if errata(state):
+    if ruleset(state).fugitive_fate_remembered:
         state.misc.get("justice_fate", {}).pop(cid, None)
         state.misc.get("bribe_hearing", {}).pop(cid, None)  # no stale bribe for a later hearing
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..options import edition_of
+
 # ---------------------------------------------------------------------------
 # Countries (§20.2)
 # ---------------------------------------------------------------------------
@@ -108,6 +110,8 @@ NEVER_ABROAD: frozenset[str] = frozenset({"45", "46", "51", "52", "55"})
 #: §19.2: nobles who can fight duels (11-44 and 52-54).
 DUELISTS: frozenset[str] = frozenset(c for c in NOBLE_IDS if int(c) <= 44 or c in ("52", "53", "54"))
 FEMALES: frozenset[str] = frozenset(c for c, n in NOBLES.items() if n.female)
+#: ES §31.4 (D78): the functionaries (45-55), who still have heirs in the errata edition.
+FUNCTIONARIES: frozenset[str] = frozenset(str(i) for i in range(45, 56))
 
 #: §13.4.1 male ladder and female ladder; Title Table costs are in data.tables.
 MALE_TITLES: tuple[str, ...] = ("sir", "knight", "earl", "lord", "duke")
@@ -135,28 +139,50 @@ ERRATA_TITLE: dict[str, str] = {
 ERRATA_2P_FEMALE = ("countess", 3)
 
 
-def printed_status(config: dict, cid: str) -> int:
-    """The Status printed on ``cid``'s card in this game's edition (D1, D2, D11)."""
-    if config["edition"] != "errata":
-        return NOBLES[cid].status if cid in NOBLES else ROYALS[cid].status
-    if cid in FEMALES and config["players"] == 2:
-        return ERRATA_2P_FEMALE[1]
-    s = ERRATA_STATUS.get(cid)
+def printed_status_in(cid: str, status_overrides: dict[str, int], two_player_female: tuple[str, int] | None,
+                      players: int) -> int:
+    """The Status printed on ``cid``'s card, given an edition's printed overrides (``Ruleset``)."""
+    if two_player_female is not None and cid in FEMALES and players == 2:
+        return two_player_female[1]
+    s = status_overrides.get(cid)
     if s is not None:
         return s
     return NOBLES[cid].status if cid in NOBLES else ROYALS[cid].status
 
 
+def printed_title_in(cid: str, title_overrides: dict[str, str], two_player_female: tuple[str, int] | None,
+                     players: int) -> str:
+    """The title printed on noble ``cid``'s card, given an edition's printed overrides."""
+    if two_player_female is not None and cid in FEMALES and players == 2:
+        return two_player_female[0]
+    return title_overrides.get(cid, NOBLES[cid].title)
+
+
+#: The printed values of each edition (ruling R1): Status and title overrides, the two-player
+#: female card (D11), the female ladder (D25).  ``ruleset.Ruleset`` picks its edition's.
+STATUS_BY_EDITION: dict[str, dict[str, int]] = {"1981": {}, "errata": ERRATA_STATUS}
+TITLE_BY_EDITION: dict[str, dict[str, str]] = {"1981": {}, "errata": ERRATA_TITLE}
+TWO_PLAYER_FEMALE_BY_EDITION: dict[str, tuple[str, int] | None] = {"1981": None, "errata": ERRATA_2P_FEMALE}
+FEMALE_TITLES_BY_EDITION: dict[str, tuple[str, ...]] = {"1981": FEMALE_TITLES, "errata": ERRATA_FEMALE_TITLES}
+
+
+# Kept for code outside the engine that has a config, not a state (play.py, the observation
+# encoders): plain look-ups in the tables above.  Engine code asks ``ruleset(state)``.
+def printed_status(config: dict, cid: str) -> int:
+    """The Status printed on ``cid``'s card in this game's edition (D1, D2, D11)."""
+    ed = edition_of(config)
+    return printed_status_in(cid, STATUS_BY_EDITION[ed], TWO_PLAYER_FEMALE_BY_EDITION[ed], config["players"])
+
+
 def printed_title(config: dict, cid: str) -> str:
     """The title printed on noble ``cid``'s card in this game's edition (D2, D11)."""
-    if config["edition"] == "errata" and cid in FEMALES:
-        return ERRATA_2P_FEMALE[0] if config["players"] == 2 else ERRATA_TITLE[cid]
-    return NOBLES[cid].title
+    ed = edition_of(config)
+    return printed_title_in(cid, TITLE_BY_EDITION[ed], TWO_PLAYER_FEMALE_BY_EDITION[ed], config["players"])
 
 
 def female_titles(config: dict) -> tuple[str, ...]:
     """The female title ladder of this game's edition (§13.4.1; D25)."""
-    return ERRATA_FEMALE_TITLES if config["edition"] == "errata" else FEMALE_TITLES
+    return FEMALE_TITLES_BY_EDITION[edition_of(config)]
 
 
 # ---------------------------------------------------------------------------
@@ -349,9 +375,13 @@ assert _i == 48
 del _i, _k, _nm, _c
 
 
+#: D6: the 24 Opportunity counters of each edition (§2.2.2).
+OPPORTUNITY_IDS_BY_EDITION: dict[str, tuple[str, ...]] = {"1981": OPPORTUNITY_IDS, "errata": ERRATA_OPPORTUNITY_IDS}
+
+
 def opportunity_ids(config: dict) -> tuple[str, ...]:
-    """The 24 Opportunity counters of this game's edition (§2.2.2; D6)."""
-    return ERRATA_OPPORTUNITY_IDS if config["edition"] == "errata" else OPPORTUNITY_IDS
+    """The 24 Opportunity counters of this game's edition (§2.2.2; D6); kept for code with a config."""
+    return OPPORTUNITY_IDS_BY_EDITION[edition_of(config)]
 #: One Loyalty counter per noble, its number that noble's id (§2.2.1).
 LOYALTY_IDS: tuple[str, ...] = NOBLE_IDS
 

@@ -1540,3 +1540,34 @@ DICE_TABLES: dict[str, dict[str, Any]] = {
     "funeral": FUNERAL,
     **{f"prestige_{k}": t for k, t in PRESTIGE_TABLES.items()},
 }
+
+
+# ---------------------------------------------------------------------------
+# Numbers that an edition or an optional rule changes (read through ``ruleset.Ruleset``)
+# ---------------------------------------------------------------------------
+HAND_LIMIT = 12  # §14.2.1
+HAND_LIMIT_SHORTER = 15  # §38 Shorter Game c (ES b)
+#: §38 Shorter Game e (ES d): RCs removed at the beginning of the game.
+SHORTER_E_REMOVED: tuple[str, ...] = ("alfred", "catherine", "almery", "phillip")
+START_IP_PP = (2, 10)  # §3.8: (IP, PP) to start the game with
+SHORTER_A_START = (10, 25)  # §38 Shorter Game a: Ten IP and Twenty-five PP
+START_CARDS = 9  # §3.9
+START_CARDS_SHORTER = 12  # §38 Shorter Game c
+ACTIVITIES_PER_TURN = 2  # §13.1
+ACTIVITIES_PER_TURN_SHORTER = 3  # §38 Shorter Game d
+NO_PROBLEM_BONUS = 5  # §32.2 (1981)
+ERRATA_NO_PROBLEM_BONUS = 10  # ES §7.9 (D13)
+#: ES §7.9 (D13): the errata bonus needs one of these Crown Events results.
+ERRATA_BONUS_CROWN_EVENTS = frozenset({"court_ball", "intrigue"})
+#: Errata (D20, ES §8.4.4): a free counsel on a Court Ball roll of 9 or more (1981: 8, the table).
+ERRATA_FREE_COUNSEL_MIN = 9
+#: Errata (D21, ES §8.4.4): a player whose PC is banned loses 2 PP at every Court Ball.
+ERRATA_BANNED_PP = 2
+FARC_MONARCH_BONUS = 10  # ES §36.10.6 (D84): 10 PP and 10 IP
+#: D3, D4 (ES §2.1.4): all four Foreign Support cards are 1dx3 / 1dx4 in the errata edition
+FOREIGN_SUPPORT_ERRATA = (3, 4)
+PP_PRICE = 5  # §35.8: One PP for Five IP
+PP_PRICE_ERRATA = 2  # D81 (ES §35.8): one PP for two IP
+#: D25, ruling R3/A20: IP per title step, by the title left (the errata female steps cost 2, 3, 4, 5).
+TITLE_COST: dict[str, int] = {row["from"]: row["cost_ip"] for row in TITLE_TABLE}
+TITLE_COST_ERRATA: dict[str, int] = {**TITLE_COST, **{row["from"]: row["cost_ip"] for row in TITLE_TABLE_ERRATA_FEMALE}}

@@ -49,13 +49,22 @@ def test_ismcts_plays_complete_games(n: int) -> None:
 
 
 def test_every_agent_in_every_seat() -> None:
-    from agents.ppo_agent import NOBLE_PPO_V1
-
     for aid in sorted(AGENTS):
-        if aid == "noble-ppo-v1" and not NOBLE_PPO_V1.is_file():
-            continue  # its weights are not shipped yet (tests/test_training_pipeline.py checks the error)
         _play([aid, "random-v1", "noble-rule-v1"], seed=7, max_turns=6)
         _play(["random-v1", aid], seed=8, max_turns=6)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_noble_ppo_v1_plays_complete_legal_games(n: int) -> None:
+    """The shipped trained noble loads from agents/weights/ and plays whole games (to a win, a draw
+    or the 60-turn limit of the tournaments) at every table size, every choice legal, from its view."""
+    from agents.ppo_agent import NOBLE_PPO_V1
+
+    assert NOBLE_PPO_V1.is_file(), "noble-ppo-v1's weights are shipped in agents/weights/"
+    ids = ["noble-ppo-v1", "noble-rule-v1", "random-v1", "noble-ppo-v1", "noble-rule-v2", "random-v1"][:n]
+    g = _play(ids, seed=60 + n, max_turns=60)
+    assert g.over and g.result in ("win", "draw", "truncated")
+    assert g.result != "truncated" or g.state.turn >= 60
 
 
 @pytest.mark.parametrize("aid", ["noble-rule-v1", "noble-rule-v2", "noble-ismcts-v1"])

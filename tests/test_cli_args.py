@@ -53,6 +53,8 @@ ROWS = [
     ("demo-max-turns-negative", ["-m", "fandonia_env.demo", "--max-turns", "-5", "--out", "OUT"], None,
      ["'-5'", "0 for no turn limit"]),
     ("demo-jobs-0", ["-m", "fandonia_env.demo", "--jobs", "0", "--out", "OUT"], None, ["'0'", ">= 1"]),
+    ("demo-unknown-agent", ["-m", "fandonia_env.demo", "--agents", "noble-ppo-v1,nobody-v0", "--out", "OUT"], None,
+     ["'nobody-v0'", "known agents", *KNOWN]),
     ("tournament-games-0", ["-m", "fandonia_env.tournament", "--agents", "random-v1", "--games", "0",
                             "--out", "OUT"], None, ["'0'", ">= 1"]),
     ("tournament-unknown-agent", ["-m", "fandonia_env.tournament", "--agents", "random-v1,unknown-id",
@@ -203,7 +205,7 @@ def test_every_runnable_module_is_in_the_command_list() -> None:
 def test_demo_says_where_it_wrote_and_counts_games_not_seats(tmp_path) -> None:
     out = tmp_path / "demo"
     p = _run(["-m", "fandonia_env.demo", "--games", "2", "--players", "4", "--max-turns", "6", "--jobs", "1",
-              "--out", str(out)], tmp_path)
+              "--agents", "noble-rule-v1,random-v1", "--out", str(out)], tmp_path)
     assert p.returncode == 0, p.stderr
     wrote = [ln.removeprefix("wrote ") for ln in p.stdout.splitlines() if ln.startswith("wrote ")]
     assert str(out / "results.json") in wrote and str(out / "summary.md") in wrote
@@ -218,6 +220,14 @@ def test_demo_says_where_it_wrote_and_counts_games_not_seats(tmp_path) -> None:
     assert sum(int(c[1]) for c in rows.values()) + int(rows["random-v1"][2]) + int(rows["random-v1"][3]) == 2
     doc = json.loads((out / "results.json").read_text())
     assert doc["summary"]["agents"]["random-v1"]["seat_games"] == 4
+
+
+def test_demo_puts_the_trained_noble_at_the_table(tmp_path) -> None:
+    out = tmp_path / "demo"
+    p = _run(["-m", "fandonia_env.demo", "--games", "4", "--max-turns", "6", "--jobs", "1", "--out", str(out)], tmp_path)
+    assert p.returncode == 0, p.stderr
+    rows = {ln.split("|")[1].strip() for ln in p.stdout.splitlines() if ln.startswith("| ") and not ln.startswith("| agent")}
+    assert rows == {"noble-ppo-v1", "noble-rule-v1", "noble-rule-v2", "random-v1"}
 
 
 def test_tournament_max_turns_zero_is_no_limit_and_says_where(tmp_path) -> None:

@@ -51,15 +51,17 @@ SCHEMA: dict[str, Opt] = {
 
 
 def _split_overrides(overrides: list[str], names: list[str]) -> tuple[list[str], dict[str, list[str]]]:
-    """``--set`` items: the recipe's own keys, and ``NAME.key=value`` items by step name."""
+    """``--set`` items: the recipe's own ``key=value`` items, and ``NAME.key=value`` items by step
+    name (a dotted key naming no step is a ConfigError)."""
     top, per = [], {k: [] for k in names}
     for item in overrides:
         key = item.split("=", 1)[0]
-        head = key.split(".", 1)[0]
-        if "." in key and head in per:
-            per[head].append(item.split(".", 1)[1])
-        else:
+        if "." not in key:
             top.append(item)
+        elif key.split(".", 1)[0] in per:
+            per[key.split(".", 1)[0]].append(item.split(".", 1)[1])
+        else:
+            raise ConfigError(f"--set {item!r}: no step is named {key.split('.', 1)[0]!r}; steps: {names}")
     return top, per
 
 
@@ -203,13 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = arg_parser("python -m training.recipe", __doc__)
     a = ap.parse_args(argv)
     try:
-        base = load_config(a.config, SCHEMA, [s for s in a.set if "." not in s.split("=", 1)[0]])
-        top, per = _split_overrides(a.set, _step_names(base["steps"]))
-        unknown = [s for s in top if "." in s.split("=", 1)[0]]
-        if unknown:
-            raise ConfigError(f"--set {unknown[0]!r}: no step is named {unknown[0].split('.', 1)[0]!r}; "
-                              f"steps: {_step_names(base['steps'])}")
-        cfg = load_config(a.config, SCHEMA, top)
+        own = [item for item in a.set if "." not in item.split("=", 1)[0]]
+        cfg = load_config(a.config, SCHEMA, own)
+        _, per = _split_overrides(a.set, _step_names(cfg["steps"]))
         s = run(cfg, per)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -15,6 +15,7 @@ from . import registry
 from .actions import ID, NAME, YES, char_action
 from .data.components import FANDONIA, ROYALS
 from .data.tables import ASSASSINATION, SCANDAL, lookup
+from .effects import Ctx, apply_row
 from .machine import ask, log, op, seq
 from .queries import (
     abroad,
@@ -23,8 +24,6 @@ from .queries import (
     count_cards,
     discard,
     henchmen,
-    lose_ip,
-    lose_pp,
     name,
     play_card,
     stuck_at_war,
@@ -73,35 +72,18 @@ def scandal(state: GameState, cid: str, exposer: int | None = None, why: str = "
     seq(state, modified_roll(spec))
 
 
+#: the order in which a Scandal / Assassination row's effect codes apply (``effects.apply_row``).
+SCANDAL_ORDER = ("lose_half_pp", "lose_half_ip", "trial", "hearing", "wrongdoing", "accuser_wrongdoing",
+                 "no_effect")
+ASSASSINATION_ORDER = ("trial", "hearing", "wrongdoing", "assassinated")
+
+
 @op("justice_scandal_result")
 def justice_scandal_result(state: GameState, roll: dict[str, Any], cid: str, exposer: int | None) -> None:
     row = lookup(SCANDAL, roll["total"])
-    sp = row["special"]
     log(state, f"Scandal Table {roll['total']}: {row['text']}")
-    owner = state.chars[cid].owner
-    steps: list = []
-    lost_pp = False
-    if "lose_half_pp" in sp or "lose_half_ip" in sp:
-        if owner is None:
-            log(state, f"{name(cid)} is a NC: no points are lost (A54).")
-        elif "lose_half_pp" in sp:
-            lost_pp = lose_pp(state, owner, (state.players[owner].pp + 1) // 2, "scandal, half rounded up") > 0
-        else:
-            lose_ip(state, owner, (state.players[owner].ip + 1) // 2, "scandal, half rounded up")
-    if "trial" in sp:
-        steps.append(("to_trial", {"cid": cid}))
-    if "hearing" in sp:
-        steps.append(("hearing", {"cid": cid}))
-    if "wrongdoing" in sp:
-        steps.append(("accuse", {"cid": cid, "why": "scandal"}))
-    if "accuser_wrongdoing" in sp:
-        if exposer is None:
-            log(state, "The scandal did not come from 'Expose A Scandal': treated as no effect (§22).")
-        else:
-            steps.append(("accuse", {"cid": state.players[exposer].pc, "why": "accusing PC of a scandal"}))
-    if lost_pp:
-        steps.append(("pp_check_all", {}))
-    seq(state, *steps)
+    ctx = Ctx(cid=cid, why="scandal", params={"exposer": exposer})
+    seq(state, *apply_row(state, row, SCANDAL_ORDER, ctx))
 
 
 # ---------------------------------------------------------------------------
@@ -252,17 +234,8 @@ def justice_assassination_result(state: GameState, roll: dict[str, Any], p: int,
                                  target: str) -> None:
     row = lookup(ASSASSINATION, roll["total"])
     log(state, f"Assassination Table {roll['total']}: {row['text']}")
-    steps: list = []
-    sp = row["special"]
-    if "trial" in sp:
-        steps.append(("to_trial", {"cid": assassin}))
-    elif "hearing" in sp:
-        steps.append(("hearing", {"cid": assassin}))
-    elif "wrongdoing" in sp:
-        steps.append(("accuse", {"cid": assassin, "why": "caught assassin"}))
-    if row["success"]:
-        steps.append(("kill", {"cid": target, "cause": "assassinated"}))
-    seq(state, *steps)
+    ctx = Ctx(cid=assassin, why="caught assassin", params={"target": target})
+    seq(state, *apply_row(state, row, ASSASSINATION_ORDER, ctx))
 
 
 # ---------------------------------------------------------------------------

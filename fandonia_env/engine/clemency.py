@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from . import chance, registry
 from .actions import NAME, NO, YES, char_action
-from .data.components import FANDONIA, ROYALS
+from .data.components import ROYALS
 from .data.tables import CLEMENCY, lookup
-from .death import set_situation
+from .effects import Ctx, apply_row
 from .machine import ask, log, op, seq
 from .queries import discard, has_card, name, player_order, take_card
 from .ruleset import ruleset
 from .state import Character, GameState
-from .trials import imprison
 from .turn import waived
 from .wrongdoing import is_wrongdoer, restore
 
@@ -136,6 +135,10 @@ def justice_clemency(state: GameState, cid: str, i: int = 0) -> None:
         i += 1
 
 
+#: the Clemency Table's verdicts (``effects.apply_row``).
+CLEMENCY_ORDER = ("executed", "pardoned", "new_trial", "imprisoned", "no_effect")
+
+
 @op("justice_clemency_answer")
 def justice_clemency_answer(state: GameState, choice: int, cid: str, i: int) -> None:
     q = player_order(state)[i]
@@ -144,27 +147,12 @@ def justice_clemency_answer(state: GameState, choice: int, cid: str, i: int) -> 
         return
     # only a request counts (a player who declined may still ask after a new trial's sentence)
     state.tstate.setdefault("clemency_asked", []).append(f"{q}:{cid}")
-    c = state.chars[cid]
     r = chance.dice_sum(state, "Clemency Table (§38)")
     row = lookup(CLEMENCY, r)
     log(state, f"Player {q} asks the Monarch for clemency for {name(cid)}: rolls {r} on the Clemency Table - "
                f"{row['text']} (§38).")
-    v = row["verdict"]
-    if v == "executed":
-        seq(state, ("kill", {"cid": cid, "cause": "execution"}))
-        return
-    if v == "pardoned":
-        restore(state, cid)
-        log(state, f"{name(cid)} is pardoned and returns to a normal situation (§38 Clemency).")
-        return
-    if v == "new_trial":
-        set_situation(c, FANDONIA, wrongdoer=True)
-        log(state, f"{name(cid)} is brought back to Fandonia for a new trial (§38 Clemency).")
-        seq(state, ("justice_trial", {"cid": cid, "mod": 0}))
-        return
-    if v == "imprisoned" and (c.banished or c.awaiting_execution):
-        imprison(state, cid, False, "imprisoned, the King overruling the judge (§38 Clemency)")
-    seq(state, ("justice_clemency", {"cid": cid, "i": i + 1}))
+    ctx = Ctx(cid=cid, params={"clemency": True, "then": ("justice_clemency", {"cid": cid, "i": i + 1})})
+    seq(state, *apply_row(state, row, CLEMENCY_ORDER, ctx))
 
 
 def d93_pardonable(state: GameState, c: Character) -> bool:

@@ -1,5 +1,5 @@
 """§15 Counseling the Monarch: the thirteen Counseling Tables (ruling R7) and the
-Counseling Results Table (T1.13), with every counsel effect.
+Counseling Results Table (T1.13); the counsel effects are applied by ``effects.py``.
 
 The step ``counsel_step`` {p} runs at the end of each Player Turn, after the
 activities (§10, §15.1).  The player may decline (PASS).  Otherwise he states, in
@@ -115,25 +115,18 @@ from typing import Any
 from .actions import ID, NAME, NO, PASS, YES, action_char, action_player, char_action, player_action
 from .data.components import (
     AMBASSADOR_OF,
-    CARD_TYPE_OF,
-    CARD_TYPES,
-    FANDONIA,
     NOBLES,
-    OFFICE_ELIGIBLE,
     OFFICES,
     OPPORTUNITY_TYPE_OF,
     ROYALS,
 )
 from .data.tables import COUNSELING_RESULTS, COUNSELING_TABLES, lookup
+from .effects import Ctx, apply_effect, apply_row, office_ok
 from .machine import ask, log, op, seq
 from .queries import (
     abroad,
     discard,
-    gain_ip,
-    gain_pp,
     henchmen,
-    lose_ip,
-    lose_pp,
     monarch_owner,
     name,
     pc,
@@ -146,7 +139,6 @@ from .turn import place_ambassador
 from .wrongdoing import extraditable_es
 
 ALL_COUNSELS = frozenset({1, 2, 3, 4})
-_OFFICE_ELIGIBLE = frozenset(OFFICE_ELIGIBLE)
 _NO_COUNSEL_CROWNS = frozenset({"famine", "plague"})
 
 
@@ -282,12 +274,6 @@ def _extraditable(state: GameState) -> list[str]:
             if c.wrongdoer and c.hiding and not c.dead and not stuck_at_war(state, c)]
 
 
-def _office_ok(state: GameState, c: Character) -> bool:
-    """§16.1, §16.4: may be made an Office Holder."""
-    return (c.cid in _OFFICE_ELIGIBLE and not (c.dead or c.banished or c.imprisoned or c.hiding)
-            and not stuck_at_war(state, c))
-
-
 def _besyzan_candidates(state: GameState, p: int) -> list[str]:
     """A57: any player's PC or an EAC who may hold the office (not while Besyzan is at war)."""
     if "besyzan" in state.wars:
@@ -298,7 +284,7 @@ def _besyzan_candidates(state: GameState, p: int) -> list[str]:
             continue
         if not c.is_pc and c.owner == p:
             continue  # own FACs are not EACs
-        if _office_ok(state, c):
+        if office_ok(state, c):
             out.append(cid)
     return out
 
@@ -495,166 +481,47 @@ def _counsel(state: GameState, p: int, table: str, i: int, target: Any, counselo
     seq(state, modified_roll(spec))
 
 
+#: the order in which a Counseling Results row's effect codes apply (``effects.apply_row``).
+COUNSELING_RESULTS_ORDER = ("pp", "lose_office")
+
+
 @op("counsel_result")
 def counsel_result(state: GameState, roll: dict[str, Any], p: int, table: str, i: int, target: Any,
                    counselor: str | None, free: bool, substitute: bool) -> None:
     """§15.8, §15.10, T1.13."""
     row = lookup(COUNSELING_RESULTS, roll["total"])
     log(state, f"Counseling Results Table row {roll['total']}: '{row['text']}'")
-    steps: list[Any] = []
     if free and "lose_office" in row["special"]:
         log(state, f"Player {p}'s counsel is free: the ill effects are treated as no effect (§15.10).")
         return
-    if row["pp"] > 0:
-        gain_pp(state, p, row["pp"], "the Monarch is pleased")
-    elif row["pp"] < 0:
-        if lose_pp(state, p, -row["pp"], "the Monarch is displeased"):
-            steps.append(("pp_check_all", {}))
-    if "lose_office" in row["special"] and counselor is not None:
-        if substitute:
-            log(state, f"{name(counselor)} counselled as a henchman: the Office Holder keeps his "
-                       f"position (§15.8, §17.2.2).")
-        else:
-            steps[:0] = _lose_position(state, counselor)
+    ctx = Ctx(p=p, label="the Monarch is pleased", loss_label="the Monarch is displeased", pp_check=True,
+              params={"counselor": counselor, "substitute": substitute})
+    steps = apply_row(state, row, COUNSELING_RESULTS_ORDER, ctx)
     if row["accepted"]:
         steps[:0] = _execute(state, p, table, i, target)
     seq(state, *steps)
 
 
-def _lose_position(state: GameState, cid: str) -> list[Any]:
-    """§15.8: the counseling PC/FAC loses his office (vacant) or Monarch's Counselor card."""
-    c = state.chars[cid]
-    if c.office is not None:
-        return [("discharge", {"cid": cid, "why": "the Monarch is displeased, §15.8"})]
-    if c.counselor_card is not None:
-        card = c.counselor_card
-        c.counselor_card = None
-        discard(state, card)
-        log(state, f"{name(cid)} loses his 'Monarch's Counselor' card (discarded).")
-    return []
-
-
 # ---------------------------------------------------------------------------
-# Counsel effects (COUNSEL_EFFECT_CODES)
+# Counsel effects (COUNSEL_EFFECT_CODES, applied by ``effects``)
 # ---------------------------------------------------------------------------
 
 
 def _execute(state: GameState, p: int, table: str, i: int, target: Any) -> list[Any]:
     """The accepted counsel's effect; returns the steps to schedule (other chapters' ops)."""
     cd = counsel_def(table, i)
-    eff = cd["effect"]
-    code = eff["code"]
     log(state, f"The Monarch accepts the counsel '{cd['text']}'.")
-    if code == "none":
-        return []
-    if code == "gain_pp":
-        gain_pp(state, p, eff["amount"], f"counsel '{cd['text']}'")
-        return []
-    if code == "force_crown_event":
-        shown = eff["event"].replace("_", " ").title()
-        if eff["event"] in state.forced_crown:
-            log(state, f"Next turn's Crown Events result is already '{shown}'.")
-        else:
-            state.forced_crown.append(eff["event"])
-            log(state, f"Next turn's Crown Events result will automatically be '{shown}'.")
-        return []
-    if code == "extradite":
-        return _extradite(state, target)
-    if code == "appoint_ambassador":
-        return _appoint_besyzan(state, target)
-    if code == "intrigue_card_from":
-        q = int(target)
-        if len(state.players[q].hand) <= 3 or monarch_owner(state) == q:
-            log(state, f"Player {q}'s hand may not be intrigued now (§14.2.7): no effect.")
-            return []
-        log(state, f"Player {p} may intrigue a card from player {q}'s hand.")
-        return [("intrigue_draw", {"p": p, "victim": q})]
-    if code == "amnesty":
-        log(state, "An amnesty is announced: all banished, imprisoned and wrongdoing characters "
-                   "return to a normal situation.")
-        return [("amnesty_all", {})]
-    if code == "discard_cards":
-        _discard_support(state, eff)
-        return []
-    if code == "earc_to_nrc":
-        c = state.chars[target]
-        if c.dead or c.owner is None or target == state.monarch:
-            log(state, f"{name(target)} is no longer an EARC: no effect.")
-            return []
-        log(state, f"{name(target)} is condemned and becomes a NRC; the Royal Alignment card is discarded.")
-        return [("release", {"cid": target})]
-    if code == "scandal":
-        if state.chars[target].dead:
-            log(state, f"{name(target)} is dead: no effect.")
-            return []
-        return [("scandal", {"cid": target, "exposer": None, "why": f"counsel '{cd['text']}'"})]
-    if code == "wrongdoing":
-        if state.chars[target].dead:
-            log(state, f"{name(target)} is dead: no effect.")
-            return []
-        return [("accuse", {"cid": target, "why": f"counsel '{cd['text']}'"})]
-    if code == "discharge_minister":
-        holder = next((cid for cid, c in state.chars.items() if c.office == eff["office"]), None)
-        if holder is None:
-            log(state, f"The office of {OFFICES[eff['office']].name} is vacant: no effect.")
-            return []
-        return [("discharge", {"cid": holder, "why": f"counsel '{cd['text']}'"})]
-    if code == "recall_ambassador":
-        c = state.chars[target]
-        if c.office is None or OFFICES[c.office].country is None:
-            log(state, f"{name(target)} is no longer an Ambassador: no effect.")
-            return []
-        return [("discharge", {"cid": target, "why": f"counsel '{cd['text']}'"})]
-    if code == "players_lose_half_ip":
-        for q in state.order or range(state.n):
-            ip = state.players[q].ip
-            if ip >= eff["min_ip"]:
-                lose_ip(state, q, (ip + 1) // 2, f"counsel '{cd['text']}'")
-        return []
-    if code == "players_gain_ip":
-        for q in state.order or range(state.n):
-            if state.players[q].ip <= eff["max_ip"]:
-                gain_ip(state, q, eff["amount"], f"counsel '{cd['text']}'")
-        return []
-    if code == "players_lose_ip":
-        for q in state.order or range(state.n):
-            if state.players[q].ip >= eff["min_ip"]:
-                lose_ip(state, q, eff["amount"], f"counsel '{cd['text']}'")
-        return []
-    raise ValueError(f"unknown counsel effect {code!r}")
+    ctx = Ctx(p=p, cid=target if isinstance(target, str) else None, why=f"counsel '{cd['text']}'",
+              params={"effect": cd["effect"], "target": target, "check_dead": True, "exposer": None})
+    apply_effect(state, cd["effect"]["code"], ctx)
+    return ctx.steps + ctx.after
 
 
 def _extradite(state: GameState, cid: str) -> list[Any]:
-    """§25: extradition by counsel (not an activity): back to Fandonia and to trial."""
-    if ruleset(state).es_extradition:  # ES §25.4, §25.7 (D69): hiding.py
-        return [("justice_es_extradite_counsel", {"cid": cid})]
-    c = state.chars[cid]
-    if c.dead or not c.wrongdoer or not c.hiding or stuck_at_war(state, c):
-        log(state, f"{name(cid)} can no longer be extradited: no effect.")
-        return []
-    log(state, f"{name(cid)} is extradited and returned to trial in Fandonia (§25).")
-    c.hiding = False
-    c.hid_turn = state.turn
-    c.location = FANDONIA
-    return [("to_trial", {"cid": cid, "extradited": True})]
-
-
-def _appoint_besyzan(state: GameState, cid: str) -> list[Any]:
-    """§16.5, A57: the Ambassador To Besyzan is recalled and ``cid`` takes the office."""
-    c = state.chars[cid]
-    if "besyzan" in state.wars or not _office_ok(state, c):
-        log(state, f"{name(cid)} cannot be made Ambassador To Besyzan now: no effect.")
-        return []
-    if c.office == "amb_besyzan":
-        return []
-    current = next((x for x, ch in state.chars.items() if ch.office == "amb_besyzan"), None)
-    steps: list[Any] = []
-    if current is not None:
-        steps.append(("discharge", {"cid": current, "why": "a new Ambassador is recommended by counsel, §16.5"}))
-    if c.office is not None:  # A57, §16.2: one office at a time
-        steps.append(("discharge", {"cid": cid, "why": "appointed Ambassador To Besyzan by counsel, §16.2"}))
-    steps.append(("counsel_place_besyzan", {"cid": cid}))
-    return steps
+    """§25: extradition of ``cid`` by counsel (the ``extradite`` effect); returns the steps."""
+    ctx = Ctx(params={"target": cid})
+    apply_effect(state, "extradite", ctx)
+    return ctx.steps
 
 
 @op("counsel_place_besyzan")
@@ -663,7 +530,7 @@ def counsel_place_besyzan(state: GameState, cid: str) -> None:
     Besyzan with his wife (not an RC wife, §20.7, nor one who is not free)."""
     c = state.chars[cid]
     holder = next((x for x, ch in state.chars.items() if ch.office == "amb_besyzan"), None)
-    if holder is not None or c.office is not None or "besyzan" in state.wars or not _office_ok(state, c):
+    if holder is not None or c.office is not None or "besyzan" in state.wars or not office_ok(state, c):
         log(state, f"{name(cid)} cannot take the office of Ambassador To Besyzan: no effect.")
         return
     if c.counselor_card is not None:
@@ -679,27 +546,6 @@ def counsel_place_besyzan(state: GameState, cid: str) -> None:
     if sp is not None and sp_stays:
         sp.location = sp_before
     log(state, f"{name(cid)} becomes Ambassador To Besyzan and goes abroad to Besyzan (§16.5, §20.4).")
-
-
-def _discard_support(state: GameState, eff: dict[str, Any]) -> None:
-    """§14.2.6: only Support cards in players' hands are discarded."""
-    types = set(eff["cards"])
-    fs = eff.get("foreign_support")
-    if fs == "all":
-        types |= {t for t in CARD_TYPES if t.startswith("foreign_support_")}
-    elif fs == "at_war":
-        types |= {f"foreign_support_{w}" for w in state.wars if f"foreign_support_{w}" in CARD_TYPES}
-    found = False
-    for q in state.order or range(state.n):
-        hand = state.players[q].hand
-        for card in [x for x in hand if CARD_TYPE_OF[x] in types]:
-            hand.remove(card)
-            discard(state, card)
-            found = True
-            log(state, f"Player {q} discards '{CARD_TYPES[CARD_TYPE_OF[card]].name}' from his hand.")
-    if not found:
-        names = ", ".join(sorted(CARD_TYPES[t].name for t in types))
-        log(state, f"No player holds any of these cards ({names}): nothing is discarded.")
 
 
 # ---------------------------------------------------------------------------

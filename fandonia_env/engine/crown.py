@@ -107,13 +107,12 @@ from .data.components import (
     SUCCESSION,
 )
 from .data.tables import COURT_BALL, COURT_BALL_MAX_MODIFIER, CROWN_EVENTS, ROYAL_DEATH, lookup
+from .effects import Ctx, apply_effect, apply_row, send
 from .machine import abort_turn, ask, log, op, seq
 from .queries import (
     abroad,
     discard,
-    gain_pp,
     has_card,
-    henchmen,
     illegal_cards,
     lose_pp,
     monarch_owner,
@@ -441,6 +440,11 @@ def court_ball_next(state: GameState, i: int, attendees: list[str]) -> None:
         ("court_ball_next", {"i": i + 1, "attendees": attendees}))
 
 
+#: the order in which a Court Ball row's effect codes apply after its PP and modifier.
+COURT_BALL_ORDER = ("free_counsel", "designate_pc_or_henchman", "banned_from_court_ball", "duel", "wrongdoing",
+                    "scandal")
+
+
 @op("court_ball_roll")
 def court_ball_roll(state: GameState, p: int, attendees: list[str]) -> None:
     pl = state.players[p]
@@ -450,39 +454,25 @@ def court_ball_roll(state: GameState, p: int, attendees: list[str]) -> None:
     row = lookup(COURT_BALL, total)
     ms = f" {mod:+d}" if mod else ""
     log(state, f"Court Ball Table: player {p} rolls {a + b} ({a}+{b}){ms} = {total}: {row['text']}")
-    if row["pp"] > 0:
-        gain_pp(state, p, row["pp"], "Court Ball")
-    elif row["pp"] < 0:
-        lose_pp(state, p, -row["pp"], "Court Ball")
+    ctx = Ctx(p=p, label="Court Ball", params={"total": total, "attendees": attendees, "attends": attends,
+                                               "duel_source": "court_ball"})
+    ctx.designate = lambda what: _court_ball_designate(state, p, what, row, ctx.params["hm"])
+    if row["pp"]:
+        apply_effect(state, "pp", ctx, row)
     if row["mod"]:
         new = min(COURT_BALL_MAX_MODIFIER, max(0, mod + row["mod"]))
         if new != mod:
             pl.ball_mod = new
             log(state, f"Player {p}'s Court Ball modifier becomes {new:+d}.")
-    special = row["special"]
-    least = ruleset(state).court_ball_free_counsel_min  # D20
-    if "free_counsel" in special and least is not None and total < least:
-        log(state, f"Player {p} does not win a free counsel: it takes 9 or more (ES §8.4.4).")  # D20
-    elif "free_counsel" in special:
-        pl.free_counsel = True
-        log(state, f"Player {p} may make a free counsel to the Monarch this turn (§8.4.4, §15.10).")
-    if "designate_pc_or_henchman" not in special:
-        return
-    hm = [h for h in henchmen(state, p) if h in attendees and attends(state, h)]
-    steps: list[Any] = []
-    if len(hm) > 1:
-        steps.append(ask(p, "court_ball_ban", [char_action(h) for h in hm], "court_ball_ban_choice",
-                         {"table": "court_ball"}, p=p))
-    else:
-        steps.append(("court_ball_ban", {"cid": hm[0] if hm else pc(state, p).cid}))
-    if "duel" in special:
-        steps.append(("duel", {"player": p, "cid": None, "source": "court_ball", "attendees": attendees}))
-    else:
-        what = "wrongdoing" if "wrongdoing" in special else "scandal"
-        cands = [pc(state, p).cid] + hm
-        steps.append(ask(p, "court_ball_designate", [char_action(x) for x in cands], "court_ball_designated",
-                         {"table": "court_ball", "result": what}, p=p, what=what, text=row["text"].split(".")[0]))
-    seq(state, *steps)
+    steps = apply_row(state, row, COURT_BALL_ORDER, ctx, done=("pp",))
+    if steps:
+        seq(state, *steps)
+
+
+def _court_ball_designate(state: GameState, p: int, what: str, row: dict[str, Any], hm: list[str]) -> Any:
+    cands = [pc(state, p).cid] + hm
+    return ask(p, "court_ball_designate", [char_action(x) for x in cands], "court_ball_designated",
+               {"table": "court_ball", "result": what}, p=p, what=what, text=row["text"].split(".")[0])
 
 
 @op("court_ball_ban_choice")
@@ -500,13 +490,11 @@ def court_ball_ban(state: GameState, cid: str) -> None:
 @op("court_ball_designated")
 def court_ball_designated(state: GameState, choice: int, p: int, what: str, text: str) -> None:
     cid = action_char(choice)
-    why = f"Court Ball: {text}"
     if what == "wrongdoing":
         log(state, f"Player {p} designates {name(cid)} to be accused of wrongdoing (Court Ball).")
-        seq(state, ("accuse", {"cid": cid, "why": why}))
     else:
         log(state, f"Player {p} designates {name(cid)} to consult the Scandal Table (Court Ball).")
-        seq(state, ("scandal", {"cid": cid, "why": why}))
+    seq(state, send(what, cid, f"Court Ball: {text}"))
 
 
 # ---------------------------------------------------------------------------

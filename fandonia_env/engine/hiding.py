@@ -6,8 +6,8 @@ extradition (ES §25, D66-D74, with ruling R2 and A30's fallback).
 Operations other chapters schedule: ``justice_go_hiding`` {cid, why} (hiding from a hearing,
 ``trials``), and the errata hooks ``justice_es_enter_fandonia`` {cid} (in
 ``activities.act_travel_dest``), ``justice_d64_unhide`` {cid} (in
-``activities.release_character``), ``justice_es_extradite_counsel`` {cid} (in
-``counsel._extradite``), ``justice_es_turn_start`` {p} (a ``turn.START_HOOKS`` entry).  In the
+``activities.release_character``), ``justice_es_extradite_counsel`` {cid} (the
+``extradite`` effect, ``effects.py``), ``justice_es_turn_start`` {p} (a ``turn.START_HOOKS`` entry).  In the
 1981 rules the extradited character is tried by ``to_trial`` {extradited: True} (``trials``); in
 the errata edition he goes to the justice that awaited him when he fled (ES §25.10,
 ``state.misc["justice_fate"]``).  Persecution rolls, the ±1 of a FAC Ambassador on them

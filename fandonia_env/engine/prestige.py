@@ -96,28 +96,23 @@ from __future__ import annotations
 from typing import Any
 
 from . import registry, turn
-from .actions import ID, NO, YES, action_char, char_action, suffix
+from .actions import ID, YES, action_char, char_action, suffix
 from .data.tables import (
     PRESTIGE_BOUGHT_MODIFIER,
     PRESTIGE_MODIFIER_CAP,
-    PRESTIGE_RESULT_NOTES,
     PRESTIGE_TABLE_KEYS,
     PRESTIGE_TABLES,
     lookup,
 )
+from .effects import Ctx, apply_grant, apply_row, own_turn, send
 from .machine import ask, log, op, seq
 from .queries import (
     abroad,
-    gain_ip,
-    gain_pp,
     henchmen,
     ip_spendable,
     is_female,
-    lose_ip,
-    lose_pp,
     name,
     normal,
-    pc,
     spend_ip,
 )
 from .rolls import modified_roll
@@ -130,8 +125,12 @@ from .turn import activities_left
 BUY_COST_IP = 2
 CAP = PRESTIGE_MODIFIER_CAP
 
-#: designation effects (T1.14.11 notes 6-9) -> the operation that follows.
-_DESIGNATED_OPS = {"scandal": "scandal", "wrongdoing": "accuse", "hearing": "hearing", "trial": "to_trial"}
+#: the order in which a Prestige row's effect codes apply (``effects.apply_row``).
+PRESTIGE_ORDER = (
+    "pp", "ip", "lose_all_pp", "lose_all_ip", "double_pp", "double_ip", "duel", "lose_remaining_activities",
+    "extra_activities", "any_activity", "intrigue_card", "auto_proposal", "scandal", "wrongdoing", "hearing",
+    "trial", "roll_again", "no_effect", "designate_pc_or_henchman",
+)
 
 _COSTS = {k: int(PRESTIGE_TABLES[k].get("cost_ip", 0)) for k in PRESTIGE_TABLE_KEYS}
 _MALE_ONLY = frozenset(k for k in PRESTIGE_TABLE_KEYS if PRESTIGE_TABLES[k]["male_only"])
@@ -159,16 +158,6 @@ def halved(state: GameState, p: int) -> bool:
     """§20.5, §24.3, §29.2: PC abroad, in hiding or banished (halve once, A2); the rule is
     ``rule_queries.gains_halved`` (shared with the agents)."""
     return gains_halved(state, p)
-
-
-def _half(n: int) -> int:
-    """Halve an amount, its magnitude rounded up (T1.14 footnote, A1)."""
-    m = (abs(n) + 1) // 2
-    return m if n >= 0 else -m
-
-
-def _own_turn(state: GameState, p: int) -> bool:
-    return bool(state.pt) and state.pt.get("player") == p and state.active == p
 
 
 # ---------------------------------------------------------------------------
@@ -253,107 +242,11 @@ def prestige_result(state: GameState, roll: dict[str, Any], p: int, table: str, 
         log(state, f"Player {p}'s PC is abroad, in hiding or banished: the gains and losses are halved, "
                    "rounded up (§20.5, §24.3, §29.2).")
 
-    def amt(n: int) -> int:
-        return _half(n) if half else n
-
-    # IP and PP amounts
-    if row["pp"] > 0:
-        gain_pp(state, p, amt(row["pp"]), T["name"])
-    elif row["pp"] < 0:
-        lose_pp(state, p, -amt(row["pp"]), T["name"])
-    if row["ip"] > 0:
-        gain_ip(state, p, amt(row["ip"]), T["name"])
-    elif row["ip"] < 0:
-        lose_ip(state, p, -amt(row["ip"]), T["name"])
-    if "lose_all_pp" in sp:
-        lose_pp(state, p, amt(pl.pp), f"{T['name']}: all PP")
-    if "lose_all_ip" in sp:
-        lose_ip(state, p, amt(pl.ip), f"{T['name']}: all IP")
-    if "double_pp" in sp:
-        gain_pp(state, p, amt(pl.pp), f"{T['name']}: double current PP")
-    if "double_ip" in sp:
-        gain_ip(state, p, amt(pl.ip), f"{T['name']}: double current IP")
-
-    steps: list[Any] = []
-    duel_ignored = False
-    if "duel" in sp:
-        c = pc(state, p)
-        if c.hiding or c.banished:
-            duel_ignored = True
-            log(state, f"Player {p}'s PC is {'in hiding' if c.hiding else 'banished'}: the result "
-                       f"'Fight A Duel' is ignored (§24.3, §29.2).")
-        else:
-            src = "carousing" if table == "carousing" else "prestige"
-            steps.append(_cross("duel", {"player": p, "cid": None, "source": src}))
-
-    ends = not duel_ignored and ("lose_remaining_activities" in sp or any(
-        PRESTIGE_RESULT_NOTES.get(code, {}).get("ends_activities") for code in sp))
-    if ends:
-        if own and _own_turn(state, p):
-            state.pt["no_more"] = True
-            log(state, f"Player {p} may perform no more activities this turn (T1.14.11).")
-        else:
-            log(state, f"(Player {p} rolled outside his own Player Turn: he keeps his activities, A44.)")
-
-    if "extra_activities" in sp:
-        _grant(state, p, "extra", int(row["extra_activities"]), own)
-    if "any_activity" in sp:
-        _grant(state, p, "any_activity", 1, own)
-    if "intrigue_card" in sp:
-        _grant(state, p, "intrigue", 1, own)
-    if "auto_proposal" in sp:
-        steps.append(_cross("auto_proposal", {"p": p}))
-
-    for code in sp:
-        if code in _DESIGNATED_OPS:
-            steps.append(_designate(state, p, code, why))
-
-    if "roll_again" in sp:
-        steps.append(ask(p, "prestige_roll_again", [YES, NO], "prestige_again",
-                         {"table": table, "mod": mod, "rule": "T1.14.11 note 1"},
-                         p=p, table=table, mod=mod, own=own))
-    seq(state, *steps)
-
-
-def _cross(op_name: str, args: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-    """Another chapter's operation, scheduled by name."""
-    return (op_name, args)
-
-
-# ---------------------------------------------------------------------------
-# Grants "this turn" (T1.14.11 notes 3, 10-12)
-# ---------------------------------------------------------------------------
-
-
-def _grant(state: GameState, p: int, what: str, n: int, own: bool) -> None:
-    if own and _own_turn(state, p):
-        _apply_grant(state, p, what, n)
-        return
-    g = state.tstate.setdefault("prestige_grants", {}).setdefault(str(p), {})
-    g[what] = g.get(what, 0) + n
-    log(state, f"Player {p} keeps this for his own Player Turn of this game turn, if it is still to come.")
-
-
-def _apply_grant(state: GameState, p: int, what: str, n: int) -> None:
-    pt = state.pt
-    if what == "extra":
-        pt["extra"] += n
-        log(state, f"Player {p} may perform {n} extra activities this turn (T1.14.11).")
-        if pt.get("restricted"):
-            log(state, f"(Player {p}'s PC is not in a normal situation: never more than one activity, "
-                       "§13.1, §24.3, §29.2.)")
-    elif what == "any_activity":
-        pt["any_activity"] += n
-        log(state, f"Player {p} may perform any one activity of §12.3.1 this turn (T1.14.11 note 12).")
-    elif what == "intrigue":
-        for _ in range(n):
-            if "intrigue_card" in pt["done"]:
-                log(state, f"Player {p} has already intrigued an opponent's card this turn: the free "
-                           "intrigue is lost (§13.1).")
-                continue
-            pt.setdefault("free", []).append("intrigue_card")
-            log(state, f"Player {p} may intrigue an opponent's card as a free, additional activity this "
-                       "turn (T1.14.11 note 3).")
+    ctx = Ctx(p=p, why=why, label=T["name"], half=half,
+              designate=lambda code: _designate(state, p, code, why),
+              params={"table": table, "mod": mod, "own": own,
+                      "duel_source": "carousing" if table == "carousing" else "prestige", "duel_check_pc": True})
+    seq(state, *apply_row(state, row, PRESTIGE_ORDER, ctx))
 
 
 @op("prestige_turn_start")
@@ -364,7 +257,7 @@ def prestige_turn_start(state: GameState, p: int) -> None:
         return
     for what in ("extra", "any_activity", "intrigue"):
         if grants.get(what):
-            _apply_grant(state, p, what, grants[what])
+            apply_grant(state, p, what, grants[what])
 
 
 if "prestige_turn_start" not in turn.START_HOOKS:
@@ -401,10 +294,7 @@ def prestige_designated(state: GameState, choice: int, p: int, code: str, why: s
     what = {"scandal": "consult the Scandal Table", "wrongdoing": "be accused of wrongdoing",
             "hearing": "go to a hearing", "trial": "go to trial"}[code]
     log(state, f"Player {p} designates {name(cid)} to {what} (§17.2.5).")
-    args: dict[str, Any] = {"cid": cid}
-    if code in ("scandal", "wrongdoing"):
-        args["why"] = why
-    seq(state, _cross(_DESIGNATED_OPS[code], args))
+    seq(state, send(code, cid, why))
 
 
 # ---------------------------------------------------------------------------
@@ -451,7 +341,7 @@ def prestige_buy(state: GameState, p: int) -> None:
 @op("socializing_roll")
 def socializing_roll(state: GameState, p: int, guest: bool = True) -> None:
     """§13.4.16: not an activity, no cost, modified by the existing Socializing modifier."""
-    own = (not guest) and _own_turn(state, p)
+    own = (not guest) and own_turn(state, p)
     mod = state.players[p].prestige_mods.get("socializing", 0)
     who = "a wedding guest" if guest else "the host of the wedding (ES §13.4.16, D38)"
     log(state, f"Player {p} rolls on the Socializing Table as {who} (§13.4.16: not an activity, "

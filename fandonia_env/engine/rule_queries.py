@@ -24,7 +24,13 @@ from functools import cache, lru_cache
 from typing import Any
 
 from .data.components import CARD_TYPE_OF, FANDONIA, ROYALS, SUPPORT_CARDS, character_name
-from .data.tables import PP_PRICE, PP_PRICE_ERRATA, monarch_support_value  # noqa: F401 (re-exported)
+from .data.tables import (  # noqa: F401 (re-exported)
+    MONARCH_SUPPORT_BANDS,
+    PP_PRICE,
+    PP_PRICE_ERRATA,
+    SUPPORT_VALUES,
+    monarch_support_value,
+)
 from .queries import free, is_female, status
 from .ruleset import ruleset, ruleset_for
 from .state import GameState
@@ -41,23 +47,6 @@ __all__ = [
 # Constants of the rules these queries answer
 # ---------------------------------------------------------------------------
 
-#: card -> (base multiplier, boosted multiplier, boost conditions).  Every value is 1d x mult.
-#: Conditions: ("fac", cid) the player owns that character (A53); ("famine",) this turn's
-#: Crown Events result is Famine (§8.4.2); ("problem", key) that problem is unresolved;
-#: ("ambassador", office) that office is held by the player's PC or FAC.
-SUPPORT_VALUES: dict[str, tuple[int, int, tuple[tuple[str, ...], ...]]] = {
-    "clergy_support": (2, 3, (("fac", "55"),)),
-    "peasant_support": (4, 8, (("fac", "52"), ("problem", "peasant_unrest"))),
-    "townsmen_support": (3, 5, (("fac", "45"), ("problem", "townsmen_unrest"))),
-    "trade_guild_support": (2, 3, (("famine",),)),
-    "army_support": (7, 10, (("fac", "53"), ("famine",))),
-    "navy_support": (4, 5, (("fac", "54"),)),
-    "merchant_support": (2, 3, (("famine",),)),
-    "foreign_support_sandarkan": (3, 4, (("ambassador", "amb_sandarkan"),)),
-    "foreign_support_epalin": (3, 4, (("ambassador", "amb_epalin"),)),
-    "foreign_support_cronos": (2, 3, (("ambassador", "amb_cronos"),)),
-    "foreign_support_city_states": (2, 3, (("ambassador", "amb_city_states"),)),
-}
 assert set(SUPPORT_VALUES) == set(SUPPORT_CARDS)
 
 ARMY_WAR_MULT = 4  # §7.10.5

@@ -24,15 +24,16 @@ from typing import Any
 from . import chance, registry
 from .actions import NAME, NO, YES, char_action, suffix
 from .counsel import counselor_leaves_court
-from .data.components import COUNTRY_NAMES, FANDONIA, JUDGES, NEVER_ABROAD, NOBLES, ROYALS
+from .data.components import COUNTRY_NAMES, FANDONIA, JUDGES, NOBLES, ROYALS
 from .data.tables import INTERROGATION, TRIAL, lookup
 from .death import set_situation, vacate_step
+from .effects import Ctx, apply_row, minister_of_justice
 from .machine import ask, log, op, seq
 from .queries import abroad, actor_for, ip_spendable, name, player_order, spend_ip, status, stuck_at_war
 from .rolls import modified_roll
 from .ruleset import ruleset
 from .state import Character, GameState
-from .wrongdoing import CLAMP, card_entry, country_ids, is_wrongdoer, restore
+from .wrongdoing import CLAMP, card_entry, is_wrongdoer
 
 # ---------------------------------------------------------------------------
 # Helpers
@@ -43,13 +44,6 @@ def _can_hide_now(state: GameState, cid: str, c: Character) -> bool:
     """May go into hiding now to avoid a hearing (§24.2, §24.4, §24.5, §30.6)."""
     return (cid not in ROYALS and not c.dead and not c.hiding and not c.imprisoned
             and c.hid_turn != state.turn and not (c.owner is None and ruleset(state).nc_may_not_hide))  # errata D64
-
-
-def _minister_of_justice(state: GameState) -> str | None:
-    for cid, c in state.chars.items():
-        if c.office == "minister_of_justice":
-            return cid
-    return None
 
 
 def _fate(state: GameState, cid: str, what: str) -> None:
@@ -228,22 +222,20 @@ def to_trial(state: GameState, cid: str, extradited: bool = False, cont: bool = 
     seq(state, modified_roll(spec))
 
 
+#: the order in which an Interrogation row's effect codes apply (``effects.apply_row``).
+INTERROGATION_ORDER = ("character_dies", "pc_accused", "no_effect")
+
+
 @op("justice_interrogation_result")
 def justice_interrogation_result(state: GameState, roll: dict[str, Any], cid: str) -> None:
     row = lookup(INTERROGATION, roll["total"])
-    c = state.chars[cid]
     log(state, f"Interrogation Table {roll['total']}: {row['text']}")
-    if "character_dies" in row["special"]:
-        seq(state, ("kill", {"cid": cid, "cause": "died under interrogation"}))
+    ctx = Ctx(cid=cid)
+    steps = apply_row(state, row, INTERROGATION_ORDER, ctx)
+    if ctx.flags.get("dies"):
+        seq(state, *steps)
         return
-    after = None
-    if "pc_accused" in row["special"]:
-        if c.owner is None:
-            log(state, f"{name(cid)} is a NC: no effect (§27).")
-        else:
-            pcid = state.players[c.owner].pc
-            after = ("accuse", {"cid": pcid, "why": f"exposed by {name(cid)} under interrogation"})
-    seq(state, ("justice_trial", {"cid": cid, "mod": row["trial_mod"]}), after)
+    seq(state, ("justice_trial", {"cid": cid, "mod": row["trial_mod"]}), *steps)
 
 
 def _judge_ok(state: GameState, j: str, accused: str) -> bool:
@@ -261,7 +253,7 @@ def justice_trial(state: GameState, cid: str, mod: int) -> None:
         log(state, "No Judge can hear the case: it is heard without a Judge's influence.")
         seq(state, ("justice_trial_roll", {"cid": cid, "mod": mod, "judge": None}))
         return
-    mj = _minister_of_justice(state)
+    mj = minister_of_justice(state)
     if mj is not None and mj != cid and state.chars[mj].owner is not None and mj not in ROYALS:
         owner = state.chars[mj].owner
         seq(state, ask(owner, "choose_judge", [char_action(j) for j in ok], "justice_judge_chosen",
@@ -310,42 +302,21 @@ def justice_trial_roll(state: GameState, cid: str, mod: int, judge: str | None) 
     seq(state, modified_roll(spec))
 
 
+#: the Trial Table's verdicts (``effects.apply_row``).
+TRIAL_ORDER = ("not_guilty", "banished", "imprisoned", "awaiting_execution", "executed")
+
+
 @op("justice_trial_result")
 def justice_trial_result(state: GameState, roll: dict[str, Any], cid: str) -> None:
     row = lookup(TRIAL, roll["total"])
-    verdict = row["verdict"]
     log(state, f"Trial Table {roll['total']}: {name(cid)} - {row['text']}.")
-    if verdict == "not_guilty":
-        restore(state, cid)
-        log(state, f"{name(cid)} is innocent and returns to a normal situation (§28.6.1).")
-        return
-    if cid in JUDGES:
+    if row["verdict"] != "not_guilty" and cid in JUDGES:
         log(state, f"{name(cid)} is a Judge found guilty: immediately executed (§28.3).")
         seq(state, ("kill", {"cid": cid, "cause": "execution"}))
         return
     # §38 Clemency (optional): asked once the sentence is carried out
     clem = ("justice_clemency", {"cid": cid, "i": 0}) if ruleset(state).clemency else None
-    if verdict == "banished":
-        opts = country_ids(state)
-        if cid in NEVER_ABROAD or not opts:
-            if ruleset(state).banishment_impossible_imprisons and not opts:
-                log(state, f"{name(cid)} cannot be banished: Fandonia is at war with every country, so he is "
-                           "imprisoned instead (ES §29.1, D75).")
-            else:
-                log(state, f"{name(cid)} cannot be banished abroad: imprisoned instead.")
-            seq(state, vacate_step(state, cid), ("justice_imprison", {"cid": cid, "execute": False}), clem)
-            return
-        mj = _minister_of_justice(state)
-        decider = state.first_player
-        if mj is not None and mj != cid and state.chars[mj].owner is not None:
-            decider = state.chars[mj].owner  # §29.1, A9
-        seq(state, ask(decider, "banish_country", opts, "justice_banish", {"target": cid}, cid=cid), clem)
-    elif verdict == "imprisoned":
-        seq(state, vacate_step(state, cid), ("justice_imprison", {"cid": cid, "execute": False}), clem)
-    elif verdict == "awaiting_execution":
-        seq(state, vacate_step(state, cid), ("justice_imprison", {"cid": cid, "execute": True}), clem)
-    else:  # executed
-        seq(state, ("kill", {"cid": cid, "cause": "execution"}))
+    seq(state, *apply_row(state, row, TRIAL_ORDER, Ctx(cid=cid, params={"then": clem})))
 
 
 # ---------------------------------------------------------------------------
@@ -361,6 +332,9 @@ def imprison(state: GameState, cid: str, execute: bool, why: str) -> None:
     log(state, f"{name(cid)} is {why}.")
     counselor_leaves_court(state, cid, "imprisoned")  # D27 (errata)
     seq(state, vac)
+
+
+registry.hook("imprison")(imprison)  # for the Clemency verdicts (effects.py)
 
 
 @op("justice_imprison")

@@ -120,7 +120,7 @@ from .data.components import (
     ROYALS,
     SUCCESSION,
 )
-from .data.tables import monarch_support_value
+from .data.tables import SUPPORT_VALUES, monarch_support_value
 from .machine import ask, log, op, seq
 from .queries import (
     discard,
@@ -138,7 +138,6 @@ from .rule_queries import (  # noqa: F401  (re-exported: the chapter's rules, wr
     CATHERINE_BONUS,
     MARRIED_MONARCH_BONUS,
     NAVY_PIRATES_MULT,
-    SUPPORT_VALUES,
     counts,
     faction_value,
     halve_uv,

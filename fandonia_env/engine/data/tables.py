@@ -12,7 +12,11 @@ Nothing here contains game logic, except two look-up helpers:
 
 * :func:`lookup` -- the row of a dice table for a (modified) roll, clamped to
   the table's end rows (ambiguity A6, ruling R8).
-* :func:`monarch_support_value` -- the Usurpation Chart band (§36.5.4).
+* :func:`monarch_support_value` -- the Usurpation Chart band (§36.5.4), read from
+  ``MONARCH_SUPPORT_BANDS``.
+
+The Support cards' usurpation values (``SUPPORT_VALUES``) live here too; what an effect code
+means is ``effects.py`` (the one interpreter).
 
 Table shape
 -----------
@@ -55,7 +59,8 @@ Interrogation ``trial_mod``; Trial ``verdict``; Political Problems
 Clemency ``verdict``; PC Advantage ``start_ip`` / ``start_pp`` / table mods;
 1d tables ``success``.
 
-Effect codes (``special``), with their rules -- also in ``EFFECT_CODES``:
+Effect codes (``special``), with their rules -- also in ``EFFECT_CODES``; what each one
+does is ``effects.py`` (``EFFECTS``), the one interpreter:
 
 ``roll_again``      the player *may* roll again on the same table with the
                     same modifier (T1.14.11 note 1, §13.4.17).
@@ -163,6 +168,7 @@ __all__ = [
     "SCANDAL",
     "SUCCESSION_ORDER",
     "SUPPORT_CARD_KEYS",
+    "SUPPORT_VALUES",
     "TITLE_NOT_ALLOWED",
     "TITLE_TABLE",
     "TITLE_TABLE_ERRATA_FEMALE",
@@ -704,18 +710,34 @@ MONARCH_SUPPORT_BANDS: tuple[tuple[int, int, int], ...] = (
 
 
 def monarch_support_value(support: int) -> int:
-    """Usurpation value of the Monarch's Support (T1.10); support moves in steps of 5."""
-    if support >= 120:
-        return 40
-    if support >= 100:
-        return 30
-    if support >= 70:
-        return 20
-    if support >= 30:
-        return 10
-    if support >= 5:
-        return 0
-    return -25
+    """Usurpation value of the Monarch's Support (T1.10, ``MONARCH_SUPPORT_BANDS``); support
+    moves in steps of 5, a value between two bands counts in the lower one."""
+    for lo, _hi, value in MONARCH_SUPPORT_BANDS:
+        if support >= lo:
+            return value
+    return MONARCH_SUPPORT_BANDS[-1][2]
+
+
+#: Support card -> (base multiplier, boosted multiplier, boost conditions); every value is
+#: 1d x multiplier (§14.5.2, §36.4.4; errata D3/D4/D18/D80 are applied by
+#: ``rule_queries.support_multiplier`` through the Ruleset).  Conditions: ("fac", cid) the
+#: player owns that character (A53); ("famine",) this turn's Crown Events result is Famine
+#: (§8.4.2); ("problem", key) that problem is unresolved; ("ambassador", office) that office
+#: is held by the player's PC or FAC.
+SUPPORT_VALUES: dict[str, tuple[int, int, tuple[tuple[str, ...], ...]]] = {
+    "clergy_support": (2, 3, (("fac", "55"),)),
+    "peasant_support": (4, 8, (("fac", "52"), ("problem", "peasant_unrest"))),
+    "townsmen_support": (3, 5, (("fac", "45"), ("problem", "townsmen_unrest"))),
+    "trade_guild_support": (2, 3, (("famine",),)),
+    "army_support": (7, 10, (("fac", "53"), ("famine",))),
+    "navy_support": (4, 5, (("fac", "54"),)),
+    "merchant_support": (2, 3, (("famine",),)),
+    "foreign_support_sandarkan": (3, 4, (("ambassador", "amb_sandarkan"),)),
+    "foreign_support_epalin": (3, 4, (("ambassador", "amb_epalin"),)),
+    "foreign_support_cronos": (2, 3, (("ambassador", "amb_cronos"),)),
+    "foreign_support_city_states": (2, 3, (("ambassador", "amb_city_states"),)),
+}
+assert set(SUPPORT_VALUES) == set(SUPPORT_CARD_KEYS)
 
 
 USURPATION_CHART: dict[str, Any] = {

@@ -15,7 +15,8 @@ the game stops at a decision of kind ``"halt"`` (options ``pass``/``yes``) once
 the procedure has finished; ``play(op, **args)`` pushes it above the normal
 continuation of the turn instead.  Every other change is made directly on
 ``pos.state`` (plain data).  The same position can also be written as JSON and
-loaded with ``Game.from_json``.
+loaded with ``Game.from_json``.  ``Position(..., chance="explicit")`` stops at chance nodes
+(``docs/engine.md``, "Chance nodes").
 """
 
 from __future__ import annotations

@@ -50,6 +50,12 @@ it is.  ``builder.Position`` scripts with ``dice``, ``next_draws`` and ``next_pi
 
 **Tracing.**  ``with recording() as draws:`` collects a ``Draw(kind, why, outcome, scripted)``
 for every draw made inside the block (in this thread/context only).
+
+**Chance nodes** (``config["chance"] == "explicit"``, ``machine.py``): a roll, pile draw or pick
+made inside a machine step, with nothing scripted and two or more outcomes, takes the outcome
+chosen at a chance node instead of asking the generator (``_chosen``; the node lists this
+module's ``*_outcomes``; a chosen outcome counts as scripted in ``recording``).  Shuffles, and
+draws outside the machine (the set-up, §3), use the generator as in the default mode.
 """
 
 from __future__ import annotations
@@ -63,7 +69,7 @@ from math import factorial
 from typing import Any, NamedTuple, TypeVar
 
 from .data.components import CARD_TYPE_KEYS, CARD_TYPE_OF, LOYALTY_IDS, OPPORTUNITY_TYPE_OF, OPPORTUNITY_TYPES
-from .machine import log
+from .machine import ChanceNeeded, chance_outcome, chance_step, log
 from .state import GameState
 
 T = TypeVar("T")
@@ -105,10 +111,44 @@ def recording() -> Iterator[list[Draw]]:
         _RECORD.reset(token)
 
 
-def _note(kind: str, why: str, outcome: Any, scripted: bool) -> None:
+def _note(state: GameState, kind: str, why: str, outcome: Any, scripted: bool) -> None:
     rec = _RECORD.get()
     if rec is not None:
+        step = chance_step(state)
+        if step is not None and step.mark is None:
+            step.mark = len(rec)  # where this explicit-mode step's draws start (see _chosen)
         rec.append(Draw(kind, why, outcome, scripted))
+
+
+def _plain(outcome: Any) -> Any:
+    return list(outcome) if type(outcome) is tuple else outcome
+
+
+def _chosen(state: GameState, kind: str, why: str, outcomes: Iterable[tuple[Any, Fraction]]) -> Any:
+    """Explicit chance mode: the outcome chosen at the chance node of this draw; the machine stops
+    at one (``ChanceNeeded``) when none is chosen yet, and the step's draws recorded so far are
+    dropped (the step runs again when the node is resolved)."""
+    req = {"kind": kind, "why": why, "outcomes": [[_plain(x), p.numerator, p.denominator] for x, p in outcomes]}
+    try:
+        out = chance_outcome(state, req)
+    except ChanceNeeded:
+        rec, step = _RECORD.get(), chance_step(state)
+        if rec is not None and step is not None and step.mark is not None:
+            del rec[step.mark:]
+        raise
+    return tuple(out) if kind == "roll" else out
+
+
+def node_outcomes(node: dict[str, Any]) -> list[tuple[Any, Fraction]]:
+    """The outcomes of a chance node (its frame's args) with their exact probabilities, as the
+    draw's ``*_outcomes`` function listed them (a roll's faces as a tuple)."""
+    roll_ = node["kind"] == "roll"
+    return [(tuple(x) if roll_ else x, Fraction(n, d)) for x, n, d in node["outcomes"]]
+
+
+def plain_outcome(outcome: Any) -> Any:
+    """A chance outcome as the plain data kept in the state (a roll's faces as a list)."""
+    return _plain(outcome)
 
 
 # ---------------------------------------------------------------------------
@@ -121,8 +161,13 @@ def roll(state: GameState, n_dice: int, why: str) -> list[int]:
     Outcomes: ``roll_outcomes(n_dice)``."""
     rng = state.rng
     scripted = bool(rng.scripted)
+    k = n_dice - len(rng.scripted)  # dice not scripted
+    if k > 0 and chance_step(state) is not None:  # explicit chance mode: a chance node
+        faces = [rng.d6() for _ in range(n_dice - k)] + list(_chosen(state, "roll", why, roll_outcomes(k)))
+        _note(state, "roll", why, tuple(faces), True)
+        return faces
     faces = [rng.d6() for _ in range(n_dice)]
-    _note("roll", why, tuple(faces), scripted)
+    _note(state, "roll", why, tuple(faces), scripted)
     return faces
 
 
@@ -158,7 +203,7 @@ def shuffle(state: GameState, items: list[Any], why: str) -> None:
     """Shuffle ``items`` in place (Fisher-Yates).  Outcomes: ``shuffle_outcomes(items)``."""
     state.rng.shuffle(items)
     if _RECORD.get() is not None:
-        _note("shuffle", why, tuple(items), False)
+        _note(state, "shuffle", why, tuple(items), False)
 
 
 def shuffle_outcomes(items: Sequence[T]) -> Iterator[tuple[tuple[T, ...], Fraction]]:
@@ -199,6 +244,8 @@ def draw(state: GameState, pile: str, why: str) -> str | None:
     if not items:
         return None
     want = _take(state, pile)
+    if want is None and len(items) > 1 and chance_step(state) is not None:  # explicit chance mode
+        want = _chosen(state, pile, why, draw_outcomes(state, pile))
     if want is None:
         got = items.pop() if pile == "event" else items.pop(state.rng.below(len(items)))
     else:
@@ -206,7 +253,7 @@ def draw(state: GameState, pile: str, why: str) -> str | None:
         if i is None:
             raise ChanceError(f"scripted {pile} draw {want!r} ({why}): not in the pile")
         got = items.pop(i)
-    _note(pile, why, got, want is not None)
+    _note(state, pile, why, got, want is not None)
     return got
 
 
@@ -233,6 +280,10 @@ def pick(state: GameState, items: Sequence[T], why: str) -> T:
     if not items:
         raise ValueError(f"pick ({why}) from no items")
     want = _take(state, "pick")
+    if want is None and chance_step(state) is not None:  # explicit chance mode
+        outs = pick_outcomes(items)
+        if len(outs) > 1:
+            want = _chosen(state, "pick", why, outs)
     if want is None:
         got = items[state.rng.below(len(items))]
     else:
@@ -240,7 +291,7 @@ def pick(state: GameState, items: Sequence[T], why: str) -> T:
         if i is None:
             raise ChanceError(f"scripted pick {want!r} ({why}): not among {list(items)}")
         got = items[i]
-    _note("pick", why, got, want is not None)
+    _note(state, "pick", why, got, want is not None)
     return got
 
 

@@ -11,17 +11,33 @@
 save/load.  Building positions for tests and front ends: ``Game.from_json`` of
 an edited document, or ``Game.from_state`` of a ``GameState`` changed in place
 (see ``docs/engine.md``).
+
+``Game(..., chance="explicit")`` (opt-in; saved in the config) stops at chance nodes instead of
+drawing: ``is_chance_node``, ``chance_outcomes``, ``apply_chance`` (``docs/engine.md``, "Chance
+nodes").
 """
 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 from . import rules  # noqa: F401  (registers every chapter's operations)
 from .actions import NAME, NUM_ACTIONS
+from .chance import node_outcomes, plain_outcome
 from .data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
-from .machine import IllegalActionError, pending, run
+from .machine import (
+    CHANCE,
+    CHANCE_MODES,
+    EngineError,
+    IllegalActionError,
+    chance_node,
+    explicit,
+    pending,
+    resolve_chance,
+    run,
+)
 from .machine import apply as _apply
 from .options import EDITIONS, OPTIONAL_RULES, ConfigError, check_rules, load_preset
 from .queries import status
@@ -29,7 +45,8 @@ from .ruleset import ruleset
 from .state import GameState, StateError
 from .turn import setup
 
-__all__ = ["EDITIONS", "OPTIONAL_RULES", "ConfigError", "DEFAULTS", "Game", "make_config", "player_view"]
+__all__ = ["CHANCE", "CHANCE_MODES", "EDITIONS", "OPTIONAL_RULES", "ConfigError", "DEFAULTS", "Game", "make_config",
+           "player_view"]
 
 DEFAULTS: dict[str, Any] = {
     "players": 4,
@@ -44,10 +61,16 @@ def make_config(**kw: Any) -> dict[str, Any]:
     """Validate and complete a configuration.
 
     ``preset="errata"`` (a name from ``configs/presets``) supplies ``edition`` and ``optional``;
-    fields given explicitly override the preset's."""
-    unknown = set(kw) - set(DEFAULTS) - {"preset"}
+    fields given explicitly override the preset's.  ``chance="explicit"`` (opt-in) makes the game
+    stop at chance nodes; it is kept in the config only then (``"sampled"``, the default, leaves
+    the config as it always was)."""
+    unknown = set(kw) - set(DEFAULTS) - {"preset", "chance"}
     if unknown:
-        raise ConfigError(f"unknown config field(s) {sorted(unknown)}; allowed: {sorted(DEFAULTS) + ['preset']}")
+        raise ConfigError(f"unknown config field(s) {sorted(unknown)}; allowed: "
+                          f"{sorted(DEFAULTS) + ['preset', 'chance']}")
+    mode = kw.pop("chance", "sampled")
+    if mode not in CHANCE_MODES:
+        raise ConfigError(f"config field 'chance' must be one of {list(CHANCE_MODES)}, got {mode!r}")
     cfg = dict(DEFAULTS)
     preset = kw.pop("preset", None)
     if preset is not None:
@@ -63,6 +86,8 @@ def make_config(**kw: Any) -> dict[str, Any]:
     if mt is not None and (isinstance(mt, bool) or not isinstance(mt, int) or mt < 1):
         raise ConfigError(f"config field 'max_turns' must be None or a positive int, got {mt!r}")
     check_rules(cfg)  # edition and optional switches (options.py)
+    if mode == "explicit":
+        cfg["chance"] = mode
     return cfg
 
 
@@ -128,7 +153,7 @@ class Game:
             raise StateError(f"field 'config.players': {cfg['players']} disagrees with the {st.n} entries "
                              "of the players list")
         try:
-            check(st, deep=True)
+            check(_probe(st), deep=True)
         except InvariantError as e:
             raise StateError(f"saved game rejected: {e}") from e
         return cls.from_state(st, advance=False)
@@ -154,8 +179,33 @@ class Game:
         return self.state.n
 
     def current_player(self) -> int | None:
+        """The deciding seat; ``CHANCE`` (-1) at a chance node; None when the game is over."""
         d = pending(self.state)
-        return None if d is None else d.args["player"]
+        if d is None:
+            return CHANCE if chance_node(self.state) is not None else None
+        return d.args["player"]
+
+    # -- chance nodes (explicit chance mode only) --------------------------------
+    def is_chance_node(self) -> bool:
+        """Does the game wait for a chance outcome (``chance="explicit"`` games only)?"""
+        return chance_node(self.state) is not None
+
+    def chance_request(self) -> dict[str, Any] | None:
+        """The pending chance node: ``{"kind", "why"}`` (kind ``"roll"``, a pile or ``"pick"``), or None."""
+        node = chance_node(self.state)
+        return None if node is None else {"kind": node.args["kind"], "why": node.args["why"]}
+
+    def chance_outcomes(self) -> list[tuple[Any, Fraction]]:
+        """The pending chance node's outcomes with exact probabilities (summing to 1), as
+        ``chance.roll_outcomes`` / ``draw_outcomes`` / ``pick_outcomes`` list them; [] elsewhere."""
+        node = chance_node(self.state)
+        return [] if node is None else node_outcomes(node.args)
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Resume the pending chance node with one of its outcomes (a roll's faces as a tuple, a
+        counter, card or picked item id) and run on to the next decision or chance node.  An
+        outcome that is not offered raises IllegalActionError and changes nothing."""
+        resolve_chance(self.state, plain_outcome(outcome))
 
     def decision(self) -> dict[str, Any] | None:
         """The pending decision: ``{"player", "kind", "options", "ctx"}`` or None."""
@@ -172,7 +222,8 @@ class Game:
         return list(d.args["options"])
 
     def apply(self, action: int) -> None:
-        """Take a legal action; an illegal one raises IllegalActionError and changes nothing."""
+        """Take a legal action; an illegal one (or any action at a chance node) raises
+        IllegalActionError and changes nothing."""
         _apply(self.state, action)
 
     def action_name(self, action: int) -> str:
@@ -201,6 +252,54 @@ class Game:
     def log_lines(self, player: int | None = None) -> list[str]:
         """The public log, plus ``player``'s private entries if given."""
         return [f"[{e['turn']}] {e['t']}" for e in self.state.log if e["to"] is None or e["to"] == player]
+
+
+_NODE_KINDS = ("roll", "loyalty", "opportunity", "event", "pick")
+_MAX_PROBE_NODES = 10_000
+
+
+def _check_chance_node(a: dict[str, Any]) -> None:
+    """The shape of a saved chance node's frame (its content is checked by running on from it)."""
+    if set(a) != {"kind", "why", "outcomes", "chosen", "action"}:
+        raise StateError(f"field stack[-1].args: a chance node has the keys ['action', 'chosen', 'kind', "
+                         f"'outcomes', 'why'], got {sorted(a)}")
+    if a["kind"] not in _NODE_KINDS or type(a["why"]) is not str:
+        raise StateError(f"field stack[-1].args: chance node kind {a['kind']!r}; allowed: {list(_NODE_KINDS)}")
+    outs = a["outcomes"]
+    if (type(outs) is not list or len(outs) < 2
+            or any(type(o) is not list or len(o) != 3 or type(o[1]) is not int or type(o[2]) is not int
+                   or o[1] <= 0 or o[2] <= 0 for o in outs)
+            or sum(Fraction(o[1], o[2]) for o in outs) != 1):
+        raise StateError("field stack[-1].args.outcomes: a chance node needs two or more [outcome, numerator, "
+                         "denominator] entries whose probabilities sum to 1")
+    ch, act = a["chosen"], a["action"]
+    if type(ch) is not list or any(type(c) is not list or len(c) != 2 or c[0] not in _NODE_KINDS for c in ch):
+        raise StateError("field stack[-1].args.chosen: a list of [kind, outcome]")
+    if act is not None and type(act) is not int:
+        raise StateError(f"field stack[-1].args.action: null or an action id, got {act!r}")
+
+
+def _probe(st: GameState) -> GameState:
+    """What the saved-game checks run on: the game itself; in explicit chance mode a copy in the
+    default mode, after its pending chance nodes are resolved (a paused step is checked by running
+    it on; the outcomes taken vary, by a fixed rule, so that re-rolled ties end)."""
+    if not explicit(st):
+        return st
+    pr = st.clone()
+    for i in range(_MAX_PROBE_NODES):
+        node = chance_node(pr)
+        if node is None:
+            break
+        _check_chance_node(node.args)
+        outs = node.args["outcomes"]
+        try:
+            resolve_chance(pr, outs[(i * 2654435761 >> 8) % len(outs)][0])
+        except EngineError as e:  # the node does not fit the draw it stopped at
+            raise StateError(f"field stack[-1]: the saved chance node cannot be resumed: {e}") from e
+    else:
+        raise StateError(f"saved game: more than {_MAX_PROBE_NODES} chance nodes before a decision")
+    pr.config = {k: v for k, v in pr.config.items() if k != "chance"}
+    return pr
 
 
 def player_view(state: GameState, p: int, log: bool = True) -> dict[str, Any]:

@@ -16,16 +16,31 @@ game can be cloned, saved and resumed at any decision.
 Cross-module procedures are called by name (``"accuse"``, ``"kill"``...), so a
 chapter module never imports another chapter's internals; the registry binds
 them when ``fandonia_env.engine.rules`` imports every chapter.
+
+**Chance nodes** (opt-in, ``config["chance"] == "explicit"``): each step (one operation, or
+one decision taken) runs on a snapshot; a draw of ``chance.py`` that needs an outcome raises
+``ChanceNeeded``, the state goes back to the snapshot and a ``"chance"`` frame (the request,
+plain data) is pushed on top.  ``apply_chance`` re-runs the step, giving the outcomes chosen so
+far to its draws in order.  See ``docs/engine.md`` ("Chance nodes").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
+from dataclasses import fields
 from typing import Any
 
 from .state import Frame, GameState
 
 OPS: dict[str, Callable[..., None]] = {}
+
+#: the player id of chance (OpenSpiel's ``kChancePlayerId``)
+CHANCE = -1
+#: the op name of a pending chance node's frame (never registered: ``run`` stops at it)
+CHANCE_OP = "chance"
+#: the values of ``config["chance"]``: ``"sampled"`` (the default: the key is left out) or ``"explicit"``
+CHANCE_MODES: tuple[str, ...] = ("sampled", "explicit")
 
 Step = tuple[str, dict[str, Any]] | Frame
 
@@ -84,6 +99,119 @@ def seq(state: GameState, *steps: Step | None) -> None:
             state.stack.append(Frame(name, dict(args)))
 
 
+class ChanceNeeded(Exception):  # noqa: N818 - a signal, not an error
+    """Raised by ``chance_outcome`` when a draw of an explicit-mode step has no chosen outcome yet;
+    the machine catches it and stops at a chance node.  ``request``: ``{"kind", "why", "outcomes"}``."""
+
+    def __init__(self, request: dict[str, Any]) -> None:
+        super().__init__(request["why"])
+        self.request = request
+
+
+class ChanceStep:
+    """The explicit-mode step being run: its state, the outcomes chosen for its draws so far (in
+    order, ``[kind, outcome]``), how many were given, and a mark that ``chance.py`` may use."""
+
+    __slots__ = ("chosen", "given", "mark", "state")
+
+    def __init__(self, state: GameState, chosen: list[list[Any]]) -> None:
+        self.state, self.chosen, self.given, self.mark = state, chosen, 0, None
+
+
+_STEP: ContextVar[ChanceStep | None] = ContextVar("fandonia_chance_step", default=None)
+
+
+def explicit(state: GameState) -> bool:
+    """Does this game stop at chance nodes (``config["chance"] == "explicit"``)?"""
+    return state.config.get("chance") == "explicit"
+
+
+def chance_step(state: GameState) -> ChanceStep | None:
+    """The explicit-mode step running on ``state`` now, if any: a draw inside it asks
+    ``chance_outcome`` instead of the generator (any other draw uses the generator)."""
+    st = _STEP.get()
+    return st if st is not None and st.state is state else None
+
+
+def chance_outcome(state: GameState, request: dict[str, Any]) -> Any:
+    """The outcome chosen for this draw of the running step (``request``: ``kind``, ``why`` and
+    ``outcomes``, a list of ``[outcome, numerator, denominator]``); raises ``ChanceNeeded`` when
+    none is chosen yet."""
+    st = chance_step(state)
+    if st is None:
+        raise EngineError(f"chance_outcome outside an explicit-mode step ({request['why']})")
+    if st.given < len(st.chosen):
+        kind, outcome = st.chosen[st.given]
+        st.given += 1
+        if kind != request["kind"] or not any(o[0] == outcome for o in request["outcomes"]):
+            raise EngineError(f"chance outcome {outcome!r} ({kind}) replayed at a {request['kind']} draw "
+                              f"({request['why']}) that cannot give it")
+        return outcome
+    raise ChanceNeeded(request)
+
+
+def chance_node(state: GameState) -> Frame | None:
+    """The pending chance node's frame (explicit mode), or None."""
+    if state.over or not state.stack:
+        return None
+    top = state.stack[-1]
+    return top if top.op == CHANCE_OP else None
+
+
+def _restore(state: GameState, snap: GameState) -> None:
+    for f in fields(GameState):
+        setattr(state, f.name, getattr(snap, f.name))
+
+
+def _step(state: GameState, action: int | None, chosen: list[list[Any]]) -> bool:
+    """Run one step in explicit mode: the top frame, or ``action`` for the pending decision.  A draw
+    without a chosen outcome puts the state back as it was before the step, with a chance frame on
+    top (``chosen``: the outcomes of its earlier draws; ``action``: the decision to take again);
+    False then."""
+    snap = state.clone()
+    token = _STEP.set(ChanceStep(state, chosen))
+    try:
+        if action is None:
+            _run_top(state)
+        else:
+            _take(state, action)
+    except ChanceNeeded as need:
+        _restore(state, snap)
+        state.stack.append(Frame(CHANCE_OP, {**need.request, "chosen": chosen, "action": action}))
+        return False
+    finally:
+        _STEP.reset(token)
+    return True
+
+
+def _run_top(state: GameState) -> None:
+    """Pop the top frame and run it (a decision with one option is taken)."""
+    top = state.stack.pop()
+    if top.op == "decide":
+        OPS[top.args["then"]](state, choice=top.args["options"][0], **top.args["then_args"])
+    else:
+        OPS[top.op](state, **top.args)
+
+
+def resolve_chance(state: GameState, outcome: Any) -> None:
+    """Resume the game at its chance node with ``outcome`` (plain data, as in the node's
+    ``outcomes``) and run on to the next decision or chance node."""
+    node = chance_node(state)
+    if node is None:
+        raise IllegalActionError("no chance node is pending")
+    a = node.args
+    if a["action"] is not None:
+        below = state.stack[-2] if len(state.stack) >= 2 else None
+        if below is None or below.op != "decide" or a["action"] not in below.args["options"]:
+            raise EngineError(f"chance node: action {a['action']!r} is not an option of the decision below it")
+    if not any(o[0] == outcome for o in a["outcomes"]):
+        raise IllegalActionError(f"{outcome!r} is not an outcome of the pending chance node ({a['why']}); "
+                                 f"outcomes: {[o[0] for o in a['outcomes']][:12]}")
+    state.stack.pop()
+    if _step(state, a["action"], [*a["chosen"], [a["kind"], outcome]]):
+        run(state)
+
+
 def pending(state: GameState) -> Frame | None:
     """The decision waiting for a player, or None if the game is over."""
     if state.over or not state.stack:
@@ -93,7 +221,11 @@ def pending(state: GameState) -> Frame | None:
 
 
 def run(state: GameState) -> None:
-    """Advance until a decision with two or more options, or the end of the game."""
+    """Advance until a decision with two or more options, or the end of the game (or, in explicit
+    chance mode, a chance node)."""
+    if explicit(state):
+        _run_explicit(state)
+        return
     stack = state.stack
     while stack and not state.over:
         top = stack[-1]
@@ -110,12 +242,31 @@ def run(state: GameState) -> None:
         OPS[top.op](state, **top.args)
 
 
+def _run_explicit(state: GameState) -> None:
+    stack = state.stack
+    while stack and not state.over:
+        top = stack[-1]
+        if top.op == CHANCE_OP:
+            return
+        if top.op == "decide":
+            opts = top.args["options"]
+            if len(opts) >= 2:
+                return
+            if not opts:
+                raise EngineError(f"decision {top.args['kind']!r} for player {top.args['player']} has no options")
+        if not _step(state, None, []):
+            return
+
+
 def apply(state: GameState, action: int) -> None:
     """Take ``action`` for the pending decision and run on.  Illegal actions change nothing."""
     from .actions import NAME, NUM_ACTIONS
 
     dec = pending(state)
     if dec is None:
+        if chance_node(state) is not None:
+            raise IllegalActionError("a chance node is pending: resume it with an outcome (Game.apply_chance)",
+                                     player=CHANCE, kind=CHANCE_OP)
         raise IllegalActionError("the game is over: no decision is pending")
     a = dec.args
     if isinstance(action, bool) or not isinstance(action, int):
@@ -136,10 +287,19 @@ def apply(state: GameState, action: int) -> None:
             f"illegal action {action} ({shown}) for player {a['player']} deciding {a['kind']!r}; "
             f"legal: {[(o, NAME[o]) for o in a['options']]}",
             player=a["player"], kind=a["kind"], legal=list(a["options"]))
-    state.stack.pop()
+    if explicit(state):
+        if _step(state, action, []):
+            run(state)
+        return
+    _take(state, action)
+    run(state)
+
+
+def _take(state: GameState, action: int) -> None:
+    """Take ``action`` (legal) for the decision on top."""
+    a = state.stack.pop().args
     state.steps += 1
     OPS[a["then"]](state, choice=action, **a["then_args"])
-    run(state)
 
 
 # ---------------------------------------------------------------------------

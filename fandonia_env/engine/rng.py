@@ -2,7 +2,9 @@
 
 Chance is resolved inside the engine (dice, shuffles, random draws) by this
 generator, never by the global ``random`` or ``numpy.random`` modules, and only
-through ``chance.py``, which names each draw and describes its outcomes.  Its whole
+through ``chance.py``, which names each draw and describes its outcomes (in a
+``chance="explicit"`` game a draw inside the machine takes the outcome chosen at a
+chance node instead: ``docs/engine.md``, "Chance nodes").  Its whole
 state is two integers, so cloning and JSON round-trips are exact and cheap.
 
 The generator is PCG32 (O'Neill, 2014; the ``pcg32_random_r`` reference).

@@ -135,12 +135,18 @@ def test_every_chance_node_lists_exactly_the_draws_outcomes(seed):
     assert seen["roll"] and seen["loyalty"] and seen["opportunity"] and seen["event"]
 
 
-def test_a_pick_node_lists_pick_outcomes_of_the_hand_and_applies_the_chosen_card():
+def _intrigue_position() -> Position:
+    """Three players with empty hands but player 1's three cards, player 0 to draw one of them."""
     pos = Position(players=3, seed=5, chance="explicit")
     for q in range(3):
         pos.empty_hand(q)
     pos.turn_state(0)
     pos.give(1, "evidence", "alibi", "informer")
+    return pos
+
+
+def test_a_pick_node_lists_pick_outcomes_of_the_hand_and_applies_the_chosen_card():
+    pos = _intrigue_position()
     st = pos.state
     g = pos.run("intrigue_draw", p=0, victim=1)
     assert g.is_chance_node() and g.chance_request()["kind"] == "pick"
@@ -155,11 +161,7 @@ def test_a_pick_node_lists_pick_outcomes_of_the_hand_and_applies_the_chosen_card
 
 
 def test_scripted_outcomes_are_taken_before_a_chance_node_is_made():
-    pos = Position(players=3, seed=5, chance="explicit")
-    for q in range(3):
-        pos.empty_hand(q)
-    pos.turn_state(0)
-    pos.give(1, "evidence", "alibi", "informer")
+    pos = _intrigue_position()
     pos.next_pick("alibi")
     g = pos.run("intrigue_draw", p=0, victim=1)
     assert not g.is_chance_node() and g.decision()["kind"] == "halt"

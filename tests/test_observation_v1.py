@@ -140,21 +140,21 @@ def test_perturbing_owner_spouse_engagement_status_and_flags_changes_the_encodin
             c = s.chars[cid]
 
             def owner(x, v=(0 if c.owner is None else None)):
-                x.chars[cid].owner = v
+                x.wchar(cid).owner = v
             _check_perturbation(s, p, owner)
             for sp in ("jane", "62", "alan"):
                 if c.spouse != sp:
-                    _check_perturbation(s, p, lambda x, sp=sp: setattr(x.chars[cid], "spouse", sp))
+                    _check_perturbation(s, p, lambda x, sp=sp: setattr(x.wchar(cid), "spouse", sp))
             if c.spouse is None:  # two different spouses differ from each other too
                 a, b = s.clone(), s.clone()
-                a.chars[cid].spouse, b.chars[cid].spouse = "63", "64"
+                a.wchar(cid).spouse, b.wchar(cid).spouse = "63", "64"
                 assert _enc(a, p) != _enc(b, p)
-            _check_perturbation(s, p, lambda x: setattr(x.chars[cid], "engaged_to", "65"))
-            _check_perturbation(s, p, lambda x: setattr(x.chars[cid], "fixed_status", 14))
-            _check_perturbation(s, p, lambda x: setattr(x.chars[cid], "titles", x.chars[cid].titles + 1))
-            _check_perturbation(s, p, lambda x: setattr(x.chars[cid], "pending_justice", "hearing"))
-            _check_perturbation(s, p, lambda x: setattr(x.chars[cid], "situation_turns", 34))
-            _check_perturbation(s, p, lambda x: setattr(x.chars[cid], "banned", not x.chars[cid].banned))
+            _check_perturbation(s, p, lambda x: setattr(x.wchar(cid), "engaged_to", "65"))
+            _check_perturbation(s, p, lambda x: setattr(x.wchar(cid), "fixed_status", 14))
+            _check_perturbation(s, p, lambda x: setattr(x.wchar(cid), "titles", x.chars[cid].titles + 1))
+            _check_perturbation(s, p, lambda x: setattr(x.wchar(cid), "pending_justice", "hearing"))
+            _check_perturbation(s, p, lambda x: setattr(x.wchar(cid), "situation_turns", 34))
+            _check_perturbation(s, p, lambda x: setattr(x.wchar(cid), "banned", not x.chars[cid].banned))
 
 
 def test_support_cards_in_front_are_encoded_by_type_per_seat():
@@ -178,8 +178,8 @@ def test_support_cards_in_front_are_encoded_by_type_per_seat():
 def test_spouse_is_encoded_as_the_spouse_row_owner_and_royalty():
     s, n = _sample_states(1)[0]
     x = s.clone()
-    x.chars["13"].spouse, x.chars["alan"].spouse = "alan", "13"
-    x.chars["alan"].owner = 1 % n
+    x.wchar("13").spouse, x.wchar("alan").spouse = "alan", "13"
+    x.wchar("alan").owner = 1 % n
     rows = split_v1(encode_v1(x, 0))["characters"]
     r = rows[CHAR_ROW["13"]]
     assert r[_col("married")] == 1.0 and r[_col("spouse_royal")] == 1.0
@@ -390,7 +390,7 @@ def test_values_beyond_v0_clip_limits_are_encoded_distinctly():
     statuses, encs = [], []
     for k in (12, 13, 14):
         x = s.clone()
-        x.chars["13"].fixed_status = k
+        x.wchar("13").fixed_status = k
         statuses.append(status(x, "13"))
         encs.append(encode_v1(x, 0))
     row = CHAR_ROW["13"] * len(CHAR_FEATURES)
@@ -402,12 +402,12 @@ def test_values_beyond_v0_clip_limits_are_encoded_distinctly():
     base = LAYOUT_V1["seats"][0]
     assert [float(e[base + _scol("ip")]) for e in ip] == pytest.approx([5.0, 6.0, 6.1])
     assert [float(e[base + _scol("pp")]) for e in pp] == pytest.approx([4.0, 4.8])
-    titles = [enc_with(lambda x, k=k: setattr(x.chars[pc], "titles", k)) for k in (4, 6)]
+    titles = [enc_with(lambda x, k=k: setattr(x.wchar(pc), "titles", k)) for k in (4, 6)]
     assert titles[0][CHAR_ROW[pc] * len(CHAR_FEATURES) + _col("titles")] == 2.0
     assert titles[1][CHAR_ROW[pc] * len(CHAR_FEATURES) + _col("titles")] == 3.0
     big_hand = enc_with(lambda x: x.players[1].hand.extend(x.deck[:20]))
     assert big_hand[base + len(SEAT_FEATURES) + _scol("hand_size")] == pytest.approx((len(s.players[1].hand) + 20) / 5)
-    long_exile = enc_with(lambda x: setattr(x.chars["13"], "situation_turns", 34))
+    long_exile = enc_with(lambda x: setattr(x.wchar("13"), "situation_turns", 34))
     assert long_exile[row + _col("situation_turns")] == pytest.approx(34 / 5)
 
 

@@ -99,16 +99,16 @@ def can_hold(state: GameState, p: int, owners: list[str] = (), titles: list[str]
     ``titles`` gained one title?  (Evaluated on a temporary change of plain data.)"""
     saved_o = [(cid, state.chars[cid].owner) for cid in owners]
     for cid in titles:
-        state.chars[cid].titles += 1
+        state.wchar(cid).titles += 1
     for cid in owners:
-        state.chars[cid].owner = p
+        state.wchar(cid).owner = p
     try:
         return state.players[p].pp >= pp_required(state, p)
     finally:
         for cid, o in saved_o:
-            state.chars[cid].owner = o
+            state.wchar(cid).owner = o
         for cid in titles:
-            state.chars[cid].titles -= 1
+            state.wchar(cid).titles -= 1
 
 
 def _pc_or_facs(state: GameState, p: int) -> list[str]:
@@ -122,9 +122,9 @@ def _break_engagement(state: GameState, cid: str) -> None:
     c = state.chars[cid]
     other = c.engaged_to
     if other is not None:
-        c.engaged_to = None
+        state.wchar(cid).engaged_to = None
         if state.chars[other].engaged_to == cid:
-            state.chars[other].engaged_to = None
+            state.wchar(other).engaged_to = None
         log(state, f"The engagement of {name(cid)} and {name(other)} is broken off (§18.4.6).")
 
 
@@ -134,11 +134,11 @@ def _discard_posts(state: GameState, cid: str) -> None:
     c = state.chars[cid]
     if c.henchman_card is not None:
         discard(state, c.henchman_card)
-        c.henchman_card = None
+        state.wchar(cid).henchman_card = None
         log(state, f"{name(cid)}'s Henchman card is discarded (§17.4).")
     if c.counselor_card is not None:
         discard(state, c.counselor_card)
-        c.counselor_card = None
+        state.wchar(cid).counselor_card = None
         log(state, f"{name(cid)}'s Monarch's Counselor card is discarded (§14.2.4).")
 
 
@@ -148,7 +148,7 @@ def _take_loyalty_counter(state: GameState, cid: str) -> None:
     if cid in ROYALS or c.loyalty_counter:
         return
     pull_loyalty_counter(state, cid)
-    c.loyalty_counter = True
+    state.wchar(cid).loyalty_counter = True
 
 
 def join_faction(state: GameState, p: int, cid: str) -> None:
@@ -159,7 +159,7 @@ def join_faction(state: GameState, p: int, cid: str) -> None:
     an EARC keeps its Royal Alignment card (it stays aligned, now with p).  An Office
     Holder keeps his office (§16.6).  An engagement is broken off (§18.4.6).
     """
-    c = state.chars[cid]
+    c = state.wchar(cid)
     prev = c.owner
     if prev is None:
         _take_loyalty_counter(state, cid)
@@ -195,6 +195,7 @@ def release_character(state: GameState, cid: str) -> None:
     if cid == state.monarch and not c.dead:
         log(state, f"{name(cid)} is a FARC Monarch for life and stays in the faction (§36.6, A59).")
         return
+    c = state.wchar(cid)
     prev = c.owner
     if c.loyalty_counter and cid not in ROYALS and not c.consort:
         c.loyalty_counter = False
@@ -333,7 +334,7 @@ def act_title_pick(state: GameState, choice: int, p: int) -> None:
     ladder, idx = _title_rank(state, cid)
     cost = ruleset(state).title_cost[ladder[idx]]
     spend_ip(state, p, cost, f"a title for {name(cid)}")
-    state.chars[cid].titles += 1
+    state.wchar(cid).titles += 1
     state.tstate.setdefault("titled", []).append(cid)
     log(state, f"{name(cid)} rises from {TITLE_NAMES[ladder[idx]]} to {TITLE_NAMES[ladder[idx + 1]]} "
                f"(Title Table: {cost} IP, Status +1).")
@@ -375,7 +376,7 @@ def act_counselor(state: GameState, p: int) -> None:
 def act_counselor_pick(state: GameState, choice: int, p: int) -> None:
     cid = action_char(choice)
     card = take_card(state, p, "monarchs_counselor")
-    state.chars[cid].counselor_card = card
+    state.wchar(cid).counselor_card = card
     log(state, f"player {p} plays a 'Monarch's Counselor' card: {name(cid)} becomes a Monarch's Counselor.")
 
 
@@ -504,7 +505,7 @@ def act_henchman(state: GameState, p: int) -> None:
 def act_henchman_pick(state: GameState, choice: int, p: int) -> None:
     cid = action_char(choice)
     card = take_card(state, p, "henchman")
-    state.chars[cid].henchman_card = card
+    state.wchar(cid).henchman_card = card
     log(state, f"player {p} plays a 'Henchman' card: {name(cid)} becomes a henchman.")
 
 
@@ -833,7 +834,7 @@ def act_travel_pick(state: GameState, choice: int, p: int) -> None:
 @op("act_travel_dest")
 def act_travel_dest(state: GameState, choice: int, p: int, cid: str) -> None:
     dest = suffix(choice, "country_")
-    c = state.chars[cid]
+    c = state.wchar(cid)
     src = c.location
     c.location = dest
     c.travel_turn = state.turn
@@ -966,7 +967,7 @@ def free_alignment_pick(state: GameState, choice: int, p: int) -> None:
     requirement: the PP limit is checked at once (§35.5), as after an activity."""
     r = suffix(choice, "play_ra_")
     card = take_card(state, p, f"ra_{r}")
-    c = state.chars[r]
+    c = state.wchar(r)
     c.alignment_card = card
     c.owner = p
     log(state, f"player {p} plays the Royal Alignment card of {name(r)}: {name(r)} becomes his FARC (§14.5.19).")

@@ -80,7 +80,7 @@ class Position:
 
     def char(self, cid: str, **fields: Any) -> Position:
         """Set fields of a character (``owner=0`` makes it a FAC and puts its Loyalty counter on it)."""
-        c = self.state.chars[cid]
+        c = self.state.wchar(cid)
         for k, v in fields.items():
             if not hasattr(c, k):
                 raise AttributeError(f"Character has no field {k!r}")
@@ -95,12 +95,12 @@ class Position:
         the pool; the new PCs are his, with their counters on them)."""
         st = self.state
         for pl in st.players[: len(cids)]:
-            c = st.chars[pl.pc]
+            c = st.wchar(pl.pc)
             c.is_pc, c.owner, c.loyalty_counter = False, None, False
             st.loyalty_pool.append(pl.pc)
         for p, cid in enumerate(cids):
             st.players[p].pc = cid
-            c = st.chars[cid]
+            c = st.wchar(cid)
             c.is_pc, c.owner, c.loyalty_counter = True, p, True
             st.loyalty_pool.remove(cid)
         return self
@@ -111,7 +111,7 @@ class Position:
         self.char(cid, owner=p)
         card = next(c for c in st.deck if CARD_TYPE_OF[c] == "henchman")
         st.deck.remove(card)
-        st.chars[cid].henchman_card = card
+        st.wchar(cid).henchman_card = card
         return self
 
     def player(self, p: int, **fields: Any) -> Position:
@@ -126,9 +126,9 @@ class Position:
         """Put ``cid`` in ``office`` (discharging whoever held it), or leave it vacant."""
         for c in self.state.chars.values():
             if c.office == office:
-                c.office = None
+                self.state.wchar(c.cid).office = None
         if cid is not None:
-            self.state.chars[cid].office = office
+            self.state.wchar(cid).office = office
         return self
 
     # -- chance (chance.py: each scripted outcome is taken before the generator is asked) ----------

@@ -533,6 +533,7 @@ def counsel_place_besyzan(state: GameState, cid: str) -> None:
     if holder is not None or c.office is not None or "besyzan" in state.wars or not office_ok(state, c):
         log(state, f"{name(cid)} cannot take the office of Ambassador To Besyzan: no effect.")
         return
+    c = state.wchar(cid)
     if c.counselor_card is not None:
         discard(state, c.counselor_card)
         c.counselor_card = None
@@ -544,7 +545,7 @@ def counsel_place_besyzan(state: GameState, cid: str) -> None:
                                    or sp.dead or stuck_at_war(state, sp))
     place_ambassador(state, cid)
     if sp is not None and sp_stays:
-        sp.location = sp_before
+        state.wchar(sp.cid).location = sp_before
     log(state, f"{name(cid)} becomes Ambassador To Besyzan and goes abroad to Besyzan (§16.5, §20.4).")
 
 
@@ -563,7 +564,7 @@ def counselor_leaves_court(state: GameState, cid: str, why: str) -> None:
     if c.counselor_card is None:
         return
     discard(state, c.counselor_card)
-    c.counselor_card = None
+    state.wchar(cid).counselor_card = None
     log(state, f"{name(cid)} is {why}: his 'Monarch's Counselor' card is discarded (ES §14.2.4).")
 
 

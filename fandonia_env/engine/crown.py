@@ -483,7 +483,7 @@ def court_ball_ban_choice(state: GameState, choice: int, p: int) -> None:
 @op("court_ball_ban")
 def court_ball_ban(state: GameState, cid: str) -> None:
     """§8.4.4, §17.2.3: banned from Court Balls for the rest of his life."""
-    state.chars[cid].banned = True
+    state.wchar(cid).banned = True
     log(state, f"{name(cid)} is banned from future Court Balls (§8.4.4).")
 
 
@@ -582,7 +582,7 @@ def _remove_card_everywhere(state: GameState, card: str) -> bool:
     for c in state.chars.values():
         for f in ("alignment_card", "henchman_card", "counselor_card"):
             if getattr(c, f) == card:
-                setattr(c, f, None)
+                setattr(state.wchar(c.cid), f, None)
                 state.removed.append(card)
                 return True
     return False
@@ -609,8 +609,8 @@ def succession(state: GameState) -> None:
         abort_turn(state)
     lc = state.chars[late]
     if lc.office == "monarch":
-        lc.office = None
-    h = state.chars[heir]
+        state.wchar(late).office = None
+    h = state.wchar(heir)
     log(state, f"Royal Succession: {name(heir)} succeeds {name(late)} to the throne (§9.2).")
     if h.owner is not None:
         log(state, f"{name(heir)} was player {h.owner}'s FARC and becomes a NRC (§9.2, A56).")
@@ -622,7 +622,7 @@ def succession(state: GameState) -> None:
     h.alignment_card = None
     # §9.2, §18.10: the spouse becomes King/Queen, a NRC
     if h.spouse is not None and h.spouse in NOBLES:
-        sp = state.chars[h.spouse]
+        sp = state.wchar(h.spouse)
         if sp.owner is not None:
             log(state, f"{name(h.spouse)}, player {sp.owner}'s FAC, becomes the NRC consort (§18.10); "
                        "the Loyalty counter stays on the card.")

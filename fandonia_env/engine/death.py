@@ -147,9 +147,10 @@ def _break_engagement(state: GameState, cid: str) -> None:
     """§18.4.6: an accepted proposal is negated when one of the two dies."""
     c = state.chars[cid]
     if c.engaged_to is not None:
+        c = state.wchar(cid)
         other = state.chars[c.engaged_to]
         if other.engaged_to == cid:
-            other.engaged_to = None
+            state.wchar(c.engaged_to).engaged_to = None
         log(state, f"The engagement of {name(cid)} and {name(c.engaged_to)} is broken (§18.4.6).")
         c.engaged_to = None
 
@@ -160,7 +161,8 @@ def _widow(state: GameState, cid: str) -> None:
     sp = c.spouse
     if sp is None:
         return
-    s = state.chars[sp]
+    c = state.wchar(cid)
+    s = state.wchar(sp)
     c.spouse = None
     s.spouse = None
     if cid in ROYALS and sp not in ROYALS:
@@ -182,7 +184,7 @@ def _widow(state: GameState, cid: str) -> None:
 def set_situation(c, location: str = FANDONIA, *, imprisoned: bool = False,
                   awaiting_execution: bool = False, banished: bool = False, wrongdoer: bool = False) -> None:
     """Put a character in one situation, clearing every other situation marker (a new
-    sentence, §28.6, or a normal situation)."""
+    sentence, §28.6, or a normal situation).  ``c`` is writable: ``state.wchar(cid)``."""
     c.location = location
     c.hiding = False
     c.banished = banished
@@ -247,7 +249,7 @@ def _remove_alignment_card(state: GameState, rc: str) -> None:
     c = state.chars[rc]
     if c.alignment_card is not None:
         state.removed.append(c.alignment_card)
-        c.alignment_card = None
+        state.wchar(rc).alignment_card = None
         log(state, f"{name(rc)}'s Royal Alignment card is removed from the game (§31.2).")
         return
     for src in (state.deck, state.discard):
@@ -268,7 +270,7 @@ def _remove_alignment_card(state: GameState, rc: str) -> None:
 
 
 def _kill_royal(state: GameState, cid: str, cause: str, why: str, fun: tuple | None = None) -> None:
-    c = state.chars[cid]
+    c = state.wchar(cid)
     if c.dead:
         return
     if cid == "thomas":
@@ -297,7 +299,7 @@ def _kill_royal(state: GameState, cid: str, cause: str, why: str, fun: tuple | N
 def _clear_card(state: GameState, cid: str) -> tuple[str, dict] | None:
     """What a noble's death clears on his card (§31.3, §31.4; ES §31.3): spouse, engagement,
     situation, titles, fixed Status, ban, consort; returns the step vacating his office."""
-    c = state.chars[cid]
+    c = state.wchar(cid)
     vac = vacate_step(state, cid)
     _widow(state, cid)
     _break_engagement(state, cid)
@@ -327,7 +329,7 @@ def _kill_noble(state: GameState, cid: str, why: str, fun: tuple | None = None) 
 def _remove_noble(state: GameState, cid: str, why: str, fun: tuple | None = None) -> None:
     """ES §31.3 (D77, A32) / §38 Shorter Game b: the character leaves the game for good,
     with his Loyalty counter; office vacant, Henchman/Monarch's Counselor card discarded."""
-    c = state.chars[cid]
+    c = state.wchar(cid)
     rule = ruleset(state).death_without_heir
     log(state, f"{name(cid)} dies{why} and is permanently removed from the game with his/her "
                f"Loyalty counter: there is no heir ({rule}).")
@@ -344,7 +346,7 @@ def _remove_loyalty_counter(state: GameState, cid: str) -> None:
     ``state.misc[REMOVED_KEY]`` is its place from now on (invariants)."""
     c = state.chars[cid]
     if c.loyalty_counter:
-        c.loyalty_counter = False
+        state.wchar(cid).loyalty_counter = False
     else:
         drawer = pull_loyalty_counter(state, cid)
         if drawer is not None:
@@ -354,7 +356,7 @@ def _remove_loyalty_counter(state: GameState, cid: str) -> None:
 
 def _discard_cards(state: GameState, cid: str, rule: str) -> None:
     """A dead character's Henchman and Monarch's Counselor cards are discarded."""
-    c = state.chars[cid]
+    c = state.wchar(cid)
     for attr, what in (("henchman_card", "Henchman"), ("counselor_card", "Monarch's Counselor")):
         card = getattr(c, attr)
         if card is not None:
@@ -367,7 +369,7 @@ def _release_local(state: GameState, cid: str) -> None:
     """Return a character to the pile: cards discarded (§31.4, §17.4), Loyalty counter
     back in the container (§35.5.1).  For NCs (a FAC goes through ``release``), e.g. a
     former consort whose Loyalty counter still lies on the card (§18.10)."""
-    c = state.chars[cid]
+    c = state.wchar(cid)
     _discard_cards(state, cid, "§31.4")
     if c.loyalty_counter and not c.is_pc:
         c.loyalty_counter = False
@@ -377,7 +379,7 @@ def _release_local(state: GameState, cid: str) -> None:
 
 def _kill_pc(state: GameState, cid: str, why: str, fun: tuple | None = None) -> None:
     """§31.5 (A47): the PC's card is turned face-down until the second turn after."""
-    c = state.chars[cid]
+    c = state.wchar(cid)
     p = c.owner
     assert p is not None
     pl = state.players[p]
@@ -394,7 +396,7 @@ def _kill_pc(state: GameState, cid: str, why: str, fun: tuple | None = None) -> 
     sp = c.spouse
     if sp is not None:
         c.spouse = None
-        state.chars[sp].spouse = None
+        state.wchar(sp).spouse = None
         log(state, f"{name(sp)} stays in player {p}'s faction as a FAC and now counts towards the PP total (§31.5).")
     _break_engagement(state, cid)
     _clear_situation(c)
@@ -454,7 +456,7 @@ def justice_end_of_turn(state: GameState) -> None:
     for pl in state.players:
         c = state.chars[pl.pc]
         if c.dead and pl.pc_dead_turn <= state.turn - 1:
-            c.dead = False
+            state.wchar(pl.pc).dead = False
             log(state, f"Player {pl.idx}'s PC card is turned face-up again: the heir of {name(pl.pc)} "
                        "is in the game (§31.5).")
     deaths: list = []
@@ -482,10 +484,10 @@ def justice_end_of_turn_tail(state: GameState) -> None:
         if c.dead:
             continue
         if c.banished or c.imprisoned:
-            c.situation_turns += 1
+            state.wchar(cid).situation_turns += 1
         elif c.pending_justice is not None and not stuck_at_war(state, c):
             code = c.pending_justice
-            c.pending_justice = None
+            state.wchar(cid).pending_justice = None
             log(state, f"The war is over: the proceedings against {name(cid)} resume (§7.10.1, A61).")
             if code in ("accuse", "accuse_dwtk"):
                 steps.append(("accuse", {"cid": cid, "dwtk": code == "accuse_dwtk", "why": "resumed"}))

@@ -456,7 +456,7 @@ def _lose_office(state: GameState, ctx: Ctx, code: str) -> None:
         ctx.steps.append(("discharge", {"cid": counselor, "why": "the Monarch is displeased, §15.8"}))
     elif c.counselor_card is not None:
         card = c.counselor_card
-        c.counselor_card = None
+        state.wchar(counselor).counselor_card = None
         discard(state, card)
         log(state, f"{name(counselor)} loses his 'Monarch's Counselor' card (discarded).")
 
@@ -499,6 +499,7 @@ def _extradite(state: GameState, ctx: Ctx, code: str) -> None:
         log(state, f"{name(cid)} can no longer be extradited: no effect.")
         return
     log(state, f"{name(cid)} is extradited and returned to trial in Fandonia (§25).")
+    c = state.wchar(cid)
     c.hiding = False
     c.hid_turn = state.turn
     c.location = FANDONIA
@@ -686,7 +687,7 @@ def _banished(state: GameState, ctx: Ctx, code: str) -> None:
 @_effect("new_trial", rule="§38 Clemency")
 def _new_trial(state: GameState, ctx: Ctx, code: str) -> None:
     assert ctx.cid is not None
-    set_situation(state.chars[ctx.cid], FANDONIA, wrongdoer=True)
+    set_situation(state.wchar(ctx.cid), FANDONIA, wrongdoer=True)
     log(state, f"{name(ctx.cid)} is brought back to Fandonia for a new trial (§38 Clemency).")
     ctx.steps.append(("justice_trial", {"cid": ctx.cid, "mod": 0}))
 

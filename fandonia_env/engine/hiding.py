@@ -39,7 +39,7 @@ from .wrongdoing import card_entry, country_ids, extraditable_es, is_wrongdoer, 
 
 @op("justice_go_hiding")
 def justice_go_hiding(state: GameState, cid: str, why: str = "") -> None:
-    c = state.chars[cid]
+    c = state.wchar(cid)
     c.hiding = True
     c.hid_turn = state.turn
     where = "Fandonia" if not abroad(c) else COUNTRY_NAMES[c.location]
@@ -154,7 +154,7 @@ def justice_escape_window(state: GameState, choice: int, p: int, cid: str) -> No
 
 @op("justice_escape_result")
 def justice_escape_result(state: GameState, roll: dict[str, Any], cid: str, country: str) -> None:
-    c = state.chars[cid]
+    c = state.wchar(cid)
     if roll["negated"]:
         log(state, f"The escape of {name(cid)} is negated (§13.4.10).")
         return
@@ -288,7 +288,7 @@ def justice_unhide_char(state: GameState, choice: int, p: int) -> None:
     to Fandonia and sent to a hearing; an escaped prisoner is imprisoned again (§30.6)
     and one awaiting execution is executed (§31.6)."""
     cid = NAME[choice][len("char_"):]
-    c = state.chars[cid]
+    c = state.wchar(cid)
     c.hiding = False
     c.hid_turn = state.turn
     log(state, f"{name(cid)} comes out of hiding (§24.8).")
@@ -304,7 +304,7 @@ def justice_unhide_char(state: GameState, choice: int, p: int) -> None:
 
 def _back_to_justice(state: GameState, cid: str) -> None:
     """§24.8: a wrongdoer out of hiding (not banished) is back in Fandonia and faces justice."""
-    c = state.chars[cid]
+    c = state.wchar(cid)
     c.location = FANDONIA
     if c.awaiting_execution:
         log(state, f"{name(cid)} was awaiting execution: he is executed at once (§31.6).")
@@ -328,7 +328,7 @@ def _captured(state: GameState, cid: str) -> None:
     """ES §25.10 (D72): a captured fugitive, now in Fandonia and out of hiding, goes to the
     hearing, interrogation and trial, or execution, that awaited him when he fled; an
     escaped prisoner is imprisoned again (§30.6).  He cannot hide (§24.2)."""
-    c = state.chars[cid]
+    c = state.wchar(cid)
     if c.hiding:
         c.hiding = False
         c.hid_turn = state.turn
@@ -352,6 +352,7 @@ def justice_es_escape_hide(state: GameState, choice: int, cid: str) -> None:
     """ES §20.8: after an escape abroad the player chooses hiding or living openly there."""
     c = state.chars[cid]
     if choice == NO:
+        c = state.wchar(cid)
         c.hiding = False
         log(state, f"{name(cid)} lives openly in {COUNTRY_NAMES[c.location]} (ES §20.8).")
     else:
@@ -404,6 +405,7 @@ def justice_d64_unhide(state: GameState, cid: str) -> None:
     c = state.chars[cid]
     if not ruleset(state).nc_may_not_hide or c.dead or not c.hiding or c.owner is not None:
         return
+    c = state.wchar(cid)
     c.hiding = False
     c.hid_turn = state.turn
     log(state, f"{name(cid)} is now a NC and cannot hide: he comes out of hiding at once (ES §24.7).")

@@ -31,7 +31,7 @@ from contextvars import ContextVar
 from dataclasses import fields
 from typing import Any
 
-from .state import Frame, GameState
+from .state import EngineError, Frame, GameState
 
 OPS: dict[str, Callable[..., None]] = {}
 
@@ -54,10 +54,6 @@ class IllegalActionError(ValueError):
         self.player = player
         self.kind = kind
         self.legal = legal or []
-
-
-class EngineError(RuntimeError):
-    """An internal inconsistency (a bug in the engine, never the player's fault)."""
 
 
 def op(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:

@@ -160,6 +160,7 @@ def _bring_home(state: GameState, cid: str, country: str) -> None:
     longer stuck there (§7.10.4 "unless he dies or is recalled")."""
     c = state.chars[cid]
     if c.location == country and not (c.banished or c.hiding or c.dead):
+        c = state.wchar(cid)
         c.location = FANDONIA
         war = ""
         if country in state.wars:
@@ -168,7 +169,7 @@ def _bring_home(state: GameState, cid: str, country: str) -> None:
         log(state, f"{name(cid)} returns to Fandonia from {COUNTRY_NAMES[country]}{war}.")
         sp = state.chars[c.spouse] if c.spouse else None
         if sp is not None and not sp.is_pc and sp.location == country and not (sp.banished or sp.hiding):
-            sp.location = FANDONIA
+            state.wchar(sp.cid).location = FANDONIA
             log(state, f"{name(c.spouse)} returns to Fandonia with her husband.")
 
 
@@ -181,6 +182,7 @@ def vacate(state: GameState, cid: str, why: str = "", moving: bool = False) -> N
     office = c.office
     if office is None or office == "monarch":
         return
+    c = state.wchar(cid)
     c.office = None
     c.failed_problem = False  # §20.3 no longer a Minister
     if moving:
@@ -196,7 +198,7 @@ def vacate(state: GameState, cid: str, why: str = "", moving: bool = False) -> N
 
 def appoint(state: GameState, cid: str, office: str, how: str) -> None:
     """Place ``cid`` in the vacant ``office`` (§6.1, §6.2, §13.4.2, §16.2, §20.4)."""
-    c = state.chars[cid]
+    c = state.wchar(cid)
     if c.office is not None:
         vacate(state, cid, "to take another office, §6.2", moving=True)
     if c.counselor_card is not None:  # §6.2, §16.2
@@ -214,7 +216,7 @@ def appoint(state: GameState, cid: str, office: str, how: str) -> None:
                                        or sp.dead or stuck_at_war(state, sp))
         place_ambassador(state, cid)  # §20.4
         if sp is not None and sp_stays:
-            sp.location = sp_before  # §20.7 (RCs never abroad), §7.10.1
+            state.wchar(sp.cid).location = sp_before  # §20.7 (RCs never abroad), §7.10.1
         log(state, f"{name(cid)} goes abroad to {COUNTRY_NAMES[country]} (§20.4).")
 
 

@@ -269,7 +269,7 @@ def opt_emissary_country(state: GameState, choice: int, p: int, cid: str) -> Non
                f"Emissary Table, die {die}: {row['text']}.")
     if not row["success"]:
         return
-    c = state.chars[cid]
+    c = state.wchar(cid)
     c.location = country
     c.travel_turn = state.turn
     state.misc.setdefault("emissary", {})[cid] = country

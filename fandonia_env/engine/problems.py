@@ -230,7 +230,8 @@ def refresh_failed_flags(state: GameState) -> None:
         if cid and rec.get("fails", 0) > 0 and state.chars[cid].office == PROBLEMS[key]["resolving_office"]:
             flagged.add(cid)
     for cid, c in state.chars.items():
-        c.failed_problem = cid in flagged
+        if c.failed_problem != (cid in flagged):  # written only where it changes (copy-on-write)
+            state.wchar(cid).failed_problem = cid in flagged
 
 
 # ---------------------------------------------------------------------------
@@ -349,6 +350,7 @@ def problem_attempt(state: GameState, key: str, immediate: bool = False) -> None
     if stuck_at_war(state, c) and ruleset(state).war_expels_from_country:  # D16: expelled, no automatic failure (ES §7.10.6)
         log(state, f"{name(cid)}, the {office_name(office)}, is expelled from {COUNTRY_NAMES[c.location]} "
                    "and returns to Fandonia (ES §7.10.6).")
+        c = state.wchar(cid)
         c.location = FANDONIA
     if stuck_at_war(state, c):
         log(state, f"{pn}: the {office_name(office)}, {name(cid)}, is stuck in "
@@ -359,6 +361,7 @@ def problem_attempt(state: GameState, key: str, immediate: bool = False) -> None
     if abroad(c):
         log(state, f"{name(cid)}, the {office_name(office)}, returns to Fandonia from "
                    f"{COUNTRY_NAMES[c.location]} to attempt the problem (§20.3).")
+        c = state.wchar(cid)
         c.location = FANDONIA
     if c.owner is not None:
         seq(state, ask(c.owner, "problem_leave_unresolved", [YES, NO], "problem_leave_choice",
@@ -508,7 +511,7 @@ def expel_at_war(state: GameState, countries: list[str]) -> None:
         else:
             log(state, f"{name(cid)}, the {office_name(c.office)}, is in {COUNTRY_NAMES[c.location]} when the "
                        "war begins: he is expelled and returns to Fandonia (ES §7.10.6).")
-            c.location = FANDONIA
+            state.wchar(cid).location = FANDONIA
 
 
 def _war_with_all(state: GameState) -> None:

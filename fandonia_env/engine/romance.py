@@ -233,9 +233,9 @@ def break_engagement(state: GameState, cid: str) -> None:
     other = c.engaged_to
     if other is None:
         return
-    c.engaged_to = None
+    state.wchar(cid).engaged_to = None
     if state.chars[other].engaged_to == cid:
-        state.chars[other].engaged_to = None
+        state.wchar(other).engaged_to = None
     log(state, f"The proposal between {name(cid)} and {name(other)} is negated (§18.4.6).")
 
 
@@ -302,9 +302,8 @@ def propose_use_auto(state: GameState, choice: int, p: int, a: str, b: str) -> N
 
 
 def _do_proposal(state: GameState, p: int, a: str, b: str, auto: bool) -> None:
-    ca, cb = state.chars[a], state.chars[b]
-    ca.proposal_turn = state.turn
-    cb.proposal_turn = state.turn
+    state.wchar(a).proposal_turn = state.turn
+    state.wchar(b).proposal_turn = state.turn
     state.pt.setdefault("proposals", []).append([a, b])
     log(state, f"Player {p}: {name(a)} proposes marriage to {name(b)} (§18.4).")
     if b in ROYALS:
@@ -348,8 +347,8 @@ def propose_result(state: GameState, roll: dict[str, Any], p: int, a: str, b: st
 def _engage(state: GameState, a: str, b: str) -> None:
     _clear_stale(state, a)
     _clear_stale(state, b)
-    state.chars[a].engaged_to = b
-    state.chars[b].engaged_to = a
+    state.wchar(a).engaged_to = b
+    state.wchar(b).engaged_to = a
     log(state, f"{name(a)} and {name(b)} are engaged; a wedding may now be held (§18.4.7).")
 
 
@@ -417,8 +416,8 @@ def marry(state: GameState, a: str, b: str) -> None:
         if c.spouse is not None:  # a dead former spouse (§18.6)
             ex = state.chars[c.spouse]
             if ex.spouse == x:
-                ex.spouse = None
-    ca, cb = state.chars[a], state.chars[b]
+                state.wchar(c.spouse).spouse = None
+    ca, cb = state.wchar(a), state.wchar(b)
     ca.spouse, cb.spouse = b, a
     ca.engaged_to = cb.engaged_to = None
 
@@ -434,7 +433,7 @@ def wedding_pp_ok(state: GameState, p: int, a: str, b: str) -> bool:
         after = pp_required(state, p)
     finally:
         for x, (sp, en, fs) in saved.items():
-            c = state.chars[x]
+            c = state.wchar(x)
             c.spouse, c.engaged_to, c.fixed_status = sp, en, fs
     return after <= before or state.players[p].pp >= after
 

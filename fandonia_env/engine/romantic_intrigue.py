@@ -332,7 +332,7 @@ def _take_alignment_card(state: GameState, rc: str) -> None:
     for lst, where in places:
         if card in lst:
             lst.remove(card)
-            state.chars[rc].alignment_card = card
+            state.wchar(rc).alignment_card = card
             log(state, f"{name(rc)}'s Royal Alignment card is taken from {where} and placed under "
                        f"{name(rc)} (ES §38 Romantic Intrigue 1b, D88).")
             return

@@ -2,8 +2,9 @@
 
 Everything the game needs to continue lives here: the board, hands, counters,
 the Record Sheet, the stack of pending frames (the decision point machine, see
-``machine.py``) and the RNG.  ``GameState.clone()`` is a deep, independent copy;
-``to_json()``/``from_json()`` round-trip exactly.
+``machine.py``) and the RNG.  ``GameState.clone()`` is an independent copy that shares
+its characters copy-on-write: every write to a character goes through ``state.wchar(cid)``
+(``docs/engine.md``, "Copy-on-write characters"); ``to_json()``/``from_json()`` round-trip exactly.
 
 Vocabulary used in field names: *PC* player character, *FAC* friendly aligned
 character (a character with ``owner == p`` that is not p's PC), *NC* neutral
@@ -41,9 +42,16 @@ class StateError(ValueError):
     """A saved game document is malformed; the message names the field."""
 
 
-@dataclass(slots=True)
+class EngineError(RuntimeError):
+    """An internal inconsistency (a bug in the engine, never the player's fault)."""
+
+
+@dataclass(slots=True, eq=False)
 class Character:
-    """One card of the Nobles or Royalty Deck and everything placed on it."""
+    """One card of the Nobles or Royalty Deck and everything placed on it.
+
+    Read it as ``state.chars[cid].field``; write it only through ``state.wchar(cid).field = v``
+    (a character shared with a clone refuses writes, see ``_SharedCharacter``)."""
 
     cid: str
     owner: int | None = None  # faction it belongs to (PC, FAC or FARC); None = neutral
@@ -79,6 +87,36 @@ class Character:
         # every field is an immutable scalar: a positional constructor call on the
         # fields read at C speed is about twice as fast as a setattr loop
         return Character(*_char_values(self))
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field; a shared character equals a private one with the same values."""
+        if isinstance(other, Character):
+            return _char_values(self) == _char_values(other)
+        return NotImplemented
+
+
+class _SharedCharacter(Character):
+    """A character shared by several states after ``GameState.clone()``: read-only.
+
+    ``clone()`` turns the characters of both states into this class (same layout, a swap of
+    ``__class__``); ``GameState.wchar(cid)`` replaces it in one state by a private ``Character``
+    copy before a write.  A write that bypasses ``wchar`` raises instead of changing every state
+    that shares the character.  Pickled and copied as a plain ``Character``."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise EngineError(f"write to character {self.cid!r}.{name} shared with a clone: "
+                          f"write through state.wchar({self.cid!r}).{name} = ...")
+
+    def __delattr__(self, name: str) -> None:
+        raise EngineError(f"delete of {self.cid!r}.{name} on a character shared with a clone")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Character, _char_values(self)
+
+    def __repr__(self) -> str:
+        return "Character(" + Character.__repr__(self).partition("(")[2]
 
 
 _CHAR_FIELDS = tuple(f.name for f in fields(Character))
@@ -182,12 +220,36 @@ class GameState:
     def n(self) -> int:
         return len(self.players)
 
+    def wchar(self, cid: str) -> Character:
+        """The character ``cid`` of this state, to write: the one choke point of character writes.
+
+        A character shared with a clone is first replaced, in this state only, by a private copy."""
+        c = self.chars[cid]
+        if c.__class__ is not Character:
+            c = self.chars[cid] = Character(*_char_values(c))
+        return c
+
+    def __getstate__(self) -> list[Any]:
+        # characters as value tuples: each unpickled state owns its own (never shared) characters
+        return [{k: _char_values(c) for k, c in v.items()} if f == "chars" else v
+                for f, v in zip(_STATE_FIELDS, map(self.__getattribute__, _STATE_FIELDS), strict=True)]
+
+    def __setstate__(self, state: list[Any]) -> None:
+        for f, v in zip(_STATE_FIELDS, state, strict=True):
+            if f == "chars":  # value tuples (or, from an older pickle, characters)
+                v = {k: Character(*t) if type(t) is tuple else Character(*_char_values(t)) for k, t in v.items()}
+            object.__setattr__(self, f, v)
+
     # -- copying ----------------------------------------------------------
     def clone(self) -> GameState:
         g = GameState.__new__(GameState)
         g.config = self.config  # never mutated after creation
         g.players = [p.copy() for p in self.players]
-        g.chars = {k: Character(*_char_values(c)) for k, c in self.chars.items()}  # = c.copy(), inlined
+        chars = self.chars
+        for c in chars.values():  # both states now share every character: copy-on-write (wchar)
+            if c.__class__ is Character:
+                c.__class__ = _SharedCharacter
+        g.chars = dict(chars)
         g.rng = self.rng.copy()
         g.turn = self.turn
         g.first_player = self.first_player

@@ -73,6 +73,7 @@ def hearing(state: GameState, cid: str, cont: bool = False, resumed: bool = Fals
     if not (cont or resumed) and is_wrongdoer(c):
         log(state, f"{name(cid)} is already a wrongdoer: the hearing is ignored (§24.10, §29.7, §30.8).")
         return
+    c = state.wchar(cid)
     if stuck_at_war(state, c):
         c.wrongdoer = True
         c.pending_justice = "hearing"
@@ -105,6 +106,7 @@ def justice_hearing_hide(state: GameState, choice: int, cid: str) -> None:
             _fate(state, cid, "hearing")
             log(state, f"{name(cid)} stays in hiding and does not go to the hearing: a wrongdoer (§24.10).")
             return
+        c = state.wchar(cid)
         c.hiding = False
         c.hid_turn = state.turn
         if abroad(c) and not c.banished:
@@ -142,10 +144,9 @@ def justice_hearing_roll(state: GameState, cid: str) -> None:
 
 @op("justice_hearing_result")
 def justice_hearing_result(state: GameState, roll: dict[str, Any], cid: str) -> None:
-    c = state.chars[cid]
     st = status(state, cid)
     if roll["total"] < st:
-        c.wrongdoer = False
+        state.wchar(cid).wrongdoer = False
         log(state, f"Hearing of {name(cid)}: {roll['total']} is less than Status {st}: the accusation is "
                    "false, innocent of all wrongdoing (§26.1).")
         return
@@ -170,6 +171,7 @@ def to_trial(state: GameState, cid: str, extradited: bool = False, cont: bool = 
         return
     if c.dead:
         return
+    c = state.wchar(cid)
     if extradited:
         if stuck_at_war(state, c):
             log(state, f"{name(cid)} is in a country at war and cannot be extradited (§7.10.1, §25).")
@@ -328,7 +330,7 @@ def imprison(state: GameState, cid: str, execute: bool, why: str) -> None:
     """§30.4: an imprisoned character leaves his office (the trial flows have usually vacated
     it already; e.g. an escaped prisoner living openly abroad in the errata edition has not)."""
     vac = vacate_step(state, cid)
-    set_situation(state.chars[cid], imprisoned=True, awaiting_execution=execute, wrongdoer=True)
+    set_situation(state.wchar(cid), imprisoned=True, awaiting_execution=execute, wrongdoer=True)
     log(state, f"{name(cid)} is {why}.")
     counselor_leaves_court(state, cid, "imprisoned")  # D27 (errata)
     seq(state, vac)
@@ -353,7 +355,7 @@ def justice_banish(state: GameState, choice: int, cid: str) -> None:
 
 @op("justice_banish_apply")
 def justice_banish_apply(state: GameState, cid: str, country: str) -> None:
-    set_situation(state.chars[cid], country, banished=True, wrongdoer=True)
+    set_situation(state.wchar(cid), country, banished=True, wrongdoer=True)
     log(state, f"{name(cid)} is banished to {COUNTRY_NAMES[country]} (§28.6.2, §29).")
     counselor_leaves_court(state, cid, "banished")  # D27 (errata)
 
@@ -386,7 +388,7 @@ def justice_suicide(state: GameState, p: int) -> None:
 @op("justice_suicide_char")
 def justice_suicide_char(state: GameState, choice: int, p: int) -> None:
     cid = NAME[choice][len("char_"):]
-    state.chars[cid].suicide = True
+    state.wchar(cid).suicide = True
     log(state, f"{name(cid)} will commit suicide at the end of all Player Turns (§29.9, §30.10).")
 
 

@@ -81,7 +81,7 @@ def setup(config: dict[str, Any]) -> GameState:
     for i in range(n):
         cid = pcdeck[i]
         state.players.append(Player(idx=i, pc=cid))
-        c = chars[cid]
+        c = state.wchar(cid)
         c.owner = i
         c.is_pc = True
         c.loyalty_counter = True  # §3.11
@@ -89,12 +89,12 @@ def setup(config: dict[str, Any]) -> GameState:
     holders = [c for c in OFFICE_ELIGIBLE if chars[c].owner is None]
     chance.shuffle(state, holders, "the beginning Office Holders (§3.3)")
     for office, cid in zip(NON_MONARCH_OFFICES, holders):
-        chars[cid].office = office
+        state.wchar(cid).office = office
         _place_ambassador(state, cid)
     # §3.5 King George on the Monarch office, Queen Catherine beside him
-    chars["george"].office = "monarch"
-    chars["george"].spouse = "catherine"
-    chars["catherine"].spouse = "george"
+    state.wchar("george").office = "monarch"
+    state.wchar("george").spouse = "catherine"
+    state.wchar("catherine").spouse = "george"
     state.monarch = "george"
     if rs.rcs_removed_at_start:  # §38 Shorter Game e
         _shorter_e(state)
@@ -139,12 +139,13 @@ def _place_ambassador(state: GameState, cid: str) -> None:
     c = state.chars[cid]
     country = OFFICES[c.office].country if c.office else None
     if country:
+        c = state.wchar(cid)
         c.location = country
         sp = state.chars[c.spouse] if c.spouse else None
         # the wife follows unless a PC, a royal (never abroad, §20.7) or not free to travel
         if (sp is not None and not sp.is_pc and sp.cid in NOBLES and not sp.dead
                 and not (sp.banished or sp.imprisoned or sp.hiding or sp.location in state.wars)):
-            sp.location = country
+            state.wchar(sp.cid).location = country
 
 
 place_ambassador = _place_ambassador
@@ -629,10 +630,10 @@ def _shorter_e(state: GameState) -> None:
     the game with them (done in ``setup``); King George is then unmarried (and, as ever, may
     not remarry, §18.5)."""
     for r in ruleset(state).rcs_removed_at_start:
-        c = state.chars[r]
+        c = state.wchar(r)
         c.dead = True
         if c.spouse is not None:
-            state.chars[c.spouse].spouse = None
+            state.wchar(c.spouse).spouse = None
             c.spouse = None
 
 
@@ -704,9 +705,11 @@ def pc_advantage_office_pick(state: GameState, choice: int, p: int) -> None:
     c = pc(state, p)
     for other in state.chars.values():
         if other.office == office:
+            other = state.wchar(other.cid)
             other.office = None
             other.location = "fandonia"  # an ambassador comes home (§20.4)
             log(state, f"{name(other.cid)} gives up the office of {OFFICES[office].name}.")
+    c = state.wchar(c.cid)
     c.office = office
     _place_ambassador(state, c.cid)
     log(state, f"Player {p} places his PC {name(c.cid)} in the office of {OFFICES[office].name} "

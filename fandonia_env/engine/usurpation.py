@@ -369,9 +369,9 @@ def _success(state: GameState, p: int, cid: str, rating: int, m_rating: int, q: 
     if old == cid:  # Thomas usurped by another pretender: the card only changes hands (§36.8, §31.2)
         log(state, "The reigning pretender is killed; another pretender (Thomas) takes his place.")
     else:
-        state.chars[old].office = None
+        state.wchar(old).office = None
         steps.append(("kill", {"cid": old, "cause": "usurpation"}))
-    new = state.chars[cid]
+    new = state.wchar(cid)
     new.owner = p
     new.office = "monarch"
     state.monarch = cid
@@ -441,7 +441,7 @@ def farc_pardon_start(state: GameState, p: int) -> None:
 @op("farc_pardon_chosen")
 def farc_pardon_chosen(state: GameState, choice: int, p: int) -> None:
     cid = action_char(choice)
-    c = state.chars[cid]
+    c = state.wchar(cid)
     what = []
     if c.banished:
         what.append("banishment")
@@ -589,6 +589,7 @@ def abdicate_start(state: GameState, p: int) -> None:
     c = state.chars[mon]
     if c.owner != p:
         return
+    c = state.wchar(mon)
     log(state, f"Player {p}'s FARC Monarch {name(mon)} abdicates and becomes a NRC; player {p} loses "
                f"nothing (§38 Abdication).")
     c.owner = None

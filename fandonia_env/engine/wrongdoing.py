@@ -68,7 +68,7 @@ def extraditable_es(state: GameState, cid: str, c: Character) -> bool:
 
 def restore(state: GameState, cid: str) -> None:
     """Return a character to a normal situation (§13.4.5, §13.4.6, §24.9, §28.6.1)."""
-    c = state.chars[cid]
+    c = state.wchar(cid)
     keep_hiding = c.hiding and not is_wrongdoer(c)  # an innocent in hiding stays hidden
     if c.hiding and not keep_hiding:
         c.hid_turn = state.turn
@@ -115,7 +115,7 @@ def accuse(state: GameState, cid: str, dwtk: bool = False, why: str = "", bribe:
         return
     if stuck_at_war(state, c):
         if c.pending_justice is None:
-            c.pending_justice = "accuse_dwtk" if dwtk else "accuse"
+            state.wchar(cid).pending_justice = "accuse_dwtk" if dwtk else "accuse"
         log(state, f"{name(cid)} is accused of wrongdoing{w} but is stuck in a country at war: the accusation "
                    "waits until the war is over (§7.10.1, A61).")
         return

@@ -65,6 +65,7 @@ from .queries import (
     gain_pp,
     henchmen,
     name,
+    owned_ids,
     pc,
     play_card,
     pp_required,
@@ -113,8 +114,8 @@ def can_hold(state: GameState, p: int, owners: list[str] = (), titles: list[str]
 
 def _pc_or_facs(state: GameState, p: int) -> list[str]:
     """p's PC and FACs (not FARCs), alive."""
-    return [cid for cid, c in state.chars.items()
-            if c.owner == p and cid not in ROYALS and not c.dead]
+    chars = state.chars
+    return [cid for cid in owned_ids(state, p) if cid not in ROYALS and not chars[cid].dead]
 
 
 def _break_engagement(state: GameState, cid: str) -> None:

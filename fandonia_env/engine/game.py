@@ -40,7 +40,7 @@ from .machine import (
 )
 from .machine import apply as _apply
 from .options import EDITIONS, OPTIONAL_RULES, ConfigError, check_rules, load_preset
-from .queries import status
+from .queries import statuses
 from .ruleset import ruleset
 from .state import GameState, StateError
 from .turn import setup
@@ -353,7 +353,7 @@ def player_view(state: GameState, p: int, log: bool = True) -> dict[str, Any]:
         "monarch": state.monarch,
         "reign": dict(state.reign),
         "chars": chars,
-        "status": {cid: status(state, cid) for cid in state.chars},
+        "status": statuses(state),
         "players": players,
         "deck_size": len(state.deck),
         "discard": [CARD_TYPE_OF[c] for c in state.discard],

@@ -22,9 +22,21 @@ from typing import Any
 from . import registry, turn
 from .actions import ID, NAME, NO, YES, char_action, suffix
 from .counsel import counselor_leaves_court
-from .data.components import COUNTRY_NAMES, FANDONIA, NEVER_ABROAD, OFFICES, ROYALS
+from .data.components import COUNTRIES, COUNTRY_NAMES, FANDONIA, NEVER_ABROAD, OFFICES, ROYALS
 from .machine import ask, log, op, seq
-from .queries import abroad, card_options, discard, has_card, name, play_card, stuck_at_war, take_card
+from .queries import (
+    abroad,
+    card_options,
+    discard,
+    has_card,
+    hiding_ids,
+    imprisoned_or_hiding_ids,
+    name,
+    owned_ids,
+    play_card,
+    stuck_at_war,
+    take_card,
+)
 from .rolls import modified_roll
 from .ruleset import ruleset
 from .state import Character, GameState
@@ -87,13 +99,14 @@ def _escapees(state: GameState) -> list[tuple[str, str]]:
 
 
 def _escape_legal(state: GameState, p: int) -> bool:
-    if not country_ids(state):
+    wars = state.wars
+    if all(k in wars for k in COUNTRIES):  # not country_ids(state): no country to go to
         return False
     w = waived(state)
     tried: set[str] = set()
-    for cid, c in state.chars.items():
-        if not (c.imprisoned or c.hiding):
-            continue  # cheap filter: _escape_kind is None
+    chars = state.chars
+    for cid in imprisoned_or_hiding_ids(state):  # the others' _escape_kind is None
+        c = chars[cid]
         k = _escape_kind(c, state)
         if k is None or cid in NEVER_ABROAD or k in tried:
             continue
@@ -251,13 +264,24 @@ def _unhideable(state: GameState, p: int, cid: str, c: Character) -> bool:
 
 def _hide_legal(state: GameState, p: int) -> bool:
     # the cheap owner/hiding filters first: these run at every main decision
-    return _own_turn(state, p) and any(_hideable(state, p, cid, c) for cid, c in state.chars.items()
-                                       if c.owner == p and not c.hiding)
+    if not _own_turn(state, p):
+        return False
+    chars = state.chars
+    for cid in owned_ids(state, p):  # the cheap owner/hiding filters first
+        c = chars[cid]
+        if not c.hiding and _hideable(state, p, cid, c):
+            return True
+    return False
 
 
 def _unhide_legal(state: GameState, p: int) -> bool:
-    return _own_turn(state, p) and any(_unhideable(state, p, cid, c) for cid, c in state.chars.items()
-                                       if c.hiding)
+    if not _own_turn(state, p):
+        return False
+    chars = state.chars
+    for cid in hiding_ids(state):
+        if _unhideable(state, p, cid, chars[cid]):
+            return True
+    return False
 
 
 @op("justice_hide")

@@ -8,6 +8,8 @@ data in the state.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import chance
 from .data.components import (
     CARD_TYPE_OF,
@@ -51,36 +53,143 @@ def is_female(cid: str) -> bool:
 ROYAL_SPOUSE_STATUS = 8
 
 
+#: id(ruleset) -> (ruleset, {players: {cid: printed Status}}): the tables ``personal_status``
+#: reads (a Ruleset is built once per configuration and kept for good, see ``ruleset.py``)
+_PRINTED: dict[int, tuple[Any, dict[int, dict[str, int]]]] = {}
+
+
+def _printed_table(state: GameState) -> tuple[dict[str, int], int]:
+    """The printed Status of every character in ``state``'s edition and player count, and the
+    Status the Monarch's Counselor card adds (D1, D2, D11, D28)."""
+    rs = ruleset(state)
+    n = len(state.players)
+    e = _PRINTED.get(id(rs))
+    if e is None or e[0] is not rs:
+        e = _PRINTED[id(rs)] = (rs, {})
+    t = e[1].get(n)
+    if t is None:
+        t = e[1][n] = {cid: rs.printed_status(cid, n) for cid in (*NOBLES, *ROYALS)}
+    return t, rs.counselor_card_status
+
+
 def personal_status(state: GameState, cid: str) -> int:
     """Card Status plus titles, or a fixed Status (§13.4.1, §18.10, §31.7), A18."""
     c = state.chars[cid]
     if c.fixed_status is not None:
         return c.fixed_status
     # D1, D2, D11: the Status printed in the game's edition (a royal has no titles)
-    return ruleset(state).printed_status(cid, state.n) + (0 if cid in ROYALS else c.titles)
+    return _printed_table(state)[0][cid] + (0 if cid in ROYALS else c.titles)
 
 
 def status(state: GameState, cid: str) -> int:
     """The Status Rating used for all game purposes (§16.3, §18.9, §33.2.3; ruling A18)."""
-    c = state.chars[cid]
-    s = personal_status(state, cid)
-    if c.spouse is not None:
-        sp = state.chars[c.spouse]
-        rc_match = (c.spouse in ROYALS) != (cid in ROYALS)
-        if rc_match and cid not in ROYALS and sp.owner is not None and not sp.dead:
+    printed, ccs = _printed_table(state)
+    return _status(state.chars, cid, printed, ccs, state.support == 0)
+
+
+def statuses(state: GameState) -> dict[str, int]:
+    """``status`` of every character, in one pass (``state.chars`` order)."""
+    printed, ccs = _printed_table(state)
+    chars = state.chars
+    crisis = state.support == 0
+    return {cid: _status(chars, cid, printed, ccs, crisis) for cid in chars}
+
+
+def _status(chars: dict[str, Character], cid: str, printed: dict[str, int], ccs: int, crisis: bool) -> int:
+    c = chars[cid]
+    royal = cid in ROYALS
+    s = c.fixed_status
+    if s is None:  # personal_status
+        s = printed[cid] if royal else printed[cid] + c.titles
+    spid = c.spouse
+    if spid is not None:
+        sp = chars[spid]
+        rc_match = (spid in ROYALS) != royal
+        if rc_match and not royal and sp.owner is not None and not sp.dead:
             s = ROYAL_SPOUSE_STATUS  # §18.10, A19: 8 while married to a FARC
         elif not (sp.banished or sp.imprisoned or sp.wrongdoer):
-            other = personal_status(state, c.spouse)
-            if rc_match and cid in ROYALS and c.owner is not None:
+            if rc_match and royal and c.owner is not None:
                 other = ROYAL_SPOUSE_STATUS  # a FARC's non-royal spouse has 8 (A18 then §18.9)
-            s = max(s, other)
+            else:
+                other = sp.fixed_status
+                if other is None:
+                    other = printed[spid] if spid in ROYALS else printed[spid] + sp.titles
+            if other > s:
+                s = other
     if c.office is not None:
         s += OFFICES[c.office].bonus
     if c.counselor_card is not None:
-        s += ruleset(state).counselor_card_status  # D28 (ES §13.4.3, §14.5.3), A18: the Monarch's Counselor card gives +2 Status (counsel group)
-    if state.support == 0 and (c.office is not None or c.consort or (cid in ROYALS and c.owner is None)):
+        s += ccs  # D28 (ES §13.4.3, §14.5.3), A18: the Monarch's Counselor card gives +2 Status (counsel group)
+    if crisis and (c.office is not None or c.consort or (royal and c.owner is None)):
         s //= 2  # §33.2.3 government in crisis
     return s
+
+
+# ---------------------------------------------------------------------------
+# The character scan of a main decision (``turn.activity_options``)
+# ---------------------------------------------------------------------------
+
+#: [state, (ids by owner, ids in hiding, ids banished or imprisoned, ids imprisoned or hiding)]
+#: while ``turn.activity_options`` checks the legality of every activity (which only reads the
+#: state: ``can_hold``'s trial changes of owners and titles are undone at once and keep every
+#: id in its lists); otherwise [None, None] and the helpers below scan ``state.chars``.
+_SCAN: list[Any] = [None, None]
+
+
+def open_scan(state: GameState) -> list[Any]:
+    """Index ``state``'s characters for the helpers below; returns what ``close_scan`` restores."""
+    prev = _SCAN[:]
+    owned: dict[int, list[str]] = {}
+    hiding: list[str] = []
+    bi: list[str] = []
+    ih: list[str] = []
+    for cid, c in state.chars.items():
+        o = c.owner
+        if o is not None:
+            lst = owned.get(o)
+            if lst is None:
+                owned[o] = [cid]
+            else:
+                lst.append(cid)
+        if c.hiding:
+            hiding.append(cid)
+            ih.append(cid)
+        elif c.imprisoned:
+            ih.append(cid)
+        if c.banished or c.imprisoned:
+            bi.append(cid)
+    _SCAN[0], _SCAN[1] = state, (owned, hiding, bi, ih)
+    return prev
+
+
+def close_scan(prev: list[Any]) -> None:
+    _SCAN[0], _SCAN[1] = prev
+
+
+def owned_ids(state: GameState, p: int) -> list[str]:
+    """Ids of the characters owned by p, in ``state.chars`` order (a list not to modify)."""
+    if _SCAN[0] is state:
+        return _SCAN[1][0].get(p, [])
+    return [cid for cid, c in state.chars.items() if c.owner == p]
+
+
+def hiding_ids(state: GameState) -> list[str]:
+    """Ids of the characters in hiding, in ``state.chars`` order."""
+    if _SCAN[0] is state:
+        return _SCAN[1][1]
+    return [cid for cid, c in state.chars.items() if c.hiding]
+
+
+def banished_or_imprisoned_ids(state: GameState) -> list[str]:
+    if _SCAN[0] is state:
+        return _SCAN[1][2]
+    return [cid for cid, c in state.chars.items() if c.banished or c.imprisoned]
+
+
+def imprisoned_or_hiding_ids(state: GameState) -> list[str]:
+    if _SCAN[0] is state:
+        return _SCAN[1][3]
+    return [cid for cid, c in state.chars.items() if c.imprisoned or c.hiding]
 
 
 def abroad(c: Character) -> bool:
@@ -149,21 +258,37 @@ def pp_required(state: GameState, p: int) -> int:
     The PC and the PC's spouse are exempt, except that after the PC's death the
     former spouse counts (§31.5).
     """
-    return pp_required_all(state)[p]
+    chars = state.chars
+    exempt = {state.monarch}  # the same exemptions as pp_required_all, summed for p only
+    for pl in state.players:
+        pcc = chars[pl.pc]
+        exempt.add(pcc.cid)
+        if pcc.spouse is not None and not pcc.dead:
+            exempt.add(pcc.spouse)
+    printed, ccs = _printed_table(state)
+    crisis = state.support == 0
+    total = 0
+    for cid, c in chars.items():
+        if c.owner == p and cid not in exempt:
+            total += _status(chars, cid, printed, ccs, crisis)
+    return total
 
 
 def pp_required_all(state: GameState) -> list[int]:
     """``pp_required`` of every player, in one pass over the characters."""
+    chars = state.chars
     exempt = {state.monarch}  # a usurping FARC Monarch is kept for life (§36.6, A59)
     for pl in state.players:
-        pcc = state.chars[pl.pc]
+        pcc = chars[pl.pc]
         exempt.add(pcc.cid)
         if pcc.spouse is not None and not pcc.dead:
             exempt.add(pcc.spouse)
-    totals = [0] * state.n
-    for cid, c in state.chars.items():
+    totals = [0] * len(state.players)
+    printed, ccs = _printed_table(state)
+    crisis = state.support == 0
+    for cid, c in chars.items():
         if c.owner is not None and cid not in exempt:
-            totals[c.owner] += status(state, cid)
+            totals[c.owner] += _status(chars, cid, printed, ccs, crisis)
     return totals
 
 

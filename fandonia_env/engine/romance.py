@@ -124,6 +124,7 @@ from .queries import (
     henchmen,
     is_female,
     name,
+    owned_ids,
     play_card,
     player_order,
     pp_required,
@@ -172,7 +173,7 @@ def _marriageable(state: GameState, cid: str, p: int) -> bool:
 
 
 def _candidates(state: GameState, p: int) -> list[str]:
-    return [cid for cid, c in state.chars.items() if c.owner == p and _marriageable(state, cid, p)]
+    return [cid for cid in owned_ids(state, p) if _marriageable(state, cid, p)]
 
 
 def pair_ok(state: GameState, p: int, a: str, b: str, auto: bool = False) -> bool:

@@ -31,7 +31,7 @@ from .data.tables import (  # noqa: F401 (re-exported)
     SUPPORT_VALUES,
     monarch_support_value,
 )
-from .queries import free, is_female, status
+from .queries import free, is_female, owned_ids, status, statuses
 from .ruleset import ruleset, ruleset_for
 from .state import GameState
 
@@ -358,6 +358,20 @@ def faction_value(src: Source, p: int, exclude: str | None) -> tuple[int, int]:
 def neutral_value(src: Source, used: str) -> int:
     """§36.5.2, A14: Statuses of all NCs and NRCs, except the Monarch, Catherine while George
     reigns and Thomas when the usurper uses him; §36.12 exclusions apply."""
+    if isinstance(src, GameState):  # the engine's roll: the same sum, read straight from the state
+        mon = src.monarch
+        st = statuses(src)
+        total = 0
+        for cid, c in src.chars.items():
+            if c.owner is not None or cid == mon:
+                continue
+            if cid == "catherine" and mon == "george":
+                continue
+            if cid == "thomas" and used == "thomas":
+                continue
+            if free(src, c):
+                total += st[cid]
+        return total
     f = facts(src)
     mon = f.monarch
     total = 0
@@ -381,6 +395,17 @@ def jane_halves(src: Source, p: int) -> bool:
 
 def usurpers(src: Source, p: int) -> list[str]:
     """The RCs player p may use for a usurpation now (empty if he may not usurp), §36.2-§36.3."""
+    if isinstance(src, GameState):  # the engine asks at every main decision: read the state directly
+        chars = src.chars
+        mon = src.monarch
+        if (mon is not None and chars[mon].owner == p) or chars[src.players[p].pc].dead:
+            return []
+        own = [cid for cid in owned_ids(src, p) if cid in ROYALS and cid != "jane" and not chars[cid].dead]
+        if own:
+            return [cid for cid in own if free(src, chars[cid]) and cid != mon]
+        if chars["thomas"].dead and mon != "thomas":
+            return []
+        return ["thomas"]
     f = facts(src)
     mon = f.monarch
     if (mon is not None and f.owner(mon) == p) or f.dead(f.pc(p)):

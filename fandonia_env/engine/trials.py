@@ -29,7 +29,17 @@ from .data.tables import INTERROGATION, TRIAL, lookup
 from .death import set_situation, vacate_step
 from .effects import Ctx, apply_row, minister_of_justice
 from .machine import ask, log, op, seq
-from .queries import abroad, actor_for, ip_spendable, name, player_order, spend_ip, status, stuck_at_war
+from .queries import (
+    abroad,
+    actor_for,
+    banished_or_imprisoned_ids,
+    ip_spendable,
+    name,
+    player_order,
+    spend_ip,
+    status,
+    stuck_at_war,
+)
 from .rolls import modified_roll
 from .ruleset import ruleset
 from .state import Character, GameState
@@ -375,8 +385,13 @@ def _suicidable(p: int, c: Character) -> bool:
 
 
 def _suicide_legal(state: GameState, p: int) -> bool:
-    return _own_turn(state, p) and any(_suicidable(p, c) for c in state.chars.values()
-                                       if c.banished or c.imprisoned)
+    if not _own_turn(state, p):
+        return False
+    chars = state.chars
+    for cid in banished_or_imprisoned_ids(state):
+        if _suicidable(p, chars[cid]):
+            return True
+    return False
 
 
 @op("justice_suicide")

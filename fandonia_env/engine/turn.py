@@ -50,7 +50,20 @@ from .data.components import (
 )
 from .data.tables import CHARITY, HAND_LIMIT, PC_ADVANTAGE, PRESTIGE_TABLE_KEYS, PRESTIGE_TABLES, lookup
 from .machine import ask, log, op, seq
-from .queries import can_spend, gain_ip, gain_pp, is_female, lose_ip, lose_pp, name, pc, spend_ip, stuck_at_war
+from .queries import (
+    can_spend,
+    close_scan,
+    gain_ip,
+    gain_pp,
+    is_female,
+    lose_ip,
+    lose_pp,
+    name,
+    open_scan,
+    pc,
+    spend_ip,
+    stuck_at_war,
+)
 from .ruleset import ruleset
 from .state import Character, GameState, Player
 
@@ -405,6 +418,14 @@ def _free_ok(state: GameState, p: int, key: str) -> bool:
 
 
 def activity_options(state: GameState, p: int) -> list[int]:
+    prev = open_scan(state)  # the legality checks below share one scan of the characters
+    try:
+        return _activity_options(state, p)
+    finally:
+        close_scan(prev)
+
+
+def _activity_options(state: GameState, p: int) -> list[int]:
     pt = state.pt
     opts: list[int] = [ID[f"act_{k}"] for k in dict.fromkeys(pt.get("free", ())) if _free_ok(state, p, k)]
     if activities_left(state) > 0:

@@ -13,7 +13,7 @@ fixed constant and clipped to [0, 1] (or [-1, 1] for signed values).
 
 from __future__ import annotations
 
-import struct
+from array import array
 from typing import Any
 
 import numpy as np
@@ -173,7 +173,7 @@ _C_OFFICE = _C_SIT + 6
 _C_FLAGS = _C_OFFICE + 1 + len(OFFICE_KEYS)
 
 
-_PACK = struct.Struct(f"{OBS_SIZE}f").pack
+_ZERO = array("f", bytes(4 * OBS_SIZE))  # the vector is written straight into float32 storage
 
 
 def _clip(x: float) -> float:
@@ -188,9 +188,9 @@ def encode(state: GameState, observer: int) -> np.ndarray:
     checks that resampling everything hidden from him leaves it byte-identical."""
     from ..engine.data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
     from ..engine.machine import pending
-    from ..engine.queries import status
+    from ..engine.queries import statuses
 
-    buf = [0.0] * OBS_SIZE
+    buf = array("f", _ZERO)
     me = observer
     n = state.n
     support = state.support
@@ -260,13 +260,14 @@ def encode(state: GameState, observer: int) -> np.ndarray:
 
     o = _OFFSET["characters"]
     monarch = state.monarch
+    st = statuses(state)
     for ci, cid in enumerate(ALL_CHARACTER_IDS):
         c = chars[cid]
         b = o + ci * _CHAR_N
         buf[b + (0 if c.owner is None else 1 + (c.owner - me) % n)] = 1.0
         if c.is_pc:
             buf[b + _C_PC] = 1.0
-        s = status(state, cid) / 12
+        s = st[cid] / 12
         buf[b + _C_STATUS] = 1.0 if s > 1 else s
         buf[b + _C_TITLES] = c.titles / 4
         if c.fixed_status is not None:
@@ -333,8 +334,12 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[o + 6] = 1.0 if ts.get("no_more") else 0.0
         buf[o + 7] = 1.0 if ts.get("restricted") else 0.0
     o = _OFFSET["discard"]
+    disc: dict[int, float] = {}  # summed as Python floats, stored once (float32 sums would round)
     for card in state.discard:
-        buf[o + _CARD_INDEX[CARD_TYPE_OF[card]]] += 1 / 14
+        i = o + _CARD_INDEX[CARD_TYPE_OF[card]]
+        disc[i] = disc.get(i, 0.0) + 1 / 14
+    for i, v in disc.items():
+        buf[i] = v
 
     d = pending(state)
     if d is not None and d.args["player"] == me:
@@ -360,8 +365,7 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[o] = 1.0
     for k in cfg["optional"]:
         buf[o + 1 + _OPT_INDEX[k]] = 1.0
-    # struct packing is about twice as fast as np.fromiter / np.array on a list of floats
-    return np.clip(np.frombuffer(_PACK(*buf), dtype=np.float32), -1.0, 1.0)
+    return np.clip(np.frombuffer(buf, dtype=np.float32), -1.0, 1.0)
 
 
 def _flatten(ctx: Any, key: str = ""):

@@ -591,7 +591,7 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
     Reads only what ``engine.player_view(state, observer)`` shows: the public board, the
     observer's own hand, drawn counters, Player Turn bookkeeping and pending decision."""
     from ..engine.machine import pending
-    from ..engine.queries import status
+    from ..engine.queries import statuses
 
     n = state.n
     me = observer
@@ -600,6 +600,7 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
     me = int(me)
     a = _template(state.config, n)[:]
     chars = state.chars
+    st = statuses(state)
 
     # -- characters ---------------------------------------------------------
     for row, cid in enumerate(ALL_CHARACTER_IDS):
@@ -609,7 +610,7 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
         a[b if ow is None else b + 1 + (ow - me) % n] = 1.0
         if c.is_pc:
             a[b + _C_PC] = 1.0
-        a[b + _C_STATUS] = status(state, cid) / 10
+        a[b + _C_STATUS] = st[cid] / 10
         if c.titles:
             a[b + _C_TITLES] = c.titles / 2
         fs = c.fixed_status
@@ -662,7 +663,7 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
             a[f + 1] = (CHAR_ROW[sp] + 1) / N_CHARS
             if sp in ROYALS:
                 a[f + 2] = 1.0
-            a[f + 3] = status(state, sp) / 10
+            a[f + 3] = st[sp] / 10
             so = chars[sp].owner
             a[b + _C_SPOUSE_OWNER + (0 if so is None else 1 + (so - me) % n)] = 1.0
         en = c.engaged_to

@@ -20,6 +20,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from helpers import play_randomly
 
 from fandonia_env.engine import Game, chance
 from fandonia_env.engine.actions import NO, YES
@@ -47,13 +48,7 @@ def _rng(st) -> tuple[int, int, list[int]]:
 def _midgame(seed: int = 3, steps: int = 150) -> Game:
     import random
 
-    g = Game(players=4, seed=seed, max_turns=20)
-    r = random.Random(seed)
-    for _ in range(steps):
-        if g.over:
-            break
-        g.apply(r.choice(g.legal_actions()))
-    return g
+    return play_randomly(Game(players=4, seed=seed, max_turns=20), random.Random(seed), steps)
 
 
 # ---------------------------------------------------------------------------

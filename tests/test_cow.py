@@ -17,6 +17,7 @@ import pickle
 import random
 
 import pytest
+from helpers import play_randomly
 
 from fandonia_env.engine import EngineError, Game
 from fandonia_env.engine.game import player_view
@@ -38,13 +39,7 @@ def _dump(state: GameState) -> str:
 
 
 def _mid_game(players: int = 4, seed: int = 7, steps: int = 150, **rules) -> Game:
-    g = Game(players=players, seed=seed, max_turns=30, **rules)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if g.over:
-            break
-        g.apply(rng.choice(g.legal_actions()))
-    return g
+    return play_randomly(Game(players=players, seed=seed, max_turns=30, **rules), random.Random(seed), steps)
 
 
 def _replay_with_clones(path: pathlib.Path) -> None:

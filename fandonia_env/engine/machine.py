@@ -218,10 +218,8 @@ def pending(state: GameState) -> Frame | None:
 
 def run(state: GameState) -> None:
     """Advance until a decision with two or more options, or the end of the game (or, in explicit
-    chance mode, a chance node)."""
-    if explicit(state):
-        _run_explicit(state)
-        return
+    chance mode, a chance node: there each step runs through ``_step``)."""
+    exp = explicit(state)
     stack = state.stack
     while stack and not state.over:
         top = stack[-1]
@@ -231,26 +229,11 @@ def run(state: GameState) -> None:
                 return
             if not opts:
                 raise EngineError(f"decision {top.args['kind']!r} for player {top.args['player']} has no options")
-            stack.pop()
-            OPS[top.args["then"]](state, choice=opts[0], **top.args["then_args"])
-            continue
-        stack.pop()
-        OPS[top.op](state, **top.args)
-
-
-def _run_explicit(state: GameState) -> None:
-    stack = state.stack
-    while stack and not state.over:
-        top = stack[-1]
-        if top.op == CHANCE_OP:
+        elif top.op == CHANCE_OP:
             return
-        if top.op == "decide":
-            opts = top.args["options"]
-            if len(opts) >= 2:
-                return
-            if not opts:
-                raise EngineError(f"decision {top.args['kind']!r} for player {top.args['player']} has no options")
-        if not _step(state, None, []):
+        if not exp:
+            _run_top(state)
+        elif not _step(state, None, []):
             return
 
 

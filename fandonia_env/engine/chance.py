@@ -120,15 +120,11 @@ def _note(state: GameState, kind: str, why: str, outcome: Any, scripted: bool) -
         rec.append(Draw(kind, why, outcome, scripted))
 
 
-def _plain(outcome: Any) -> Any:
-    return list(outcome) if type(outcome) is tuple else outcome
-
-
 def _chosen(state: GameState, kind: str, why: str, outcomes: Iterable[tuple[Any, Fraction]]) -> Any:
     """Explicit chance mode: the outcome chosen at the chance node of this draw; the machine stops
     at one (``ChanceNeeded``) when none is chosen yet, and the step's draws recorded so far are
     dropped (the step runs again when the node is resolved)."""
-    req = {"kind": kind, "why": why, "outcomes": [[_plain(x), p.numerator, p.denominator] for x, p in outcomes]}
+    req = {"kind": kind, "why": why, "outcomes": [[plain_outcome(x), p.numerator, p.denominator] for x, p in outcomes]}
     try:
         out = chance_outcome(state, req)
     except ChanceNeeded:
@@ -148,7 +144,7 @@ def node_outcomes(node: dict[str, Any]) -> list[tuple[Any, Fraction]]:
 
 def plain_outcome(outcome: Any) -> Any:
     """A chance outcome as the plain data kept in the state (a roll's faces as a list)."""
-    return _plain(outcome)
+    return list(outcome) if type(outcome) is tuple else outcome
 
 
 # ---------------------------------------------------------------------------

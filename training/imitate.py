@@ -323,8 +323,7 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
     skip_actions = action_ids("skip_actions", cfg["skip_actions"]) or None
     model = PolicyNet.for_encoder(enc, NUM_ACTIONS, cfg["hidden"], cfg["entity_hidden"], cfg["entity_dim"],
                                   cfg["entity_blocks"], skip, skip_actions).to(device)
-    skip_params = list(model.skip.parameters()) if skip else []
-    rest = [q for q in model.parameters() if all(q is not r for r in skip_params)]
+    rest, skip_params = model.split_skip()
     groups = [{"params": rest, "scale": 1.0}]
     if skip_params:
         groups.append({"params": skip_params, "scale": cfg["skip_lr"] / cfg["lr"]})

@@ -446,8 +446,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         enc = get_encoder(cfg["encoder"])
         model = PolicyNet.for_encoder(enc, NUM_ACTIONS, cfg["hidden"])
         ck = None
-    skip_params = list(model.skip.parameters()) if model.skip_inputs and cfg["skip_lr"] is not None else []
-    rest = [q for q in model.parameters() if all(q is not r for r in skip_params)]
+    rest, skip_params = model.split_skip() if cfg["skip_lr"] is not None else (list(model.parameters()), [])
     groups = [{"params": rest}] + ([{"params": skip_params, "lr": cfg["skip_lr"]}] if skip_params else [])
     opt = torch.optim.Adam(groups, lr=cfg["lr"])
     if ck is not None and "optimizer" in ck:

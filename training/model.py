@@ -100,6 +100,12 @@ class PolicyNet(nn.Module):
             net.input_scale.copy_(torch.as_tensor(enc.input_mask))
         return net
 
+    def split_skip(self) -> tuple[list[Any], list[Any]]:
+        """(every parameter but the skip head's, the skip head's): the two optimiser groups when the
+        skip head has its own learning rate (``skip_lr``); the second is empty without a skip head."""
+        skip = list(self.skip.parameters()) if self.skip_inputs else []
+        return [q for q in self.parameters() if all(q is not r for r in skip)], skip
+
     def header(self, enc: Encoder | None = None) -> dict[str, Any]:
         """The JSON header of an export: what a numpy forward needs besides the weights."""
         hd: dict[str, Any] = {

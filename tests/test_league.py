@@ -66,6 +66,17 @@ def test_fixed_share_gives_a_member_its_share_whatever_pfsp_says() -> None:
     assert abs(w.sum() - 1) < 1e-9 and w[0] >= 0.3
 
 
+def test_terminal_reward_is_zero_sum_and_win_speed_discounts_only_the_learners_wins() -> None:
+    assert lg.terminal_reward("win", True, 4, 30, 60) == 1.0
+    assert lg.terminal_reward("win", False, 4, 30, 60) == -1.0 / 3
+    assert lg.terminal_reward("draw", False, 4, 30, 60) == 0.0
+    assert lg.terminal_reward("truncated", False, 4, 60, 60) == 0.0
+    assert lg.terminal_reward("win", True, 4, 30, 60, win_speed=0.5) == 0.75
+    assert lg.terminal_reward("win", True, 4, 60, 60, win_speed=0.5) == 0.5   # still above a draw
+    assert lg.terminal_reward("win", False, 4, 30, 60, win_speed=0.5) == -1.0 / 3
+    assert lg.terminal_reward("win", True, 2, 50, None, win_speed=0.2) == 0.9
+
+
 def test_league_config_errors_name_the_key_and_the_allowed_ones(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="unknown key.*'bogus'.*allowed keys"):
         load_config(None, lg.SCHEMA, ["out=x", "bogus=1"])
@@ -80,6 +91,9 @@ def test_league_config_errors_name_the_key_and_the_allowed_ones(tmp_path: Path) 
         lg.check_config(cfg)
     cfg = load_config(None, lg.SCHEMA, [f"out={tmp_path}", "fixed_share={random-v1: 0.6, noble-rule-v1: 0.5}"])
     with pytest.raises(ConfigError, match="fixed_share must sum to less than 1"):
+        lg.check_config(cfg)
+    cfg = load_config(None, lg.SCHEMA, [f"out={tmp_path}", "win_speed=1.5"])
+    with pytest.raises(ConfigError, match=r"win_speed must be in \[0, 1\]"):
         lg.check_config(cfg)
     cfg = load_config(None, lg.SCHEMA, [f"out={tmp_path}", "scripted=[no-such-noble]"])
     with pytest.raises(ValueError, match="no-such-noble"):

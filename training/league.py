@@ -20,7 +20,8 @@ torch (one thread each) and the scripted nobles through their ``act``; the learn
 its masked policy, illegal ids never have probability.  Finished games' learner trajectories go
 back to the main process, which runs ``epochs`` of clipped PPO on ``rollout_steps`` decisions
 with GAE(``gamma``, ``lam``), the terminal zero-sum reward of docs/rewards.md, optional
-potential-based shaping (``shaping``; 0 = off), value-only warm-up for the first
+potential-based shaping (``shaping``; 0 = off), an optional discount of the learner's wins by
+their turn (``win_speed``: a win at turn t is worth ``1 - win_speed * t / max_turns``), value-only warm-up for the first
 ``value_warmup_updates`` updates (the imitation value head was fitted to the teacher's games) and an
 early stop of the epochs at ``target_kl``.
 
@@ -68,6 +69,8 @@ SCHEMA: dict[str, Opt] = {
     "target_kl": Opt(0.02, (float,), "stop an update's epochs when the approximate KL exceeds this", nullable=True),
     "value_warmup_updates": Opt(1, (int,), "first updates train the value head only"),
     "shaping": Opt(0.0, (float,), "potential-based shaping weight on (PP + 2 IP)/100 (0: off, the default)"),
+    "win_speed": Opt(0.0, (float,), "a win at turn t is worth 1 - win_speed * t / max_turns to the learner (0: every "
+                     "win is worth 1, the default; e.g. 0.5 makes faster wins worth more, never less than a draw)"),
     "players": Opt([2, 6], (int, list), "table size: an int or [lo, hi] drawn per game"),
     "max_turns": Opt(60, (int,), "truncation turn limit (ruling R11), as in the tournaments", nullable=True),
     "rules": Opt({}, (dict,), "Game keyword arguments: preset / edition / optional"),
@@ -270,7 +273,7 @@ def _worker(conn: Any, wid: int, cfg: dict[str, Any], header: dict[str, Any], ma
                     continue
                 st = g.state
                 won = st.result == "win" and st.winner == s.seat
-                r = (1.0 if won else -1.0 / (s.n - 1)) if st.result == "win" else 0.0
+                r = terminal_reward(st.result, won, s.n, st.turn, cfg["max_turns"], cfg["win_speed"])
                 if cfg["shaping"]:
                     r -= cfg["shaping"] * s.phi  # the potential returns to 0 at the end
                 if s.traj["action"]:
@@ -281,6 +284,18 @@ def _worker(conn: Any, wid: int, cfg: dict[str, Any], header: dict[str, Any], ma
             if not reqs and not any(not s.game.over for s in slots):
                 break
         conn.send((done, results))
+
+
+def terminal_reward(result: str | None, won: bool, n: int, turn: int, max_turns: int | None,
+                    win_speed: float = 0.0) -> float:
+    """The learner's reward at the end of a game: docs/rewards.md's zero-sum terminal reward (+1 to the
+    winner, -1/(n-1) to every other seat, 0 to all in a draw or a truncated game), with a win at turn
+    ``turn`` worth ``1 - win_speed * turn / max_turns`` (``max_turns`` None: 100)."""
+    if result != "win":
+        return 0.0
+    if not won:
+        return -1.0 / (n - 1)
+    return 1.0 - win_speed * turn / (max_turns or 100)
 
 
 # ---------------------------------------------------------------------------
@@ -370,6 +385,8 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
             raise ConfigError(f"fixed_share names {m!r}, which is not in scripted {cfg['scripted']}")
         if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
             raise ConfigError(f"fixed_share[{m!r}] must be a number >= 0, got {v!r}")
+    if not 0.0 <= cfg["win_speed"] <= 1.0:
+        raise ConfigError(f"win_speed must be in [0, 1] (a late win still beats a draw), got {cfg['win_speed']}")
     if sum(fx.values()) >= 1:
         raise ConfigError(f"fixed_share must sum to less than 1 (PFSP draws the rest), got {sum(fx.values())}")
     if not cfg["scripted"] and not cfg["snapshot_every"]:

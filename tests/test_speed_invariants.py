@@ -7,8 +7,12 @@ Checked on random games in every preset (2, 4 and 6 players, also at clones):
 - ``pp_required(state, p)`` (one player's sum) against ``pp_required_all(state)[p]``;
 - ``turn.activity_options`` with its character scan (``queries.open_scan``) against the same
   checks with no scan, the lists the scan serves against a fresh look, and the scan closed afterwards;
-- the ``GameState`` paths of ``rule_queries.neutral_value`` and ``usurpers`` against their
-  ``Facts`` paths.
+- the ``GameState`` paths of ``rule_queries.neutral_value``, ``usurpers`` and (session 11)
+  ``faction_value`` against their ``Facts`` paths;
+- session 11, at every main decision (also on clones and after save/load round trips): the options
+  offered against the checks computed afresh, the checks writing nothing, the scan's memo
+  (``has_card``/``count_cards``), ``pp_required_with`` (``can_hold``, no writes) against the sum
+  after writing the change, and the checks that stop at a first candidate against the full lists.
 """
 
 from __future__ import annotations
@@ -90,6 +94,11 @@ def test_speed_paths_match_the_plain_ones(preset: str, players: int) -> None:
             rule_queries.StateFacts(st), "thomas")
         for p in range(st.n):
             assert rule_queries.usurpers(st, p) == rule_queries.usurpers(rule_queries.StateFacts(st), p)
+            for exclude in (None, st.monarch, "thomas", *queries.owned_ids(st, p)):
+                assert rule_queries.faction_value(st, p, exclude) == rule_queries.faction_value(
+                    rule_queries.StateFacts(st), p, exclude)
+        for used in ("thomas", "alfred"):
+            assert rule_queries.neutral_value(st, used) == rule_queries.neutral_value(rule_queries.StateFacts(st), used)
         top = st.stack[-1] if st.stack else None
         if top is None or top.op != "decide" or top.args["kind"] != "turn_main":
             continue
@@ -127,3 +136,169 @@ def test_scan_is_per_state() -> None:
     finally:
         queries.close_scan(prev)
     assert queries._SCAN == [None, None]
+
+
+# -- session 11: the scan's memo, can_hold without writes, checks stopping at a first candidate --
+
+
+def _fingerprint(st: GameState) -> tuple:
+    """Everything a legality check could write (characters, players, bookkeeping)."""
+    from fandonia_env.engine.state import _char_values
+
+    return (tuple(_char_values(c) for c in st.chars.values()), repr(st.players), repr(st.pt),
+            repr(st.tstate), repr(st.misc), st.support, st.monarch, list(st.wars))
+
+
+def _pp_by_writing(st: GameState, p: int, owners: list[str] = (), titles: list[str] = ()) -> int:
+    """``pp_required_with`` as ``can_hold`` computed it before: write the change, sum, undo."""
+    saved = [(cid, st.chars[cid].owner) for cid in owners]
+    for cid in titles:
+        st.wchar(cid).titles += 1
+    for cid in owners:
+        st.wchar(cid).owner = p
+    try:
+        return queries.pp_required(st, p)
+    finally:
+        for cid, o in saved:
+            st.wchar(cid).owner = o
+        for cid in titles:
+            st.wchar(cid).titles -= 1
+
+
+def _check_pp_with(st: GameState, p: int) -> None:
+    chars = st.chars
+    for cid, c in chars.items():
+        trials = [([cid], []), ([], [cid]), ([cid], [cid])]
+        if c.spouse is not None:  # a change to a spouse alters the other's Status (A18, §18.9-§18.10)
+            trials += [([cid, c.spouse], []), ([c.spouse], [cid])]
+        for owners, titles in trials:
+            assert queries.pp_required_with(st, p, owners, titles) == _pp_by_writing(st, p, owners, titles), \
+                (cid, owners, titles)
+
+
+def _lists_agree(st: GameState, p: int) -> None:
+    """Checks that stop at a first candidate answer as the full lists do (waiver off and on)."""
+    from fandonia_env.engine import crown, registry
+
+    a = registry.ACTIVITIES
+    f = registry.FREE_ACTIONS
+    pt = st.pt
+    for waiver in (False, True):
+        pt["waiver"] = waiver
+        try:
+            assert a["acquire_title"].legal(st, p) == bool(activities._title_candidates(st, p))
+            assert a["recruit"].legal(st, p) == (bool(st.players[p].loyalty_drawn)
+                                                 and bool(activities._recruit_candidates(st, p)))
+            assert a["recruit_treachery"].legal(st, p) == (
+                activities._intrigue_ok(st, p, need_treachery=True) and bool(activities._treachery_targets(st, p)))
+            assert a["seduce"].legal(st, p) == (activities._intrigue_ok(st, p, need_treachery=False)
+                                                and bool(activities._seduction_pairs(st, p)))
+            assert a["travel"].legal(st, p) == bool(activities._travellers(st, p))
+            assert a["intrigue_card"].legal(st, p) == ((turn.uses_intrigue(st, p) or queries.has_card(st, p, "intrigue"))
+                                                       and bool(crown._intrigue_victims(st, p)))
+            assert f["propose"].legal(st, p) == (bool(st.pt) and st.pt.get("player") == p
+                                                 and bool(romance._pairs(st, p)))
+            if "hold_wedding" in a:
+                assert a["hold_wedding"].legal(st, p) == bool(romance.wedding_pairs(st, p))
+        finally:
+            pt["waiver"] = False
+    # the lists themselves, as written before (pair_ok checking both again, weddings over all characters)
+    cands = romance._candidates(st, p)
+    auto = romance.auto_left(st, p) > 0
+    assert romance._pairs(st, p) == ([(x, y) for x in cands for y in cands if romance.pair_ok(st, p, x, y, auto)]
+                                     if len(cands) >= 2 else [])
+    assert romance.wedding_pairs(st, p) == [
+        (cid, c.engaged_to) for cid, c in st.chars.items()
+        if c.owner == p and c.engaged_to is not None and cid < c.engaged_to and romance.engaged_valid(st, cid)
+        and romance._can_wed_here(c) and romance._can_wed_here(st.chars[c.engaged_to])
+        and romance._unmarried(st, cid) and romance._unmarried(st, c.engaged_to)
+        and romance.wedding_pp_ok(st, p, cid, c.engaged_to)]
+    chars = st.chars
+    assert queries.faction(st, p) == [cid for cid, c in chars.items() if c.owner == p]
+    assert queries.facs(st, p) == [cid for cid, c in chars.items() if c.owner == p and not c.is_pc and cid not in ROYALS]
+    assert queries.farcs(st, p) == [cid for cid, c in chars.items() if c.owner == p and cid in ROYALS]
+
+
+def _check_main_decision(g: Game) -> None:
+    from fandonia_env.engine.actions import PASS
+
+    st = g.state
+    p = st.stack[-1].args["player"]
+    before = _fingerprint(st)
+    plain = _no_scan(st, p)  # from scratch: no scan, no memo
+    assert turn.activity_options(st, p) == plain
+    assert sorted(set(plain + [PASS])) == g.legal_actions()  # what the decision offers
+    assert queries._SCAN == [None, None]
+    assert _fingerprint(st) == before  # the checks wrote nothing
+    _lists_agree(st, p)
+    _check_pp_with(st, p)
+    prev = queries.open_scan(st)
+    try:  # the same answers while the scan (and its memo) is open
+        _lists_agree(st, p)
+        _check_pp_with(st, p)
+        for q in range(st.n):
+            for ctype in ("intrigue", "treachery", "pardon", "assassination", "dwtk"):
+                memo = (queries.has_card(st, q, ctype), queries.count_cards(st, q, ctype))
+                hand = [card for card in st.players[q].hand if queries.CARD_TYPE_OF[card] == ctype]
+                assert memo == (bool(hand), len(hand))
+    finally:
+        queries.close_scan(prev)
+    assert _fingerprint(st) == before
+
+
+@pytest.mark.parametrize("preset", preset_names())
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_legality_at_every_decision_matches_a_fresh_computation(preset: str, players: int) -> None:
+    """At every main decision of random games, also on clones and after save/load round trips:
+    the options offered are those of the checks computed afresh, the checks write nothing, and
+    ``pp_required_with`` (``can_hold``) equals the sum after really writing the change."""
+    seed = players * 7 + len(preset)
+    g = Game(players=players, seed=seed, max_turns=25, preset=preset)
+    rng = random.Random(seed)
+    k = main = 0
+    while not g.over:
+        if k % 9 == 4:  # go on with a clone (characters shared copy-on-write with the original)
+            orig, g = g, g.clone()
+            if g.decision()["kind"] == "turn_main":
+                p = g.decision()["player"]
+                assert turn.activity_options(g.state, p) == turn.activity_options(orig.state, p)
+        if k % 23 == 11:  # go on after a save/load round trip (no memo survives in the save)
+            doc = g.to_json()
+            g = Game.from_json(doc)
+            assert g.to_json() == doc
+        if g.decision()["kind"] == "turn_main":
+            _check_main_decision(g)
+            main += 1
+        g.apply(rng.choice(g.legal_actions()))
+        k += 1
+    assert main > 10
+
+
+def test_pp_required_with_counts_the_spouse_of_a_changed_character() -> None:
+    """The Status of p's character married to a changed one moves with it (A18, §18.9-§18.10):
+    a noble FAC married to a NRC who joins (8 while married to a FARC), or to a character who
+    gains a title (the higher of the two personal Statuses)."""
+    from fandonia_env.engine.builder import Position
+    from fandonia_env.engine.data.components import NOBLES
+
+    pos = Position(players=3, seed=5)
+    st = pos.state
+    pcs = {pl.pc for pl in st.players}
+    free = [c for c in NOBLES if c not in pcs and st.chars[c].spouse is None and st.chars[c].office is None]
+    men = [c for c in free if not NOBLES[c].female]
+    women = [c for c in free if NOBLES[c].female]
+    royal = next(r for r in ROYALS if st.chars[r].spouse is None and st.chars[r].owner is None
+                 and not st.chars[r].dead and r not in ("george", "catherine") and not ROYALS[r].female)
+    fac, nc, fac2 = women[0], men[0], women[1]
+    pos.char(fac, owner=0, spouse=nc).char(nc, spouse=fac)  # a FAC married to a NC
+    pos.char(fac2, owner=0, spouse=royal).char(royal, spouse=fac2)  # a FAC married to a NRC
+    assert queries.pp_required_with(st, 0, [royal]) == _pp_by_writing(st, 0, [royal])
+    for k in range(4):  # the NC's titles climb past the FAC's own Status
+        assert queries.pp_required_with(st, 0, (), [nc]) == _pp_by_writing(st, 0, (), [nc]), k
+        pos.char(nc, titles=k + 1)
+    _check_pp_with(st, 0)
+    prev = queries.open_scan(st)
+    try:
+        _check_pp_with(st, 0)
+    finally:
+        queries.close_scan(prev)

@@ -33,6 +33,7 @@ henchmen are allowed, as in the 1981 code (no sex restriction).  ES §13.4.20 br
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from . import registry
@@ -68,8 +69,9 @@ from .queries import (
     owned_ids,
     pc,
     play_card,
-    pp_required,
+    pp_required_with,
     pull_loyalty_counter,
+    scan_memo,
     spend_ip,
     stuck_at_war,
     take_card,
@@ -97,25 +99,22 @@ def blocked(state: GameState, c: Character) -> bool:
 
 def can_hold(state: GameState, p: int, owners: list[str] = (), titles: list[str] = ()) -> bool:
     """§35.4: would p's PP cover his faction if ``owners`` joined it and each of
-    ``titles`` gained one title?  (Evaluated on a temporary change of plain data.)"""
-    saved_o = [(cid, state.chars[cid].owner) for cid in owners]
-    for cid in titles:
-        state.wchar(cid).titles += 1
-    for cid in owners:
-        state.wchar(cid).owner = p
-    try:
-        return state.players[p].pp >= pp_required(state, p)
-    finally:
-        for cid, o in saved_o:
-            state.wchar(cid).owner = o
-        for cid in titles:
-            state.wchar(cid).titles -= 1
+    ``titles`` gained one title?  (Weighed without writing the state: ``pp_required_with``.)"""
+    return state.players[p].pp >= pp_required_with(state, p, owners, titles)
 
 
 def _pc_or_facs(state: GameState, p: int) -> list[str]:
-    """p's PC and FACs (not FARCs), alive."""
+    """p's PC and FACs (not FARCs), alive (a list not to modify: once per open scan)."""
+    memo = scan_memo(state)
+    if memo is not None:
+        out = memo.get(("pc_or_facs", p))
+        if out is not None:
+            return out
     chars = state.chars
-    return [cid for cid in owned_ids(state, p) if cid not in ROYALS and not chars[cid].dead]
+    out = [cid for cid in owned_ids(state, p) if cid not in ROYALS and not chars[cid].dead]
+    if memo is not None:
+        memo[("pc_or_facs", p)] = out
+    return out
 
 
 def _break_engagement(state: GameState, cid: str) -> None:
@@ -298,8 +297,11 @@ def title_cost(state: GameState, cid: str) -> int | None:
 def _title_candidates(state: GameState, p: int) -> list[str]:
     """§13.4.1: PC or FAC below Duke/Duchess, not banished/hiding/imprisoned/stuck at war,
     not titled this turn, affordable in IP (and PP, see the module's reading)."""
+    return list(_iter_title_candidates(state, p))
+
+
+def _iter_title_candidates(state: GameState, p: int) -> Iterator[str]:
     done = state.tstate.get("titled", [])
-    out = []
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
         if c.banished or blocked(state, c) or cid in done:
@@ -309,12 +311,11 @@ def _title_candidates(state: GameState, p: int) -> list[str]:
             continue
         if not c.is_pc and not can_hold(state, p, titles=[cid]):
             continue
-        out.append(cid)
-    return out
+        yield cid
 
 
 def _legal_title(state: GameState, p: int) -> bool:
-    return bool(_title_candidates(state, p))
+    return next(_iter_title_candidates(state, p), None) is not None  # the first candidate will do
 
 
 @op("act_title")
@@ -522,18 +523,21 @@ def _recruit_candidates(state: GameState, p: int) -> list[str]:
     Reading: §13.4.13 puts no restriction on a NC abroad (§20.6.4 and A36 concern
     seduction and treachery only), nor on a banished NC; both may be recruited.
     """
-    out = []
+    return list(_iter_recruit_candidates(state, p))
+
+
+def _iter_recruit_candidates(state: GameState, p: int) -> Iterator[str]:
     for cid in state.players[p].loyalty_drawn:
         c = state.chars[cid]
         if c.owner is not None or c.is_pc or c.consort or blocked(state, c):
             continue
         if can_hold(state, p, owners=[cid]):
-            out.append(cid)
-    return out
+            yield cid
 
 
 def _legal_recruit(state: GameState, p: int) -> bool:
-    return bool(state.players[p].loyalty_drawn) and bool(_recruit_candidates(state, p))
+    return (bool(state.players[p].loyalty_drawn)
+            and next(_iter_recruit_candidates(state, p), None) is not None)
 
 
 @op("act_recruit")
@@ -577,8 +581,11 @@ def _treachery_targets(state: GameState, p: int) -> list[str]:
 
     Romantic Intrigue 2 (§38): married characters may be recruited too, with their spouse
     (``romantic_intrigue.married_joining``)."""
+    return list(_iter_treachery_targets(state, p))
+
+
+def _iter_treachery_targets(state: GameState, p: int) -> Iterator[str]:
     married = ruleset(state).married_recruitment_hook  # §38 RI 2
-    out = []
     for cid, c in state.chars.items():
         if c.owner is None or c.owner == p or c.is_pc:
             continue
@@ -594,12 +601,12 @@ def _treachery_targets(state: GameState, p: int) -> list[str]:
         if abroad(c) and not _present_abroad(state, p, c.location):
             continue
         if can_hold(state, p, owners=joining):
-            out.append(cid)
-    return out
+            yield cid
 
 
 def _legal_treachery(state: GameState, p: int) -> bool:
-    return _intrigue_ok(state, p, need_treachery=True) and bool(_treachery_targets(state, p))
+    return (_intrigue_ok(state, p, need_treachery=True)
+            and next(_iter_treachery_targets(state, p), None) is not None)
 
 
 @op("act_treachery")
@@ -667,12 +674,12 @@ def seducers_1981(state: GameState, p: int) -> list[str]:
 
 def _seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
     """The hook of the game's ruleset: ``seduce_targets_1981`` or, with Romantic Intrigue,
-    ``romantic_intrigue.seduce_targets``."""
-    return registry.HOOKS[ruleset(state).seduce_targets_hook](state, p, seducer)
+    ``romantic_intrigue.seduce_targets`` (a hook may yield its targets one by one)."""
+    return list(registry.HOOKS[ruleset(state).seduce_targets_hook](state, p, seducer))
 
 
 @registry.hook("seduce_targets_1981")
-def seduce_targets_1981(state: GameState, p: int, seducer: str) -> list[str]:
+def seduce_targets_1981(state: GameState, p: int, seducer: str) -> Iterator[str]:
     """Male EAC or NC (not PCs, RCs, the Archbishop, married males, consorts), not
     imprisoned/hiding/stuck at war, in the seducer's country, affordable in PP.
 
@@ -681,7 +688,6 @@ def seduce_targets_1981(state: GameState, p: int, seducer: str) -> list[str]:
     her own country - the two must be in the same place (errata D61 says so).
     """
     loc = state.chars[seducer].location
-    out = []
     for cid, n in NOBLES.items():
         c = state.chars[cid]
         if n.female or c.owner == p or c.is_pc or cid == ARCHBISHOP or c.spouse is not None:
@@ -689,8 +695,7 @@ def seduce_targets_1981(state: GameState, p: int, seducer: str) -> list[str]:
         if c.consort or blocked(state, c) or c.location != loc:
             continue
         if can_hold(state, p, owners=[cid]):
-            out.append(cid)
-    return out
+            yield cid
 
 
 def _seduction_pairs(state: GameState, p: int) -> dict[str, list[str]]:
@@ -703,9 +708,11 @@ def _seduction_pairs(state: GameState, p: int) -> dict[str, list[str]]:
 
 
 def _legal_seduce(state: GameState, p: int) -> bool:
-    if not _intrigue_ok(state, p, need_treachery=False) or not _seducers(state, p):
+    if not _intrigue_ok(state, p, need_treachery=False):
         return False
-    return bool(_seduction_pairs(state, p))
+    targets = registry.HOOKS[ruleset(state).seduce_targets_hook]
+    # a seducer with a first target will do (``_seduction_pairs`` lists them all)
+    return any(next(iter(targets(state, p, s)), None) is not None for s in _seducers(state, p))
 
 
 @op("act_seduce")
@@ -796,7 +803,10 @@ def _travellers(state: GameState, p: int) -> list[str]:
     """PC and FACs (§13.4.18): not banished/imprisoned/hiding (§20.1), not 45/46/51/52/55
     (§20.7), not Ambassadors or their wives (§20.4), not a Minister who failed a
     problem (§20.3), not travelled already this turn (§20.1), with somewhere to go."""
-    out = []
+    return list(_iter_travellers(state, p))
+
+
+def _iter_travellers(state: GameState, p: int) -> Iterator[str]:
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
         if c.banished or c.imprisoned or c.hiding or cid in NEVER_ABROAD or c.failed_problem:
@@ -804,12 +814,11 @@ def _travellers(state: GameState, p: int) -> list[str]:
         if c.travel_turn == state.turn or _is_ambassador_or_wife(state, c):
             continue
         if _destinations(state, c):
-            out.append(cid)
-    return out
+            yield cid
 
 
 def _legal_travel(state: GameState, p: int) -> bool:
-    return bool(_travellers(state, p))
+    return next(_iter_travellers(state, p), None) is not None
 
 
 @op("act_travel")
@@ -897,7 +906,7 @@ def free_buy_pp(state: GameState, p: int) -> None:
 
 
 def _legal_discard(state: GameState, p: int) -> bool:
-    return any(CARD_TYPE_OF[c] != "dwtk" for c in state.players[p].hand)
+    return len(state.players[p].hand) > count_cards(state, p, "dwtk")  # a card that is not DWTK (§14.2.8)
 
 
 @op("free_discard")

@@ -372,7 +372,8 @@ def intrigue_card_legal(state: GameState, p: int) -> bool:
     'Intrigue' card, and an opponent who may be intrigued."""
     if not (uses_intrigue(state, p) or has_card(state, p, "intrigue")):
         return False
-    return bool(_intrigue_victims(state, p))
+    paid = state.tstate.get("blackmail_paid", ())  # as _intrigue_victims: one victim will do
+    return any(intrigue_victim_ok(state, q) and [p, q] not in paid for q in _opponents(state, p))
 
 
 @op("intrigue_card_start")

@@ -100,7 +100,7 @@ def _escapees(state: GameState) -> list[tuple[str, str]]:
 
 def _escape_legal(state: GameState, p: int) -> bool:
     wars = state.wars
-    if all(k in wars for k in COUNTRIES):  # not country_ids(state): no country to go to
+    if wars and all(k in wars for k in COUNTRIES):  # not country_ids(state): no country to go to
         return False
     w = waived(state)
     tried: set[str] = set()

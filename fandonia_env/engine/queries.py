@@ -11,16 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from . import chance
+from .actions import ID
 from .data.components import (
     CARD_TYPE_OF,
     FANDONIA,
+    INTRIGUE_SUBSTITUTES,
     NOBLES,
     OFFICES,
     ROYALS,
     character_name,
 )
 from .machine import log
-from .ruleset import ruleset
+from .ruleset import SCAN_RULESET, ruleset
 from .state import Character, GameState
 
 # ---------------------------------------------------------------------------
@@ -95,6 +97,14 @@ def statuses(state: GameState) -> dict[str, int]:
     return {cid: _status(chars, cid, printed, ccs, crisis) for cid in chars}
 
 
+def status_sum(state: GameState, cids: Any) -> int:
+    """The sum of ``status`` over ``cids`` (the Status tables looked up once)."""
+    printed, ccs = _printed_table(state)
+    chars = state.chars
+    crisis = state.support == 0
+    return sum(_status(chars, cid, printed, ccs, crisis) for cid in cids)
+
+
 def _status(chars: dict[str, Character], cid: str, printed: dict[str, int], ccs: int, crisis: bool) -> int:
     c = chars[cid]
     royal = cid in ROYALS
@@ -129,16 +139,21 @@ def _status(chars: dict[str, Character], cid: str, printed: dict[str, int], ccs:
 # The character scan of a main decision (``turn.activity_options``)
 # ---------------------------------------------------------------------------
 
-#: [state, (ids by owner, ids in hiding, ids banished or imprisoned, ids imprisoned or hiding)]
-#: while ``turn.activity_options`` checks the legality of every activity (which only reads the
-#: state: ``can_hold``'s trial changes of owners and titles are undone at once and keep every
-#: id in its lists); otherwise [None, None] and the helpers below scan ``state.chars``.
+#: [state, (ids by owner, ids in hiding, ids banished or imprisoned, ids imprisoned or hiding,
+#: memo)] while ``turn.activity_options`` checks the legality of every activity (which only reads
+#: the state; ``can_hold`` weighs its trial changes without writing them); otherwise [None, None]
+#: and the helpers below look at the state afresh.  ``memo`` holds what the checks ask again and
+#: again, computed on first use: ``("hand", p)`` p's card types counted (``has_card``,
+#: ``count_cards``), ``("pp", p)`` ``pp_required(state, p)`` and ``"pp"`` the exemptions and
+#: Status tables (``pp_required_with``), ``("pc_or_facs", p)`` (``activities``); ``scan_memo``.
+#: Nothing of it outlives the call: it is never saved, cloned or seen by another state.
 _SCAN: list[Any] = [None, None]
 
 
 def open_scan(state: GameState) -> list[Any]:
     """Index ``state``'s characters for the helpers below; returns what ``close_scan`` restores."""
-    prev = _SCAN[:]
+    prev = [_SCAN[0], _SCAN[1], SCAN_RULESET[0], SCAN_RULESET[1]]
+    rs = ruleset(state)
     owned: dict[int, list[str]] = {}
     hiding: list[str] = []
     bi: list[str] = []
@@ -151,19 +166,27 @@ def open_scan(state: GameState) -> list[Any]:
                 owned[o] = [cid]
             else:
                 lst.append(cid)
-        if c.hiding:
-            hiding.append(cid)
-            ih.append(cid)
-        elif c.imprisoned:
-            ih.append(cid)
-        if c.banished or c.imprisoned:
-            bi.append(cid)
-    _SCAN[0], _SCAN[1] = state, (owned, hiding, bi, ih)
+        if c.hiding or c.imprisoned or c.banished:  # rare: one test for the usual character
+            if c.hiding:
+                hiding.append(cid)
+                ih.append(cid)
+            elif c.imprisoned:
+                ih.append(cid)
+            if c.banished or c.imprisoned:
+                bi.append(cid)
+    _SCAN[0], _SCAN[1] = state, (owned, hiding, bi, ih, {})
+    SCAN_RULESET[0], SCAN_RULESET[1] = state, rs
     return prev
 
 
 def close_scan(prev: list[Any]) -> None:
-    _SCAN[0], _SCAN[1] = prev
+    _SCAN[0], _SCAN[1], SCAN_RULESET[0], SCAN_RULESET[1] = prev
+
+
+def scan_memo(state: GameState) -> dict[Any, Any] | None:
+    """The memo of the scan open for ``state`` (answers the legality checks share within one
+    main decision, see ``_SCAN``), or None when no scan is open for it."""
+    return _SCAN[1][4] if _SCAN[0] is state else None
 
 
 def owned_ids(state: GameState, p: int) -> list[str]:
@@ -218,15 +241,16 @@ def normal(c: Character) -> bool:
 
 def faction(state: GameState, p: int) -> list[str]:
     """PC, FACs and FARCs of player p (§3.7), in id order."""
-    return [cid for cid, c in state.chars.items() if c.owner == p]
+    return list(owned_ids(state, p))
 
 
 def facs(state: GameState, p: int) -> list[str]:
-    return [cid for cid, c in state.chars.items() if c.owner == p and not c.is_pc and cid not in ROYALS]
+    chars = state.chars
+    return [cid for cid in owned_ids(state, p) if not chars[cid].is_pc and cid not in ROYALS]
 
 
 def farcs(state: GameState, p: int) -> list[str]:
-    return [cid for cid, c in state.chars.items() if c.owner == p and cid in ROYALS]
+    return [cid for cid in owned_ids(state, p) if cid in ROYALS]
 
 
 def pc(state: GameState, p: int) -> Character:
@@ -252,6 +276,19 @@ def monarch_owner(state: GameState) -> int | None:
     return state.chars[state.monarch].owner if state.monarch in state.chars else None
 
 
+def _exempt(state: GameState) -> set[str]:
+    """The characters no PP total covers: the Monarch (a usurping FARC Monarch is kept for
+    life, §36.6, A59), every PC and a living PC's spouse (§35.6, A17)."""
+    chars = state.chars
+    exempt = {state.monarch}
+    for pl in state.players:
+        pcc = chars[pl.pc]
+        exempt.add(pcc.cid)
+        if pcc.spouse is not None and not pcc.dead:
+            exempt.add(pcc.spouse)
+    return exempt
+
+
 def pp_required(state: GameState, p: int) -> int:
     """Total Status of FACs and FARCs that the PP total must cover (§35.4-35.6, A17).
 
@@ -259,12 +296,7 @@ def pp_required(state: GameState, p: int) -> int:
     former spouse counts (§31.5).
     """
     chars = state.chars
-    exempt = {state.monarch}  # the same exemptions as pp_required_all, summed for p only
-    for pl in state.players:
-        pcc = chars[pl.pc]
-        exempt.add(pcc.cid)
-        if pcc.spouse is not None and not pcc.dead:
-            exempt.add(pcc.spouse)
+    exempt = _exempt(state)  # the same exemptions as pp_required_all, summed for p only
     printed, ccs = _printed_table(state)
     crisis = state.support == 0
     total = 0
@@ -277,12 +309,7 @@ def pp_required(state: GameState, p: int) -> int:
 def pp_required_all(state: GameState) -> list[int]:
     """``pp_required`` of every player, in one pass over the characters."""
     chars = state.chars
-    exempt = {state.monarch}  # a usurping FARC Monarch is kept for life (§36.6, A59)
-    for pl in state.players:
-        pcc = chars[pl.pc]
-        exempt.add(pcc.cid)
-        if pcc.spouse is not None and not pcc.dead:
-            exempt.add(pcc.spouse)
+    exempt = _exempt(state)
     totals = [0] * len(state.players)
     printed, ccs = _printed_table(state)
     crisis = state.support == 0
@@ -290,6 +317,62 @@ def pp_required_all(state: GameState) -> list[int]:
         if c.owner is not None and cid not in exempt:
             totals[c.owner] += _status(chars, cid, printed, ccs, crisis)
     return totals
+
+
+def pp_required_with(state: GameState, p: int, owners: Any = (), titles: Any = ()) -> int:
+    """``pp_required(state, p)`` as it would be if ``owners`` joined p's faction and each of
+    ``titles`` gained one title, computed without writing the state.
+
+    The sum runs over p's characters (``owned_ids``); a change can alter only the Status of a
+    changed character and of p's characters married to one (``_status`` reads a character and
+    its spouse), so those are summed again with the changed values (the exemptions depend on
+    neither owners nor titles).  While a scan is open, p's present sum is computed once."""
+    chars = state.chars
+    owned = owned_ids(state, p)
+    memo = _SCAN[1][4] if _SCAN[0] is state else None
+    ctx = None if memo is None else memo.get("pp")
+    if ctx is None:
+        ctx = (_exempt(state), *_printed_table(state), state.support == 0)
+        if memo is not None:
+            memo["pp"] = ctx
+    exempt, printed, ccs, crisis = ctx
+    base = None if memo is None else memo.get(("pp", p))
+    if base is None:
+        base = 0
+        for cid in owned:
+            if cid not in exempt:
+                base += _status(chars, cid, printed, ccs, crisis)
+        if memo is not None:
+            memo[("pp", p)] = base
+    if not owners and not titles:
+        return base
+    changed: dict[str, Character] = {}
+    for cid in titles:
+        c = changed.get(cid, chars[cid]).copy()
+        c.titles += 1
+        changed[cid] = c
+    for cid in owners:
+        c = changed.get(cid, chars[cid]).copy()
+        c.owner = p
+        changed[cid] = c
+    affected = set(changed)
+    for cid in owned:
+        if chars[cid].spouse in changed:
+            affected.add(cid)
+    for x in affected:
+        if x in exempt:
+            continue
+        c = chars[x]
+        if c.owner == p:
+            base -= _status(chars, x, printed, ccs, crisis)
+        n = changed.get(x, c)
+        if n.owner == p:
+            view = {x: n}
+            sp = n.spouse
+            if sp is not None:
+                view[sp] = changed.get(sp, chars[sp])
+            base += _status(view, x, printed, ccs, crisis)
+    return base
 
 
 def can_afford_recruit(state: GameState, p: int, cids: list[str]) -> bool:
@@ -386,11 +469,28 @@ def hand_types(state: GameState, p: int) -> list[str]:
     return [CARD_TYPE_OF[c] for c in state.players[p].hand]
 
 
+def _hand_counts(state: GameState, p: int) -> dict[str, int]:
+    """p's card types counted, once per open scan (``_SCAN`` must be open for ``state``)."""
+    memo = _SCAN[1][4]
+    key = ("hand", p)
+    d = memo.get(key)
+    if d is None:
+        d = memo[key] = {}
+        for card in state.players[p].hand:
+            t = CARD_TYPE_OF[card]
+            d[t] = d.get(t, 0) + 1
+    return d
+
+
 def has_card(state: GameState, p: int, ctype: str) -> bool:
+    if _SCAN[0] is state:
+        return ctype in _hand_counts(state, p)
     return any(CARD_TYPE_OF[c] == ctype for c in state.players[p].hand)
 
 
 def count_cards(state: GameState, p: int, ctype: str) -> int:
+    if _SCAN[0] is state:
+        return _hand_counts(state, p).get(ctype, 0)
     return sum(1 for c in state.players[p].hand if CARD_TYPE_OF[c] == ctype)
 
 
@@ -410,9 +510,6 @@ def discard(state: GameState, card: str) -> None:
 def card_options(state: GameState, p: int, ctype: str) -> list[int]:
     """Action ids with which p may play a ``ctype`` card: the card itself, or in the 1981
     edition an Intrigue card used as one (§14.5.7)."""
-    from .actions import ID
-    from .data.components import INTRIGUE_SUBSTITUTES
-
     opts = [ID[f"play_{ctype}"]] if has_card(state, p, ctype) else []
     if (ctype in INTRIGUE_SUBSTITUTES and ruleset(state).intrigue_substitutes
             and has_card(state, p, "intrigue")):

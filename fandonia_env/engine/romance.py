@@ -110,6 +110,7 @@ Readings:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from . import chance, registry
@@ -176,14 +177,15 @@ def _candidates(state: GameState, p: int) -> list[str]:
     return [cid for cid in owned_ids(state, p) if _marriageable(state, cid, p)]
 
 
-def pair_ok(state: GameState, p: int, a: str, b: str, auto: bool = False) -> bool:
-    """May player p have ``a`` propose to ``b`` now (§18.2, §18.4.1-§18.4.5, A55)?"""
+def pair_ok(state: GameState, p: int, a: str, b: str, auto: bool = False, candidates: bool = False) -> bool:
+    """May player p have ``a`` propose to ``b`` now (§18.2, §18.4.1-§18.4.5, A55)?
+    ``candidates``: both are known to be marriageable (taken from ``_candidates``)."""
     if a == b:
         return False
     ca, cb = state.chars[a], state.chars[b]
     if a in ROYALS or cb.is_pc:  # RCs never propose; a PC is never proposed to
         return False
-    if not (_marriageable(state, a, p) and _marriageable(state, b, p)):
+    if not candidates and not (_marriageable(state, a, p) and _marriageable(state, b, p)):
         return False
     if is_female(a) == is_female(b):  # §18.2
         return False
@@ -215,11 +217,21 @@ def _use_auto(state: GameState, p: int) -> None:
 
 
 def _pairs(state: GameState, p: int) -> list[tuple[str, str]]:
+    return list(_iter_pairs(state, p))
+
+
+def _iter_pairs(state: GameState, p: int) -> Iterator[tuple[str, str]]:
     cands = _candidates(state, p)
     if len(cands) < 2:
-        return []
+        return
     auto = auto_left(state, p) > 0
-    return [(a, b) for a in cands for b in cands if pair_ok(state, p, a, b, auto)]
+    female = [is_female(c) for c in cands]
+    for a, fa in zip(cands, female):
+        if a in ROYALS:
+            continue  # pair_ok: RCs never propose
+        for b, fb in zip(cands, female):
+            if fa != fb and pair_ok(state, p, a, b, auto, candidates=True):  # pair_ok: §18.2
+                yield a, b
 
 
 def _clear_stale(state: GameState, cid: str) -> None:
@@ -262,7 +274,7 @@ def romance_sweep(state: GameState) -> None:
 def _legal_propose(state: GameState, p: int) -> bool:
     if not state.pt or state.pt.get("player") != p:
         return False
-    return bool(_pairs(state, p))
+    return next(_iter_pairs(state, p), None) is not None  # the first pair will do
 
 
 @op("propose_start")
@@ -444,9 +456,14 @@ def _can_wed_here(c) -> bool:
 
 
 def wedding_pairs(state: GameState, p: int) -> list[tuple[str, str]]:
-    out = []
-    for cid, c in state.chars.items():
-        if c.owner != p or c.engaged_to is None or cid > c.engaged_to:
+    return list(_iter_wedding_pairs(state, p))
+
+
+def _iter_wedding_pairs(state: GameState, p: int) -> Iterator[tuple[str, str]]:
+    chars = state.chars
+    for cid in owned_ids(state, p):  # p's characters, in ``state.chars`` order
+        c = chars[cid]
+        if c.engaged_to is None or cid > c.engaged_to:
             continue
         other = c.engaged_to
         if not engaged_valid(state, cid):
@@ -456,12 +473,11 @@ def wedding_pairs(state: GameState, p: int) -> list[tuple[str, str]]:
         if not (_unmarried(state, cid) and _unmarried(state, other)):
             continue
         if wedding_pp_ok(state, p, cid, other):
-            out.append((cid, other))
-    return out
+            yield cid, other
 
 
 def _legal_wedding(state: GameState, p: int) -> bool:
-    return bool(wedding_pairs(state, p))
+    return next(_iter_wedding_pairs(state, p), None) is not None
 
 
 @op("wedding_start")

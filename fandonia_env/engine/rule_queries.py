@@ -31,7 +31,7 @@ from .data.tables import (  # noqa: F401 (re-exported)
     SUPPORT_VALUES,
     monarch_support_value,
 )
-from .queries import free, is_female, owned_ids, status, statuses
+from .queries import free, is_female, owned_ids, status, status_sum
 from .ruleset import ruleset, ruleset_for
 from .state import GameState
 
@@ -340,6 +340,16 @@ def faction_value(src: Source, p: int, exclude: str | None) -> tuple[int, int]:
 
     The PC's Status is doubled if he is married; his spouse is not counted; ``exclude`` is the
     FARC whose Usurpation Value is used, or the FARC Monarch."""
+    if type(src) is GameState:  # the engine's roll: the same sums, read straight from the state
+        chars = src.chars
+        pcid = src.players[p].pc
+        spouse = chars[pcid].spouse
+        pc_val = 0
+        if free(src, chars[pcid]):
+            pc_val = status(src, pcid) * (2 if married(src, pcid) else 1)
+        return pc_val, status_sum(src, [cid for cid in owned_ids(src, p)  # p's characters, chars order
+                                        if cid != pcid and cid != exclude and cid != spouse
+                                        and free(src, chars[cid])])
     f = facts(src)
     pcid = f.pc(p)
     spouse = f.spouse(pcid)
@@ -360,8 +370,7 @@ def neutral_value(src: Source, used: str) -> int:
     reigns and Thomas when the usurper uses him; §36.12 exclusions apply."""
     if isinstance(src, GameState):  # the engine's roll: the same sum, read straight from the state
         mon = src.monarch
-        st = statuses(src)
-        total = 0
+        counted = []
         for cid, c in src.chars.items():
             if c.owner is not None or cid == mon:
                 continue
@@ -370,8 +379,8 @@ def neutral_value(src: Source, used: str) -> int:
             if cid == "thomas" and used == "thomas":
                 continue
             if free(src, c):
-                total += st[cid]
-        return total
+                counted.append(cid)
+        return status_sum(src, counted)
     f = facts(src)
     mon = f.monarch
     total = 0
@@ -610,5 +619,7 @@ def gains_halved(src: Source, p: int) -> bool:
 
 def pp_price(src: Source) -> int:
     """IP per PP bought (§35.8; errata D81)."""
+    if type(src) is GameState:
+        return ruleset(src).pp_price  # the same Ruleset as ruleset_for(edition, optional)
     f = facts(src)
     return ruleset_for(f.edition, f.optional).pp_price

@@ -272,8 +272,15 @@ def ruleset_for(edition: str, optional: Any) -> Ruleset:
 _BY_CONFIG: dict[tuple[str, tuple[str, ...]], Ruleset] = {}
 
 
+#: [state, its Ruleset] while ``queries.open_scan`` is open for ``state`` (a main decision's
+#: legality checks, which never change the config), else [None, None]
+SCAN_RULESET: list[Any] = [None, None]
+
+
 def ruleset(state: Any) -> Ruleset:
     """The ruleset of ``state``'s game (derived from ``state.config``, never saved)."""
+    if SCAN_RULESET[0] is state:
+        return SCAN_RULESET[1]
     cfg = state.config
     key = (cfg["edition"], tuple(cfg["optional"]))
     rs = _BY_CONFIG.get(key)

@@ -539,9 +539,11 @@ def usurpation_parts(src: Source, p: int, cid: str, with_hand: bool = True) -> R
     mon = f.monarch
     if mon is None:
         raise ValueError("no Monarch reigns: there is nothing to usurp")
+    # the sums read the GameState directly when there is one (their fast paths; same values)
+    raw: Source = f.state if type(f) is StateFacts else f
     cards = f.in_front(p) + (f.hand(p) if with_hand else [])
     u_cards = tuple(sorted(support_multiplier(f, p, t)[0] for t in cards if t in SUPPORT_VALUES))
-    u_fixed = sum(faction_value(f, p, cid))
+    u_fixed = sum(faction_value(raw, p, cid))
     q = f.owner(mon)
     sv = monarch_support_value(f.support)
     extra = None
@@ -552,11 +554,11 @@ def usurpation_parts(src: Source, p: int, cid: str, with_hand: bool = True) -> R
                 extra, bonus = "catherine", CATHERINE_BONUS
         elif married(f, mon):
             bonus = MARRIED_MONARCH_BONUS
-        m_fixed = neutral_value(f, cid) + sv
+        m_fixed = neutral_value(raw, cid) + sv
         m_cards: tuple[int, ...] = ()
     else:
         bonus = MARRIED_MONARCH_BONUS if married(f, mon) else 0
-        m_fixed = sum(faction_value(f, q, mon)) + sv
+        m_fixed = sum(faction_value(raw, q, mon)) + sv
         m_cards = tuple(sorted(support_multiplier(f, q, t)[0] for t in f.in_front(q) if t in SUPPORT_VALUES))
     return RatingParts(cid, u_fixed, u_cards, mon, q, jane_halves(f, p), extra, bonus, m_fixed, m_cards)
 

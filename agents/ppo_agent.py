@@ -69,14 +69,20 @@ class NumpyPolicy:
             self.flat = (w["flat.weight"].T.copy(), w["flat.bias"])
             self.value = (w["value.weight"].T.copy(), w["value.bias"])
             self.blocks = []
+            #: the trunk projection appended to every entity row (training.model ``entity_context``)
+            self.entity_context = int(header.get("entity_context", 0))
             for b in header["blocks"]:
                 n = b["name"]
                 amap = np.asarray(w[f"action_index.{n}"], dtype=np.int64)
                 ids = np.flatnonzero(amap >= 0)
+                feats = int(b["feats"])
+                e1 = w[f"entity.{n}.0.weight"].T.copy()
                 self.blocks.append({
-                    "off": int(b["offset"]), "rows": int(b["rows"]), "feats": int(b["feats"]),
+                    "off": int(b["offset"]), "rows": int(b["rows"]), "feats": feats,
                     "q": (w[f"query.{n}.weight"].T.copy(), w[f"query.{n}.bias"]),
-                    "e1": (w[f"entity.{n}.0.weight"].T.copy(), w[f"entity.{n}.0.bias"]),
+                    # the row part and the context part of the first entity layer
+                    "e1": (e1[:feats], w[f"entity.{n}.0.bias"]), "e1c": e1[feats:],
+                    "c": (w[f"context.{n}.weight"].T.copy(), w[f"context.{n}.bias"]) if self.entity_context else None,
                     "e2": (w[f"entity.{n}.2.weight"].T.copy(), w[f"entity.{n}.2.bias"]),
                     "ids": ids, "rows_of": amap[ids],
                 })
@@ -123,7 +129,10 @@ class NumpyPolicy:
             logits[:, self.skip[1]] += _dense(x[:, self.skip[0]], self.skip[2])
         for bl in self.blocks:
             rows = x[:, bl["off"]: bl["off"] + bl["rows"] * bl["feats"]].reshape(len(x), bl["rows"], bl["feats"])
-            e = _relu(rows @ bl["e1"][0] + bl["e1"][1]) @ bl["e2"][0] + bl["e2"][1]   # (B, rows, d)
+            pre = rows @ bl["e1"][0] + bl["e1"][1]
+            if bl["c"] is not None:  # the decision's context, the same for every row
+                pre += (_dense(h, bl["c"]) @ bl["e1c"])[:, None, :]
+            e = _relu(pre) @ bl["e2"][0] + bl["e2"][1]                                # (B, rows, d)
             q = _dense(h, bl["q"])                                                    # (B, d)
             score = np.einsum("bd,brd->br", q, e)
             logits[:, bl["ids"]] += score[:, bl["rows_of"]]
@@ -179,13 +188,23 @@ class PPOAgent(Agent):
         self.path, self.temperature = str(path), float(temperature)
         self.id = agent_id or f"ppo:{path}"
         self.rng = np.random.default_rng(seed)
+        #: the kind of this seat's previous decision with two or more options, for an encoder with
+        #: memory (v1c); a game's own history, so ``reset`` (a new game) forgets it
+        self.prev_kind: str | None = None
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
+        self.prev_kind = None
 
     def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
-        x = self.policy.encoder.observe(view, infoset)
+        enc = self.policy.encoder
+        if enc.memory:
+            x = enc.observe(view, infoset, self.prev_kind)
+            if len(legal) > 1:
+                self.prev_kind = (view.get("decision") or {}).get("kind", "other")
+        else:
+            x = enc.observe(view, infoset)
         logits, _ = self.policy.forward(x)
         z = logits[0, legal]
         if self.temperature == 0.0:

@@ -131,6 +131,7 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
             labellers.append(b)
     g = Game(players=n, seed=setup["deal"], max_turns=cfg["max_turns"], **cfg["rules"])
     cols: dict[str, list] = {k: [] for k in ("obs", "legal", "action", "shadow", "kind", "agent", "seat", "turn")}
+    prev: list[str | None] = [None] * n  # each seat's previous decision kind with >= 2 options (encoder memory)
     while not g.over:
         p = g.current_player()
         legal = g.legal_actions()
@@ -144,7 +145,7 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
         a = bots[p].act(view, legal, info)
         target = a if labellers is None else labellers[p].act(view, legal, info)
         if rec:
-            cols["obs"].append(enc.encode(g.state, p))
+            cols["obs"].append(enc.encode(g.state, p, prev[p]) if enc.memory else enc.encode(g.state, p))
             cols["legal"].append(legal)
             cols["action"].append(target)
             cols["shadow"].append(sh)
@@ -152,6 +153,8 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
             cols["agent"].append(setup["seats"][p] if labellers is None else cfg["label"])
             cols["seat"].append(p)
             cols["turn"].append(g.state.turn)
+        if len(legal) > 1:
+            prev[p] = view["decision"]["kind"]
         g.apply(a)
     gr = {"game": setup["game"], "players": n, "result": g.result, "winner": -1 if g.winner is None else g.winner,
           "decisions": g.state.steps, "recorded": len(cols["action"]), "turns": g.state.turn}

@@ -48,20 +48,24 @@ SCHEMA: dict[str, Opt] = {
     "entity_hidden": Opt(64, (int,), "hidden size of the entity MLP shared by the rows of a block"),
     "entity_dim": Opt(32, (int,), "size of the entity embeddings and queries"),
     "entity_blocks": Opt(["characters", "seats"], (list,), "blocks whose rows score the actions naming them"),
+    "entity_context": Opt(0, (int,), "size of a projection of the trunk appended to every entity row, so a row is "
+                          "scored in the decision's context (0: rows alone, as before)"),
     "value_coef": Opt(0.5, (float,), "weight of the value loss (MSE to the outcome)"),
     "max_decisions": Opt(None, (int,), "use at most this many decisions (whole games, first ones)", nullable=True),
     "kinds": Opt(None, (list,), "use only the decisions of these kinds, e.g. [turn_main] (null: every kind)",
                  nullable=True),
     "action_weights": Opt({}, (dict,), "loss weight of a decision by the teacher's action, e.g. {free_usurp: 10} "
                                        "(rare choices that decide games; default weight 1)"),
+    "kind_weights": Opt({}, (dict,), "loss weight of a decision by its kind, e.g. {pp_limit_lose: 10} (rare "
+                                     "kinds the network learns slowly; default weight 1)"),
     "binary_actions": Opt(None, (list,), "learn only whether the teacher picks one of these actions (e.g. "
                                          "[free_usurp]), not which other action it picks (null: full "
                                          "cross-entropy); use with anchor", nullable=True),
     "anchor": Opt(0.0, (float, int), "weight of KL(init policy || policy) on batches of every recorded decision "
                                      "(all kinds; with binary_actions, over the other actions), so that a focused "
                                      "round moves nothing else (needs init)"),
-    "skip": Opt(None, (str,), "an encoder block (e.g. rule_features) read by a linear skip head straight into the "
-                              "logits, zero at start (null: none)", nullable=True),
+    "skip": Opt(None, (str, list), "an encoder block (e.g. rule_features), or a list of them, read by a linear "
+                                   "skip head straight into the logits, zero at start (null: none)", nullable=True),
     "skip_lr": Opt(0.01, (float,), "Adam learning rate of the skip head"),
     "skip_actions": Opt(None, (list,), "the actions (catalogue names) the skip head adds to (null: every action)",
                         nullable=True),
@@ -286,7 +290,8 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
     if cfg["threads"]:
         torch.set_num_threads(cfg["threads"])
     out = prepare_out(cfg["out"], cfg, "imitate", check_same=("data", "teacher", "test_fraction", "hidden",
-                                                              "entity_hidden", "entity_dim", "entity_blocks", "seed"))
+                                                              "entity_hidden", "entity_dim", "entity_blocks",
+                                                              "entity_context", "seed"))
     seed_everything(cfg["seed"])
     t_load = time.perf_counter()
     d = load_decisions(cfg["data"], cfg["teacher"], cfg["max_decisions"], cfg["kinds"], cfg["require_legal"])
@@ -316,13 +321,15 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
     skip = None
     if cfg["skip"] is not None:
         blocks = {name: (off, shape) for name, off, shape in enc.layout}
-        if cfg["skip"] not in blocks:
-            raise ConfigError(f"skip: encoder {enc.name} has no block {cfg['skip']!r}; its blocks: {sorted(blocks)}")
-        off, shape = blocks[cfg["skip"]]
-        skip = list(range(off, off + int(np.prod(shape))))
+        skip = []
+        for name in [cfg["skip"]] if isinstance(cfg["skip"], str) else cfg["skip"]:
+            if name not in blocks:
+                raise ConfigError(f"skip: encoder {enc.name} has no block {name!r}; its blocks: {sorted(blocks)}")
+            off, shape = blocks[name]
+            skip += range(off, off + int(np.prod(shape)))
     skip_actions = action_ids("skip_actions", cfg["skip_actions"]) or None
     model = PolicyNet.for_encoder(enc, NUM_ACTIONS, cfg["hidden"], cfg["entity_hidden"], cfg["entity_dim"],
-                                  cfg["entity_blocks"], skip, skip_actions).to(device)
+                                  cfg["entity_blocks"], skip, skip_actions, cfg["entity_context"]).to(device)
     rest, skip_params = model.split_skip()
     groups = [{"params": rest, "scale": 1.0}]
     if skip_params:
@@ -406,6 +413,15 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
         aw = torch.ones(NUM_ACTIONS, device=device)
         for name, wt in cfg["action_weights"].items():
             aw[ID[name]] = float(wt)
+    kw = None  # per-kind loss weights (the decision's kind weighs it)
+    if cfg["kind_weights"]:
+        kwv = np.ones(len(d.kind_names), np.float32)
+        for name, wt in cfg["kind_weights"].items():
+            if name not in d.kind_names or isinstance(wt, bool) or not isinstance(wt, (int, float)) or wt <= 0:
+                raise ConfigError(f"kind_weights: {name!r}: {wt!r}; keys must be decision kinds of the data "
+                                  f"({sorted(d.kind_names)}) and weights numbers > 0")
+            kwv[d.kind_names.index(name)] = float(wt)
+        kw = torch.as_tensor(kwv, device=device)
     table: dict[str, Any] | None = None
     for epoch in range(start_epoch, cfg["epochs"]):
         t0 = time.perf_counter()
@@ -414,11 +430,14 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
                        enabled=cfg["progress"])
         tot_pl = tot_vl = 0.0
         for s in range(0, len(perm), cfg["batch_size"]):
-            x, m, a, z = _batch(d, perm[s: s + cfg["batch_size"]], NUM_ACTIONS, device)
+            bidx = perm[s: s + cfg["batch_size"]]
+            x, m, a, z = _batch(d, bidx, NUM_ACTIONS, device)
             for g in opt.param_groups:
                 g["lr"] = lr_at(step) * g.get("scale", 1.0)
             logits, v = model(x, m)
             w = aw[a] if aw is not None else torch.ones(len(a), device=device)
+            if kw is not None:
+                w = w * kw[torch.from_numpy(d.kind[bidx]).to(device)]
             if bin_ids is not None:
                 # only whether one of these actions is chosen; the anchor keeps the rest of the distribution
                 logp = torch.log_softmax(logits, -1)

@@ -8,7 +8,10 @@ Architecture (``PolicyNet``), for an observation ``x`` and a legal mask ``m``:
                                                 (characters, seats): ``rows_B`` are the block's rows
                                                 of ``x``, ``e_B`` a small MLP shared by the rows
                                                 (``entity_hidden`` -> ``entity_dim``), ``q_B`` a
-                                                linear query; ``map_B`` the encoder's action map
+                                                linear query; ``map_B`` the encoder's action map.
+                                                With ``entity_context`` k > 0, ``e_B`` reads each row
+                                                followed by ``c_B(h)`` (a linear map to k values), so
+                                                a row is embedded in the decision's context
              + skip(x[skip_idx])[a]             optional: a linear map from a few named inputs (e.g. the
                                                 rule features) straight to the logits (zero at start)
     logit[a] = -inf where m[a] is False         illegal actions are never chosen nor sampled
@@ -48,13 +51,16 @@ class PolicyNet(nn.Module):
 
     def __init__(self, obs_size: int, num_actions: int, blocks: list[dict[str, Any]],
                  hidden: list[int], entity_hidden: int = 64, entity_dim: int = 32,
-                 skip: list[int] | None = None, skip_actions: list[int] | None = None) -> None:
+                 skip: list[int] | None = None, skip_actions: list[int] | None = None,
+                 entity_context: int = 0) -> None:
         super().__init__()
         if not hidden:
             raise ValueError("hidden must list at least one layer size")
         self.obs_size, self.num_actions = obs_size, num_actions
         self.hidden, self.entity_hidden, self.entity_dim = list(hidden), entity_hidden, entity_dim
         self.block_specs = [dict(b) for b in blocks]
+        #: size of the trunk's projection appended to every entity row (0: rows embedded alone)
+        self.entity_context = int(entity_context)
         self.trunk = _mlp([obs_size, *hidden])
         #: multiplies the observation first: 0 for the features the policy ignores (Encoder.input_mask)
         self.register_buffer("input_scale", torch.ones(obs_size))
@@ -75,6 +81,7 @@ class PolicyNet(nn.Module):
             nn.init.zeros_(self.skip.bias)
         self.query = nn.ModuleDict()
         self.entity = nn.ModuleDict()
+        self.context = nn.ModuleDict()
         for b in self.block_specs:
             amap = np.asarray(b["action_index"], dtype=np.int64)
             if amap.shape != (num_actions,):
@@ -85,17 +92,21 @@ class PolicyNet(nn.Module):
             self.register_buffer(f"ids_{b['name']}", torch.as_tensor(ids, dtype=torch.long))
             self.register_buffer(f"rows_{b['name']}", torch.as_tensor(amap[ids], dtype=torch.long))
             self.query[b["name"]] = nn.Linear(h, entity_dim)
-            self.entity[b["name"]] = nn.Sequential(nn.Linear(b["feats"], entity_hidden), nn.ReLU(),
-                                                   nn.Linear(entity_hidden, entity_dim))
+            if self.entity_context:
+                self.context[b["name"]] = nn.Linear(h, self.entity_context)
+            self.entity[b["name"]] = nn.Sequential(nn.Linear(b["feats"] + self.entity_context, entity_hidden),
+                                                   nn.ReLU(), nn.Linear(entity_hidden, entity_dim))
 
     @classmethod
     def for_encoder(cls, enc: Encoder, num_actions: int, hidden: list[int], entity_hidden: int = 64,
                     entity_dim: int = 32, entity_blocks: list[str] | None = None,
-                    skip: list[int] | None = None, skip_actions: list[int] | None = None) -> PolicyNet:
+                    skip: list[int] | None = None, skip_actions: list[int] | None = None,
+                    entity_context: int = 0) -> PolicyNet:
         blocks = [{"name": b.name, "offset": b.offset, "rows": b.rows, "feats": b.feats,
                    "action_index": b.action_index}
                   for b in enc.entity_blocks if entity_blocks is None or b.name in entity_blocks]
-        net = cls(enc.size, num_actions, blocks, hidden, entity_hidden, entity_dim, skip, skip_actions)
+        net = cls(enc.size, num_actions, blocks, hidden, entity_hidden, entity_dim, skip, skip_actions,
+                  entity_context)
         if enc.input_mask is not None:
             net.input_scale.copy_(torch.as_tensor(enc.input_mask))
         return net
@@ -114,6 +125,8 @@ class PolicyNet(nn.Module):
             "entity_hidden": self.entity_hidden, "entity_dim": self.entity_dim,
             "blocks": [{k: v for k, v in b.items() if k != "action_index"} for b in self.block_specs],
         }
+        if self.entity_context:  # absent when off: the headers of older policies stay as they were
+            hd["entity_context"] = self.entity_context
         if self.skip_inputs:
             hd["skip"] = list(self.skip_inputs)
             hd["skip_actions"] = list(self.skip_actions)
@@ -132,6 +145,9 @@ class PolicyNet(nn.Module):
         for b in self.block_specs:
             name = b["name"]
             rows = obs[:, b["offset"]: b["offset"] + b["rows"] * b["feats"]].reshape(-1, b["rows"], b["feats"])
+            if self.entity_context:
+                c = self.context[name](h)                                  # (B, k)
+                rows = torch.cat([rows, c.unsqueeze(1).expand(-1, b["rows"], -1)], dim=-1)
             emb = self.entity[name](rows)                                  # (B, rows, d)
             score = torch.einsum("bd,brd->br", self.query[name](h), emb)   # (B, rows)
             ids = getattr(self, f"ids_{name}")
@@ -177,7 +193,8 @@ def widen_input(model: PolicyNet, old: Encoder, new: Encoder) -> PolicyNet:
         if (a.name, a.offset, a.rows, a.feats) != (b.name, b.offset, b.rows, b.feats):
             raise ValueError(f"encoder {new.name} moves entity block {a.name}; cannot widen")
     wide = PolicyNet.for_encoder(new, model.num_actions, model.hidden, model.entity_hidden, model.entity_dim,
-                                 [b["name"] for b in model.block_specs])
+                                 [b["name"] for b in model.block_specs], model.skip_inputs,
+                                 model.skip_actions if model.skip_inputs else None, model.entity_context)
     sd = model.state_dict()
     w = sd["trunk.0.weight"]
     sd["trunk.0.weight"] = torch.cat([w, torch.zeros(w.shape[0], new.size - old.size)], dim=1)
@@ -218,7 +235,7 @@ def export_npz(model: PolicyNet, path: str | Path, enc: Encoder | None = None,
 def model_from_header(hd: dict[str, Any], maps: dict[str, np.ndarray]) -> PolicyNet:
     blocks = [dict(b, action_index=maps[b["name"]]) for b in hd["blocks"]]
     return PolicyNet(hd["obs_size"], hd["num_actions"], blocks, hd["hidden"], hd["entity_hidden"], hd["entity_dim"],
-                     hd.get("skip"), hd.get("skip_actions"))
+                     hd.get("skip"), hd.get("skip_actions"), int(hd.get("entity_context", 0)))
 
 
 def save_checkpoint(path: str | Path, model: PolicyNet, enc: Encoder | None, **state: Any) -> None:

@@ -10,7 +10,10 @@
 ``v0`` is ``fandonia_env.spaces.observation`` (the ``fandonia_v0`` environment's vector);
 ``v1`` is ``fandonia_env.spaces.observation_v1``, loaded lazily; ``v1r`` is v1 followed by the
 rule features of ``fandonia_env.spaces.rule_features`` (the engine's usurpation odds for every
-seat), so a policy trained on v1 can be widened to it (``model.widen_input``).  A trained policy stores its
+seat), so a policy trained on v1 can be widened to it (``model.widen_input``); ``v1c`` is v1r
+followed by the decision-context features of ``fandonia_env.spaces.context_features``, which read
+the seat's previous decision kind: an encoder with ``memory`` takes it as ``prev_kind=`` (the
+caller keeps it: the kind of the seat's last decision with two or more options).  A trained policy stores its
 encoder's name, version and ``fingerprint`` (a hash of the layout), and refuses a different one.
 
 ``observe`` is what an agent uses: its own view (when the encoder can read a view) or a
@@ -30,7 +33,7 @@ import numpy as np
 from fandonia_env.engine.actions import NAME, NUM_ACTIONS
 from fandonia_env.engine.data.components import ALL_CHARACTER_IDS
 
-ENCODERS: tuple[str, ...] = ("v0", "v1", "v1r")
+ENCODERS: tuple[str, ...] = ("v0", "v1", "v1r", "v1c")
 
 
 @dataclass(frozen=True)
@@ -59,13 +62,19 @@ class Encoder:
     #: the encoder whose vector is a prefix of this one (same blocks at the same offsets, new
     #: features appended): a policy trained on it can be widened to this one (``model.widen_input``)
     extends: str | None = None
+    #: the vector also reads the seat's previous decision kind: ``encode(state, p, prev_kind)``,
+    #: ``observe(view, infoset, prev_kind)``; the caller keeps it (None before the seat's first decision)
+    memory: bool = False
+    _observe_memory: Callable[[dict[str, Any], Any, str | None], np.ndarray] | None = field(default=None, repr=False)
 
-    def observe(self, view: dict[str, Any], infoset: Any = None) -> np.ndarray:
+    def observe(self, view: dict[str, Any], infoset: Any = None, prev_kind: str | None = None) -> np.ndarray:
         """What a playing agent encodes: its own ``view``, or, for an encoder that reads the engine
         state, a determinisation drawn from its ``infoset`` (``engine.hidden.InfoSet``: equal to the
         true state in everything the seat may know, hidden parts redrawn).  Both give exactly the
         seat's observation -- the encoders read only what ``player_view`` shows, which the
         hidden-information tests check byte for byte -- and never the true hidden state."""
+        if self._observe_memory is not None:
+            return self._observe_memory(view, infoset, prev_kind)
         if self._encode_view is not None:
             return self._encode_view(view)
         if infoset is None:
@@ -223,7 +232,41 @@ def _make_v1r() -> Encoder:
                    base.entity_blocks, layout, encode_view, keep, extends="v1")
 
 
-_MAKERS: dict[str, Callable[[], Encoder]] = {"v0": _make_v0, "v1": _make_v1, "v1r": _make_v1r}
+# ---------------------------------------------------------------------------
+# v1c: v1r + the decision-context features (fandonia_env.spaces.context_features)
+# ---------------------------------------------------------------------------
+
+
+def _make_v1c() -> Encoder:
+    from fandonia_env.spaces.context_features import CONTEXT_FEATURES_SIZE, encode_context_features
+
+    base = get_encoder("v1r")
+    enc_r = base.encode
+
+    def encode(state: Any, p: int, prev_kind: str | None = None) -> np.ndarray:
+        return np.concatenate([enc_r(state, p), encode_context_features(state, p, prev_kind)])
+
+    encode_view = None
+    if base._encode_view is not None:
+        view_r = base._encode_view
+
+        def encode_view(view: dict[str, Any], prev_kind: str | None = None) -> np.ndarray:
+            return np.concatenate([view_r(view), encode_context_features(view, view["me"], prev_kind)])
+
+    def observe(view: dict[str, Any], infoset: Any, prev_kind: str | None) -> np.ndarray:
+        # v1r as an agent computes it (its view, or a determinisation of its InfoSet), then the
+        # context features, which read the view alone
+        return np.concatenate([base.observe(view, infoset), encode_context_features(view, view["me"], prev_kind)])
+
+    layout = (*base.layout, ("context_features", base.size, (CONTEXT_FEATURES_SIZE,)))
+    mask = base.input_mask if base.input_mask is not None else np.ones(base.size, np.float32)
+    keep = np.concatenate([mask, np.ones(CONTEXT_FEATURES_SIZE, np.float32)])
+    return Encoder("v1c", base.version + "+context_features", base.size + CONTEXT_FEATURES_SIZE, encode,
+                   base.entity_blocks, layout, encode_view, keep, extends="v1r", memory=True,
+                   _observe_memory=observe)
+
+
+_MAKERS: dict[str, Callable[[], Encoder]] = {"v0": _make_v0, "v1": _make_v1, "v1r": _make_v1r, "v1c": _make_v1c}
 _CACHE: dict[str, Encoder] = {}
 
 
@@ -242,8 +285,8 @@ def default_encoder() -> str:
 
 
 def get_encoder(name: str) -> Encoder:
-    """The encoder called ``name`` (``v0``, ``v1`` or ``v1r``: v1 followed by the rule features of
-    ``fandonia_env.spaces.rule_features``)."""
+    """The encoder called ``name`` (``v0``, ``v1``, ``v1r``: v1 followed by the rule features of
+    ``fandonia_env.spaces.rule_features``, or ``v1c``: v1r followed by the context features)."""
     if name not in _MAKERS:
         raise ValueError(f"unknown encoder {name!r}; known: {list(ENCODERS)}")
     if name not in _CACHE:

@@ -12,12 +12,16 @@ import torch
 from agents import make_agent
 from agents.noble_rule import NobleRuleV1
 from agents.ppo_agent import NumpyPolicy, PPOAgent
-from fandonia_env.engine.actions import NUM_ACTIONS
+from fandonia_env.engine.actions import NAME, NUM_ACTIONS
+from fandonia_env.engine.data.components import ALL_CHARACTER_IDS
 from fandonia_env.engine.game import Game, player_view
 from fandonia_env.engine.hidden import InfoSet
 from fandonia_env.spaces.context_features import (
+    CHAR_CONTEXT,
+    CHAR_CONTEXT_SIZE,
     CONTEXT_FEATURES,
     CONTEXT_FEATURES_SIZE,
+    encode_char_context,
     encode_context_features,
     roll_class,
 )
@@ -42,9 +46,13 @@ def test_v1r_is_unchanged_and_v1c_extends_it() -> None:
     """v1r keeps the layout the shipped policy was trained on; v1c is v1r followed by the block."""
     v1r, v1c = get_encoder("v1r"), get_encoder("v1c")
     assert v1r.fingerprint == "f4c31ab401b28d31" and not v1r.memory
-    assert v1c.extends == "v1r" and v1c.memory and v1c.size == v1r.size + CONTEXT_FEATURES_SIZE
-    assert v1c.layout[-1] == ("context_features", v1r.size, (CONTEXT_FEATURES_SIZE,))
-    assert [b.name for b in v1c.entity_blocks] == [b.name for b in v1r.entity_blocks]
+    assert v1c.extends == "v1r" and v1c.memory
+    assert v1c.size == v1r.size + CONTEXT_FEATURES_SIZE + CHAR_CONTEXT_SIZE
+    assert v1c.layout[-2] == ("context_features", v1r.size, (CONTEXT_FEATURES_SIZE,))
+    assert v1c.layout[-1] == ("char_context", v1r.size + CONTEXT_FEATURES_SIZE, (47, len(CHAR_CONTEXT)))
+    assert [b.name for b in v1c.entity_blocks] == [b.name for b in v1r.entity_blocks] + ["char_context"]
+    rows = v1c.block("char_context")
+    assert np.array_equal(rows.action_index, v1c.block("characters").action_index)
     assert make_agent("noble-ppo-v1").policy.encoder.name == "v1r"
 
 
@@ -64,8 +72,10 @@ def test_v1c_from_the_state_equals_what_the_seat_observes(n: int, seed: int) -> 
         assert x.dtype == np.float32 and x.shape == (v1c.size,)
         assert x.tobytes() == v1c.observe(g.view(p, log=False), info, last).tobytes()
         assert x[:v1r.size].tobytes() == v1r.encode(g.state, p).tobytes()
-        ctx = x[v1r.size:]
-        assert ctx.tobytes() == encode_context_features(info.sample(rng), p, last).tobytes()
+        ctx = x[v1r.size:v1r.size + CONTEXT_FEATURES_SIZE]
+        sample = info.sample(rng)
+        assert ctx.tobytes() == encode_context_features(sample, p, last).tobytes()
+        assert x[v1r.size + CONTEXT_FEATURES_SIZE:].tobytes() == encode_char_context(sample, p).tobytes()
         assert ctx[IDX["prev_kind_none" if last is None else f"prev_kind_{last}"]] == 1.0
         rolls += int(ctx[IDX["roll_none"]] == 0.0)
         steps += 1
@@ -174,3 +184,40 @@ def json_header(path) -> dict:
 
     with np.load(path, allow_pickle=False) as w:
         return json.loads(str(w["__header__"]))
+
+
+def test_char_context_rows_state_the_pp_limit_choice_the_teacher_makes() -> None:
+    """At the §35.5 PP-limit choice the teacher loses a non-royal first, one whose Status covers the
+    shortfall first, then the lowest such Status (or the highest when none covers it), the first
+    listed on ties: the char_context rows alone give that order, and they are the same from the
+    state and from the seat's view.  Elsewhere the shortfall columns are 0."""
+    enc = get_encoder("v1c")
+    rows_of = enc.block("char_context")
+    seen = other = 0
+    for seed in range(40):
+        for g, p, legal, _last in _teacher_game(4, 300 + seed, max_turns=60):
+            if len(legal) < 2:
+                continue
+            kind = (g.decision() or {}).get("kind")
+            r = encode_char_context(g.state, p).reshape(47, len(CHAR_CONTEXT))
+            assert np.array_equal(r, encode_char_context(player_view(g.state, p, log=False), p).reshape(47, -1))
+            x = enc.encode(g.state, p)
+            assert np.array_equal(x[rows_of.offset: rows_of.offset + CHAR_CONTEXT_SIZE], r.reshape(-1))
+            if kind != "pp_limit_lose":
+                other += 1
+                assert not r[:, 1:4].any()
+                continue
+            seen += 1
+            assert r[:, 1].all()
+            teacher = NobleRuleV1(seed=0).act(g.view(p, log=False), legal)
+            cands = [a for a in legal if NAME[a].startswith("char_")]
+
+            def key(a: int, r: np.ndarray = r) -> tuple[float, ...]:
+                i = ALL_CHARACTER_IDS.index(NAME[a][5:])
+                royal, _, covers, d, pos = r[i]
+                return (royal, 1 - covers, d if covers else -d, pos)
+
+            assert min(cands, key=key) == teacher
+        if seen >= 5:
+            break
+    assert seen >= 5 and other > 0

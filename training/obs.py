@@ -238,31 +238,50 @@ def _make_v1r() -> Encoder:
 
 
 def _make_v1c() -> Encoder:
-    from fandonia_env.spaces.context_features import CONTEXT_FEATURES_SIZE, encode_context_features
+    from fandonia_env.spaces.context_features import (
+        CHAR_CONTEXT,
+        CHAR_CONTEXT_ROWS,
+        CHAR_CONTEXT_SIZE,
+        CONTEXT_FEATURES_SIZE,
+        encode_char_context,
+        encode_context_features,
+    )
 
     base = get_encoder("v1r")
     enc_r = base.encode
 
+    def tail(src: Any, p: int, prev_kind: str | None) -> list[np.ndarray]:
+        if not isinstance(src, dict):  # one view for both blocks
+            from fandonia_env.engine.game import player_view
+
+            src = player_view(src, p, log=False)
+        return [encode_context_features(src, p, prev_kind), encode_char_context(src, p)]
+
     def encode(state: Any, p: int, prev_kind: str | None = None) -> np.ndarray:
-        return np.concatenate([enc_r(state, p), encode_context_features(state, p, prev_kind)])
+        return np.concatenate([enc_r(state, p), *tail(state, p, prev_kind)])
 
     encode_view = None
     if base._encode_view is not None:
         view_r = base._encode_view
 
         def encode_view(view: dict[str, Any], prev_kind: str | None = None) -> np.ndarray:
-            return np.concatenate([view_r(view), encode_context_features(view, view["me"], prev_kind)])
+            return np.concatenate([view_r(view), *tail(view, view["me"], prev_kind)])
 
     def observe(view: dict[str, Any], infoset: Any, prev_kind: str | None) -> np.ndarray:
         # v1r as an agent computes it (its view, or a determinisation of its InfoSet), then the
-        # context features, which read the view alone
-        return np.concatenate([base.observe(view, infoset), encode_context_features(view, view["me"], prev_kind)])
+        # context blocks, which read the view alone
+        return np.concatenate([base.observe(view, infoset), *tail(view, view["me"], prev_kind)])
 
-    layout = (*base.layout, ("context_features", base.size, (CONTEXT_FEATURES_SIZE,)))
+    off_rows = base.size + CONTEXT_FEATURES_SIZE
+    layout = (*base.layout, ("context_features", base.size, (CONTEXT_FEATURES_SIZE,)),
+              ("char_context", off_rows, (CHAR_CONTEXT_ROWS, len(CHAR_CONTEXT))))
     mask = base.input_mask if base.input_mask is not None else np.ones(base.size, np.float32)
-    keep = np.concatenate([mask, np.ones(CONTEXT_FEATURES_SIZE, np.float32)])
-    return Encoder("v1c", base.version + "+context_features", base.size + CONTEXT_FEATURES_SIZE, encode,
-                   base.entity_blocks, layout, encode_view, keep, extends="v1r", memory=True,
+    keep = np.concatenate([mask, np.ones(CONTEXT_FEATURES_SIZE + CHAR_CONTEXT_SIZE, np.float32)])
+    rows = EntityBlock("char_context", off_rows, CHAR_CONTEXT_ROWS, len(CHAR_CONTEXT),
+                       base.block("characters").action_index)
+    return Encoder("v1c", base.version + "+context_features+char_context",
+                   base.size + CONTEXT_FEATURES_SIZE + CHAR_CONTEXT_SIZE, encode,
+                   (*base.entity_blocks, rows), layout, encode_view, keep, extends="v1r", memory=True,
                    _observe_memory=observe)
 
 

@@ -18,6 +18,13 @@ that a network learns slowly.  This block states such facts directly, for one se
   PP (these PP amounts / ``PP_SCALE``), the mean row modifier and the probability of every other
   effect code.
 
+A second block, ``char_context`` (``encode_char_context``), gives every character a row of the
+decision's facts about him, read by the policy's entity head next to his v1 row: ``royal``,
+``shortfall_decision`` (the decision names a PP shortfall: ``ctx`` has ``required`` and ``pp``, as
+the §35.5 PP-limit choice does), ``covers_shortfall`` (his Status is at least the shortfall),
+``status_minus_shortfall`` / 10 and ``row_position`` (his place in the catalogue / 47: the
+order in which the characters' actions are listed).
+
 Every value is a function of ``player_view(state, p)`` and ``prev_kind`` only, so the block carries
 no hidden information.  ``encode_context_features(src, p, prev_kind)`` takes a ``GameState`` or
 ``p``'s view.
@@ -30,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.data.components import ALL_CHARACTER_IDS, character_name
+from ..engine.data.components import ALL_CHARACTER_IDS, ROYALS, character_name
 from ..engine.data.tables import PRESTIGE_MODIFIER_CAP, PRESTIGE_TABLES, lookup
 from ..engine.rule_queries import gains_halved, pp_price
 from .observation_v1 import DECISION_KINDS
@@ -50,6 +57,12 @@ CONTEXT_FEATURES: tuple[str, ...] = tuple(
     + [f"roll_{c}" for c in ROLL_CLASSES] + [f"roll_{f}" for f in ROLL_FACTS]
     + [f"prestige_{t}_{f}" for t in PRESTIGE_TABLES for f in (*_SUMS, *PRESTIGE_CODES)])
 CONTEXT_FEATURES_SIZE: int = len(CONTEXT_FEATURES)
+CHAR_CONTEXT: tuple[str, ...] = ("royal", "shortfall_decision", "covers_shortfall", "status_minus_shortfall",
+                                 "row_position")
+CHAR_CONTEXT_ROWS: int = len(ALL_CHARACTER_IDS)
+CHAR_CONTEXT_SIZE: int = CHAR_CONTEXT_ROWS * len(CHAR_CONTEXT)
+_ROYAL_COL = np.array([float(c in ROYALS) for c in ALL_CHARACTER_IDS], dtype=np.float32)
+_POSITION_COL = np.arange(CHAR_CONTEXT_ROWS, dtype=np.float32) / CHAR_CONTEXT_ROWS
 _KIND = {k: i for i, k in enumerate(DECISION_KINDS)}
 _ROLL = len(DECISION_KINDS) + 2
 _FACT = _ROLL + len(ROLL_CLASSES)
@@ -114,6 +127,27 @@ def _view_of(src: Any, p: int) -> dict[str, Any]:
     from ..engine.game import player_view
 
     return player_view(src, p, log=False)
+
+
+def encode_char_context(src: Any, p: int) -> np.ndarray:
+    """The ``char_context`` rows of seat ``p`` (float32, ``CHAR_CONTEXT_SIZE`` = 47 rows x
+    ``CHAR_CONTEXT``, row-major) from a ``GameState`` or ``p``'s own view."""
+    view = _view_of(src, p)
+    out = np.zeros((CHAR_CONTEXT_ROWS, len(CHAR_CONTEXT)), dtype=np.float32)
+    out[:, 0] = _ROYAL_COL
+    out[:, 4] = _POSITION_COL
+    ctx = (view.get("decision") or {}).get("ctx") or {}
+    req, pp = ctx.get("required"), ctx.get("pp")
+    if isinstance(req, int) and isinstance(pp, int):
+        short = req - pp
+        st = view["status"]
+        out[:, 1] = 1.0
+        for i, c in enumerate(ALL_CHARACTER_IDS):
+            v = st.get(c)
+            if v is not None:
+                out[i, 2] = float(v >= short)
+                out[i, 3] = (v - short) / 10.0
+    return out.reshape(-1)
 
 
 def encode_context_features(src: Any, p: int, prev_kind: str | None = None) -> np.ndarray:

@@ -85,6 +85,8 @@ def test_collect_rejects_bad_values(tmp_path: Path) -> None:
         C.collect(_collect_cfg(tmp_path, players=[1, 7]))
     with pytest.raises(ValueError, match="unknown agent 'nobody'"):
         C.collect(_collect_cfg(tmp_path, agents=["nobody"]))
+    with pytest.raises(ConfigError, match="teacher_samples must be >= 1, got 0"):
+        C.collect(_collect_cfg(tmp_path, teacher_samples=0))
 
 
 def test_shipped_configs_are_valid() -> None:
@@ -587,3 +589,42 @@ def test_imitate_train_only_the_skip_head_leaves_every_other_weight(pipeline: di
         I.imitate(validate(dict(base, out=str(tmp_path / "x1"), train_only=["nothing"]), I.SCHEMA))
     with pytest.raises(ConfigError, match="skip"):
         I.imitate(validate(dict(base, out=str(tmp_path / "x2"), skip="no_such_block"), I.SCHEMA))
+
+
+def test_teacher_samples_record_several_seeded_copies_and_the_first_is_the_shadow(tmp_path: Path) -> None:
+    one = C.collect(_collect_cfg(tmp_path / "one", games=2, shard_games=2, agents=["noble-rule-v1", "random-v1"]))
+    three = C.collect(_collect_cfg(tmp_path / "three", games=2, shard_games=2, agents=["noble-rule-v1", "random-v1"],
+                                   teacher_samples=3))
+    assert one["decisions"] == three["decisions"]
+    with np.load(C.shard_path(tmp_path / "one", 0)) as a, np.load(C.shard_path(tmp_path / "three", 0)) as b:
+        assert "shadows" not in a.files and b["shadows"].shape == (len(b["action"]), 3)
+        assert np.array_equal(a["shadow"], b["shadow"]) and np.array_equal(b["shadows"][:, 0], b["shadow"])
+        assert np.array_equal(a["action"], b["action"])  # the copies do not change the game
+        names = [str(s) for s in b["agent_names"]]
+        rnd = b["agent"] == names.index("random-v1")
+        # random-v1's copies disagree somewhere; noble-rule-v1's deterministic kinds never do
+        assert (b["shadows"][rnd] != b["shadows"][rnd][:, :1]).any()
+    d = I.load_decisions(str(tmp_path / "three"), None, None, None, None)
+    assert d.shadows.shape == (len(d), 3) and np.array_equal(d.shadows[:, 0], d.shadow)
+
+
+def test_agreement_counts_every_answer_of_the_teacher_and_every_pair_of_them() -> None:
+    n = 4
+    obs, mask = np.zeros((n, 1), np.float16), np.zeros((n, 1), np.uint8)
+    action = np.array([0, 1, 2, 5])
+    shadows = np.array([[0, 0, 0], [1, 2, -1], [3, 4, 5], [-1, -1, -1]])
+    d = I.Decisions(obs, mask, action, shadows[:, 0], np.array([0, 0, 1, 1]), np.arange(n), np.zeros(n, np.float32),
+                    ["a", "b"], {}, shadows)
+    t = I.agreement_table(np.array([0, 2, 9, 5]), d, np.arange(n))
+    # answers: {0,0,0,0} {1,1,2} {2,3,4,5} {5}; pred 0 / 2 / 9 / 5 agrees with 4/4, 1/3, 0/4, 1/1 of them
+    assert t["by_kind"]["a"]["agreement"] == pytest.approx((1 + 1 / 3) / 2)
+    assert t["by_kind"]["b"]["agreement"] == pytest.approx((0 + 1) / 2)
+    # equal pairs: 6/6, 1/3, 0/6; the last decision has one answer and no pair
+    assert t["by_kind"]["a"]["teacher_self_agreement"] == pytest.approx((1 + 1 / 3) / 2)
+    assert t["by_kind"]["b"]["teacher_self_agreement"] == 0.0
+    assert t["overall"]["n"] == 4
+    # one copy: the shadow alone, as before
+    d1 = I.Decisions(obs, mask, action, shadows[:, 0], np.zeros(n, np.int64), np.arange(n), np.zeros(n, np.float32),
+                     ["a"], {})
+    t1 = I.agreement_table(action.copy(), d1, np.arange(n))
+    assert t1["overall"]["teacher_self_agreement"] == pytest.approx(2 / 3)  # (0,0) (1,1) (2,3); the last: no shadow

@@ -15,6 +15,8 @@ plays them): each agent sees ``game.view(p, log=False)``, ``game.legal_actions()
     shadow    int16 (D,)          the id a second copy of that agent, seeded differently, chose in
                                   the same position (-1 when ``self_agreement`` is off): the
                                   teacher's agreement with itself, measured on the same states
+    shadows   int16 (D, K)        only with ``teacher_samples`` K > 1: the ids K copies chose, each
+                                  seeded differently (column 0 is ``shadow``)
     kind      int16 (D,)          decision kind, an index into the shard's ``kind_names``
     agent     int8 (D,)           the deciding agent, an index into ``agent_names``
     game      int32 (D,)          global game number (split train/test by game, not by decision)
@@ -52,6 +54,9 @@ SCHEMA: dict[str, Opt] = {
     "agents": Opt(["noble-rule-v1"], (list,), "agent ids cycled over the seats (seat i plays agents[i % len])"),
     "record": Opt(None, (list,), "agent ids whose decisions are recorded (null: every seat)", nullable=True),
     "self_agreement": Opt(True, (bool,), "also ask a differently seeded copy of the agent at each decision"),
+    "teacher_samples": Opt(1, (int,), "with self_agreement: how many differently seeded copies are asked (the "
+                           "first is the shadow column; more copies measure the agreement of an agent that picks at "
+                           "random more exactly: imitate compares every pair)"),
     "label": Opt(None, (str,), "DAgger: record this agent's answer (asked on the same view) instead of the "
                                "playing agent's move; the game goes on with the move (null: off)", nullable=True),
     "skip_forced": Opt(True, (bool,), "leave out decisions with a single legal action"),
@@ -63,7 +68,8 @@ SCHEMA: dict[str, Opt] = {
     "progress": Opt(True, (bool,), "show a progress bar"),
 }
 #: keys a resumed run must share with the shards already there
-SAME_DATA = ("games", "shard_games", "players", "agents", "record", "self_agreement", "label", "skip_forced",
+SAME_DATA = ("games", "shard_games", "players", "agents", "record", "self_agreement", "teacher_samples", "label",
+             "skip_forced",
              "encoder", "max_turns", "rules", "seed")
 
 
@@ -115,12 +121,14 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
     from fandonia_env.engine.hidden import InfoSet
 
     n = setup["players"]
+    k_samples = cfg.get("teacher_samples", 1)
     bots, shadows = [], []
     for i, aid in enumerate(setup["seats"]):
         b = registry.make_agent(aid, seed=setup["agent_seeds"][i])
         b.reset(setup["agent_seeds"][i])
         bots.append(b)
-        shadows.append(random.Random(setup["shadow_seeds"][i]))
+        shadows.append([random.Random(setup["shadow_seeds"][i])]
+                       + [random.Random(setup["shadow_seeds"][i] * 1_000_003 + j) for j in range(1, k_samples)])
     record = cfg["record"]
     labellers = None
     if cfg.get("label"):  # DAgger: the states come from the playing agents, the targets from the label agent
@@ -130,7 +138,8 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
             b.reset(setup["agent_seeds"][i] + 1)
             labellers.append(b)
     g = Game(players=n, seed=setup["deal"], max_turns=cfg["max_turns"], **cfg["rules"])
-    cols: dict[str, list] = {k: [] for k in ("obs", "legal", "action", "shadow", "kind", "agent", "seat", "turn")}
+    cols: dict[str, list] = {k: [] for k in ("obs", "legal", "action", "shadow", "shadows", "kind", "agent", "seat",
+                                             "turn")}
     prev: list[str | None] = [None] * n  # each seat's previous decision kind with >= 2 options (encoder memory)
     while not g.over:
         p = g.current_player()
@@ -138,10 +147,11 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
         view = g.view(p, log=False)
         info = InfoSet(g.state, p)
         rec = (record is None or setup["seats"][p] in record) and (len(legal) > 1 or not cfg["skip_forced"])
-        sh = -1
+        shs = [-1] * k_samples
         teacher = bots[p] if labellers is None else labellers[p]
         if rec and cfg["self_agreement"]:
-            sh = _shadow_act(teacher, shadows[p], view, legal, info)
+            shs = [_shadow_act(teacher, r, view, legal, info) for r in shadows[p]]
+        sh = shs[0]
         a = bots[p].act(view, legal, info)
         target = a if labellers is None else labellers[p].act(view, legal, info)
         if rec:
@@ -149,6 +159,7 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
             cols["legal"].append(legal)
             cols["action"].append(target)
             cols["shadow"].append(sh)
+            cols["shadows"].append(shs)
             cols["kind"].append(view["decision"]["kind"])
             cols["agent"].append(setup["seats"][p] if labellers is None else cfg["label"])
             cols["seat"].append(p)
@@ -170,7 +181,7 @@ def write_shard(k: int, cfg: dict[str, Any]) -> dict[str, Any]:
     enc = get_encoder(cfg["encoder"])
     lo = k * cfg["shard_games"]
     hi = min(cfg["games"], lo + cfg["shard_games"])
-    obs, masks, cols = [], [], {c: [] for c in ("action", "shadow", "kind", "agent", "seat", "turn", "game",
+    obs, masks, cols = [], [], {c: [] for c in ("action", "shadow", "shadows", "kind", "agent", "seat", "turn", "game",
                                                 "players", "outcome")}
     games = []
     t0 = time.perf_counter()
@@ -185,7 +196,7 @@ def write_shard(k: int, cfg: dict[str, Any]) -> dict[str, Any]:
             m = np.zeros(NUM_ACTIONS, dtype=bool)
             m[legal] = True
             masks.append(m)
-        for key in ("action", "shadow", "kind", "agent", "seat", "turn"):
+        for key in ("action", "shadow", "shadows", "kind", "agent", "seat", "turn"):
             cols[key].extend(c[key])
         d = len(c["action"])
         cols["game"].extend([gi] * d)
@@ -220,6 +231,9 @@ def write_shard(k: int, cfg: dict[str, Any]) -> dict[str, Any]:
                                      "num_actions": NUM_ACTIONS, "float16_max_abs_error": err,
                                      "games": [lo, hi]})),
     }
+    k_samples = cfg.get("teacher_samples", 1)
+    if k_samples > 1:
+        arrays["shadows"] = np.asarray(cols["shadows"], np.int16).reshape(-1, k_samples)
     path = shard_path(cfg["out"], k)
     tmp = path.with_name(f".{path.name}.tmp.npz")  # not matched by shard_*.npz until complete
     np.savez_compressed(tmp, **arrays)
@@ -246,6 +260,8 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
 
     from .obs import default_encoder, get_encoder
 
+    if cfg["teacher_samples"] < 1:
+        raise ConfigError(f"teacher_samples must be >= 1, got {cfg['teacher_samples']}")
     if cfg["games"] < 1 or cfg["shard_games"] < 1:
         raise ConfigError(f"games and shard_games must be >= 1, got {cfg['games']} and {cfg['shard_games']}")
     pl = cfg["players"]

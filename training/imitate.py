@@ -90,9 +90,12 @@ class Decisions:
     """The collected decisions in memory (observations float16, masks bit-packed)."""
 
     def __init__(self, obs: np.ndarray, mask: np.ndarray, action: np.ndarray, shadow: np.ndarray, kind: np.ndarray,
-                 game: np.ndarray, outcome: np.ndarray, kind_names: list[str], meta: dict[str, Any]) -> None:
+                 game: np.ndarray, outcome: np.ndarray, kind_names: list[str], meta: dict[str, Any],
+                 shadows: np.ndarray | None = None) -> None:
         self.obs, self.mask, self.action, self.shadow = obs, mask, action, shadow
         self.kind, self.game, self.outcome, self.kind_names, self.meta = kind, game, outcome, kind_names, meta
+        #: (D, K) every seeded copy's answer (-1: not asked); column 0 is ``shadow``
+        self.shadows = shadow[:, None] if shadows is None else shadows
 
     def __len__(self) -> int:
         return len(self.action)
@@ -127,7 +130,8 @@ def load_decisions(data: str | Path | list[str], teacher: str | None = None,
     from .collect import unpack_mask
 
     legal_ids = action_ids("require_legal", require_legal)
-    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "shadow", "kind", "game", "outcome")}
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("obs", "mask", "action", "shadow", "shadows", "kind", "game",
+                                                          "outcome")}
     kind_list: list[str] = []
     meta0: dict[str, Any] | None = None
     seen_agents: set[str] = set()
@@ -156,6 +160,7 @@ def load_decisions(data: str | Path | list[str], teacher: str | None = None,
             remap = np.asarray([kind_list.index(k) for k in knames] or [0], np.int16)
             for k in ("obs", "mask", "action", "shadow", "outcome"):
                 parts[k].append(z[k][sel])
+            parts["shadows"].append(z["shadows"][sel] if "shadows" in z.files else z["shadow"][sel][:, None])
             parts["game"].append(z["game"][sel].astype(np.int64) + offset)
             parts["kind"].append(remap[z["kind"][sel]])
             total += int(sel.sum())
@@ -164,6 +169,8 @@ def load_decisions(data: str | Path | list[str], teacher: str | None = None,
     if teacher is not None and teacher not in seen_agents:
         raise ConfigError(f"teacher {teacher!r} played in none of the shards of {data!s}; agents there: "
                           f"{sorted(seen_agents)}")
+    width = max((a.shape[1] for a in parts["shadows"]), default=1)  # shards with fewer copies: -1 columns
+    parts["shadows"] = [np.pad(a, ((0, 0), (0, width - a.shape[1])), constant_values=-1) for a in parts["shadows"]]
     cat = {k: np.concatenate(v) for k, v in parts.items()}
     if max_decisions is not None and len(cat["action"]) > max_decisions:
         last_game = cat["game"][max_decisions - 1]
@@ -171,7 +178,8 @@ def load_decisions(data: str | Path | list[str], teacher: str | None = None,
         cat = {k: v[keep] for k, v in cat.items()}
     assert meta0 is not None
     return Decisions(cat["obs"], cat["mask"], cat["action"].astype(np.int64), cat["shadow"].astype(np.int64),
-                     cat["kind"].astype(np.int64), cat["game"], cat["outcome"], kind_list, meta0)
+                     cat["kind"].astype(np.int64), cat["game"], cat["outcome"], kind_list, meta0,
+                     cat["shadows"].astype(np.int64))
 
 
 def split_by_game(game: np.ndarray, test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -192,11 +200,25 @@ def split_by_game(game: np.ndarray, test_fraction: float, seed: int) -> tuple[np
 
 
 def agreement_table(pred: np.ndarray, d: Decisions, idx: np.ndarray) -> dict[str, Any]:
-    """Held-out agreement of ``pred`` with the teacher and the teacher's self-agreement, overall and per kind."""
-    act, sh, kind = d.action[idx], d.shadow[idx], d.kind[idx]
-    ok = pred == act
-    has_sh = sh >= 0
-    self_ok = (sh == act) & has_sh
+    """Held-out agreement of ``pred`` with the teacher and the teacher's self-agreement, overall and per kind.
+
+    Every answer the teacher gave at a decision counts: its move and those of its seeded copies
+    (``shadows``, -1 where not asked).  The agreement of ``pred`` at a decision is the share of those
+    answers it equals; the teacher's self-agreement is the share of equal pairs among them (decisions
+    with two answers or more).  With one copy these are the two-sample estimates; more copies measure
+    them more exactly where the teacher picks at random (both have the same expectation)."""
+    kind = d.kind[idx]
+    ans = np.concatenate([d.action[idx][:, None], d.shadows[idx]], axis=1)  # (n, 1 + K)
+    valid = ans >= 0
+    n_ans = valid.sum(1)
+    ok = ((ans == pred[:, None]) & valid).sum(1) / n_ans
+    pairs = n_ans * (n_ans - 1) / 2
+    same = np.zeros(len(ans))
+    for j in range(ans.shape[1]):
+        for k in range(j + 1, ans.shape[1]):
+            same += (ans[:, j] == ans[:, k]) & valid[:, j] & valid[:, k]
+    has_sh = pairs > 0
+    self_ok = np.where(has_sh, same / np.maximum(pairs, 1), 0.0)
 
     def row(m: np.ndarray) -> dict[str, Any]:
         n = int(m.sum())

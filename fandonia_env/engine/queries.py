@@ -295,15 +295,22 @@ def pp_required(state: GameState, p: int) -> int:
     The PC and the PC's spouse are exempt, except that after the PC's death the
     former spouse counts (§31.5).
     """
+    return _pp_sum(state, p, _pp_context(state))
+
+
+def _pp_context(state: GameState) -> tuple[set[str], dict[str, int], int, bool]:
+    """What every PP sum reads besides the characters: the exemptions, the Status tables, crisis."""
+    return (_exempt(state), *_printed_table(state), state.support == 0)
+
+
+def _pp_sum(state: GameState, p: int, ctx: tuple[set[str], dict[str, int], int, bool]) -> int:
+    """The Status of p's characters that are not exempt (the same exemptions as pp_required_all).
+    Read from the characters themselves, not from an open scan: a legality check may have made a
+    trial change (``romance.wedding_pp_ok``)."""
+    exempt, printed, ccs, crisis = ctx
     chars = state.chars
-    exempt = _exempt(state)  # the same exemptions as pp_required_all, summed for p only
-    printed, ccs = _printed_table(state)
-    crisis = state.support == 0
-    total = 0
-    for cid, c in chars.items():
-        if c.owner == p and cid not in exempt:
-            total += _status(chars, cid, printed, ccs, crisis)
-    return total
+    return sum(_status(chars, cid, printed, ccs, crisis) for cid, c in chars.items()
+               if c.owner == p and cid not in exempt)
 
 
 def pp_required_all(state: GameState) -> list[int]:
@@ -329,19 +336,16 @@ def pp_required_with(state: GameState, p: int, owners: Any = (), titles: Any = (
     neither owners nor titles).  While a scan is open, p's present sum is computed once."""
     chars = state.chars
     owned = owned_ids(state, p)
-    memo = _SCAN[1][4] if _SCAN[0] is state else None
+    memo = scan_memo(state)
     ctx = None if memo is None else memo.get("pp")
     if ctx is None:
-        ctx = (_exempt(state), *_printed_table(state), state.support == 0)
+        ctx = _pp_context(state)
         if memo is not None:
             memo["pp"] = ctx
     exempt, printed, ccs, crisis = ctx
     base = None if memo is None else memo.get(("pp", p))
     if base is None:
-        base = 0
-        for cid in owned:
-            if cid not in exempt:
-                base += _status(chars, cid, printed, ccs, crisis)
+        base = _pp_sum(state, p, ctx)
         if memo is not None:
             memo[("pp", p)] = base
     if not owners and not titles:

@@ -21,6 +21,7 @@ from fandonia_env.spaces.context_features import (
     CHAR_CONTEXT_SIZE,
     CONTEXT_FEATURES,
     CONTEXT_FEATURES_SIZE,
+    PRESTIGE_TABLES,
     encode_char_context,
     encode_context_features,
     roll_class,
@@ -50,9 +51,18 @@ def test_v1r_is_unchanged_and_v1c_extends_it() -> None:
     assert v1c.size == v1r.size + CONTEXT_FEATURES_SIZE + CHAR_CONTEXT_SIZE
     assert v1c.layout[-2] == ("context_features", v1r.size, (CONTEXT_FEATURES_SIZE,))
     assert v1c.layout[-1] == ("char_context", v1r.size + CONTEXT_FEATURES_SIZE, (47, len(CHAR_CONTEXT)))
-    assert [b.name for b in v1c.entity_blocks] == [b.name for b in v1r.entity_blocks] + ["char_context"]
+    assert [b.name for b in v1c.entity_blocks] == [b.name for b in v1r.entity_blocks] + ["char_context", "prestige_tables"]
     rows = v1c.block("char_context")
     assert np.array_equal(rows.action_index, v1c.block("characters").action_index)
+    # prestige_<table> names its table's row of the context block: the features named prestige_<table>_*
+    tables = v1c.block("prestige_tables")
+    for a in np.flatnonzero(tables.action_index >= 0):
+        t = NAME[int(a)][len("prestige_"):]
+        names = [n for n in CONTEXT_FEATURES if n.startswith(f"prestige_{t}_")]
+        start = v1r.size + CONTEXT_FEATURES.index(names[0]) - tables.offset
+        assert start == int(tables.action_index[a]) * tables.feats and len(names) == tables.feats
+    assert sorted(NAME[int(a)] for a in np.flatnonzero(tables.action_index >= 0)) == sorted(
+        f"prestige_{t}" for t in PRESTIGE_TABLES)
     assert make_agent("noble-ppo-v1").policy.encoder.name == "v1r"
 
 

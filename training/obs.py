@@ -13,7 +13,9 @@ rule features of ``fandonia_env.spaces.rule_features`` (the engine's usurpation 
 seat), so a policy trained on v1 can be widened to it (``model.widen_input``); ``v1c`` is v1r
 followed by the decision-context features of ``fandonia_env.spaces.context_features``, which read
 the seat's previous decision kind: an encoder with ``memory`` takes it as ``prev_kind=`` (the
-caller keeps it: the kind of the seat's last decision with two or more options).  A trained policy stores its
+caller keeps it: the kind of the seat's last decision with two or more options); its entity blocks
+add ``char_context`` (a row of decision facts per character) and ``prestige_tables`` (the
+context block's row of each Prestige Table, which ``prestige_<table>`` names).  A trained policy stores its
 encoder's name, version and ``fingerprint`` (a hash of the layout), and refuses a different one.
 
 ``observe`` is what an agent uses: its own view (when the encoder can read a view) or a
@@ -30,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from fandonia_env.engine.actions import ID as ACTION_ID
 from fandonia_env.engine.actions import NAME, NUM_ACTIONS
 from fandonia_env.engine.data.components import ALL_CHARACTER_IDS
 
@@ -243,6 +246,9 @@ def _make_v1c() -> Encoder:
         CHAR_CONTEXT_ROWS,
         CHAR_CONTEXT_SIZE,
         CONTEXT_FEATURES_SIZE,
+        PRESTIGE_ROW_SIZE,
+        PRESTIGE_ROWS_OFFSET,
+        PRESTIGE_TABLES,
         encode_char_context,
         encode_context_features,
     )
@@ -279,9 +285,15 @@ def _make_v1c() -> Encoder:
     keep = np.concatenate([mask, np.ones(CONTEXT_FEATURES_SIZE + CHAR_CONTEXT_SIZE, np.float32)])
     rows = EntityBlock("char_context", off_rows, CHAR_CONTEXT_ROWS, len(CHAR_CONTEXT),
                        base.block("characters").action_index)
+    # the Prestige Tables' rows of the context block: prestige_<table> is scored from its table's row
+    table_index = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+    for i, t in enumerate(PRESTIGE_TABLES):
+        table_index[ACTION_ID[f"prestige_{t}"]] = i
+    tables = EntityBlock("prestige_tables", base.size + PRESTIGE_ROWS_OFFSET, len(PRESTIGE_TABLES),
+                         PRESTIGE_ROW_SIZE, table_index)
     return Encoder("v1c", base.version + "+context_features+char_context",
                    base.size + CONTEXT_FEATURES_SIZE + CHAR_CONTEXT_SIZE, encode,
-                   (*base.entity_blocks, rows), layout, encode_view, keep, extends="v1r", memory=True,
+                   (*base.entity_blocks, rows, tables), layout, encode_view, keep, extends="v1r", memory=True,
                    _observe_memory=observe)
 
 

@@ -69,6 +69,11 @@ _FACT = _ROLL + len(ROLL_CLASSES)
 _PRESTIGE = _FACT + len(ROLL_FACTS)
 _PER_TABLE = len(_SUMS) + len(PRESTIGE_CODES)
 assert _PRESTIGE + len(PRESTIGE_TABLES) * _PER_TABLE == CONTEXT_FEATURES_SIZE
+#: where the Prestige Tables' rows start in the block, and each row's width: the rows are equal
+#: (one per table, in ``PRESTIGE_TABLES`` order), so a policy can score ``prestige_<table>`` from
+#: its table's row with weights shared by the tables (the ``prestige_tables`` entity block of v1c)
+PRESTIGE_ROWS_OFFSET: int = _PRESTIGE
+PRESTIGE_ROW_SIZE: int = _PER_TABLE
 _NAME_TO_CID = {character_name(c): c for c in ALL_CHARACTER_IDS}
 _NAMES_BY_LEN = sorted(_NAME_TO_CID, key=len, reverse=True)  # "Sir Richard" never inside a longer name
 _TWO_DICE = {s: sum(1 for a in range(1, 7) for b in range(1, 7) if a + b == s) / 36 for s in range(2, 13)}

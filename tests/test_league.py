@@ -100,6 +100,30 @@ def test_league_config_errors_name_the_key_and_the_allowed_ones(tmp_path: Path) 
         lg.check_config(cfg)
 
 
+def test_recipe_wall_times_add_up_over_interrupted_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recipe stopped in the middle and run again reports, per step, the time of both sittings."""
+    cfg = load_config(SMOKE, recipe.SCHEMA, [f"out={tmp_path / 'run'}", "export=null"])
+    clock = iter(range(0, 10_000, 5))  # every perf_counter() call advances the clock by 5 s
+    monkeypatch.setattr(recipe.time, "perf_counter", lambda: float(next(clock)))
+    calls: list[str] = []
+
+    def fake_step(stage: str, sc: dict) -> None:
+        calls.append(Path(sc["out"]).name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # stopped during the second step
+
+    monkeypatch.setattr(recipe, "_run_step", fake_step)
+    with pytest.raises(KeyboardInterrupt):
+        recipe.run(cfg)
+    first = json.loads((tmp_path / "run" / "recipe_wall.json").read_text())
+    assert set(first) == {"collect", "imitate"} and first["collect"] > 0 and first["imitate"] > 0
+    s = recipe.run(cfg)
+    assert set(s["wall_s"]) == set(s["steps"])
+    assert s["wall_s"]["collect"] > first["collect"] and s["wall_s"]["imitate"] > first["imitate"]
+    assert s["total_wall_s"] == pytest.approx(sum(s["wall_s"].values()), abs=0.5)
+    assert json.loads((tmp_path / "run" / "recipe_wall.json").read_text()) == pytest.approx(s["wall_s"], abs=0.1)
+
+
 def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_path: Path) -> None:
     from agents import make_agent
 

@@ -14,7 +14,8 @@ checkpoint; a finished evaluation is not played again), so the recipe can be sto
 again.  At the end the policy of ``export_from`` (default: the last imitate or league step) is
 exported in float16 to ``export`` (e.g. ``agents/weights/noble-ppo-v1.npz``, what
 ``make_agent("noble-ppo-v1")`` loads).  ``--set NAME.key=value`` overrides a key of the step named
-NAME; every step's wall time goes to ``<out>/recipe_summary.json``.
+NAME; every step's wall time goes to ``<out>/recipe_summary.json`` (and, after each step, to
+``<out>/recipe_wall.json``: a step worked on in several sittings counts the time of all of them).
 """
 
 from __future__ import annotations
@@ -170,14 +171,22 @@ def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[st
     t0 = time.perf_counter()
     steps = step_configs(cfg, per)
     out = prepare_out(cfg["out"], cfg, "recipe")
+    # every step's wall time, summed over the runs that worked on it (a resumed run adds what it
+    # spends), kept in recipe_wall.json after each step, so a recipe spread over several sittings
+    # still reports what it cost in all
+    wall_file = out / "recipe_wall.json"
+    spent: dict[str, float] = json.loads(wall_file.read_text()) if wall_file.is_file() else {}
     wall: dict[str, float] = {}
     evaluation: list[dict[str, Any]] = []
     for i, (name, stage, sc) in enumerate(steps):
         t = time.perf_counter()
         print(f"== step {i + 1}/{len(steps)}: {name} ({stage})", file=sys.stderr)
-        rows = _run_step(stage, sc)
+        try:
+            rows = _run_step(stage, sc)
+        finally:  # an interrupted step keeps the time it spent too
+            wall[name] = spent.get(name, 0.0) + time.perf_counter() - t
+            wall_file.write_text(json.dumps({**spent, **wall}, indent=1))
         evaluation += [dict(r, step_name=name) for r in rows or []]
-        wall[name] = time.perf_counter() - t
 
     exported = None
     trained = [(n, s, c) for n, s, c in steps if s in TRAINING]
@@ -196,7 +205,8 @@ def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[st
         exported = cfg["export"]
     summary = {"out": str(out), "steps": [n for n, _, _ in steps], "export": exported,
                "export_from": src[0] if src else None, "evaluation": evaluation,
-               "wall_s": {k: round(v, 1) for k, v in wall.items()}, "total_wall_s": round(time.perf_counter() - t0, 1)}
+               "wall_s": {k: round(v, 1) for k, v in wall.items()}, "total_wall_s": round(sum(wall.values()), 1),
+               "this_run_wall_s": round(time.perf_counter() - t0, 1)}
     (out / "recipe_summary.json").write_text(json.dumps(summary, indent=1))
     return summary
 

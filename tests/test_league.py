@@ -77,6 +77,33 @@ def test_terminal_reward_is_zero_sum_and_win_speed_discounts_only_the_learners_w
     assert lg.terminal_reward("win", True, 2, 50, None, win_speed=0.2) == 0.9
 
 
+def test_usurp_odds_potential_is_the_engines_best_odds_and_one_while_the_seats_royal_reigns() -> None:
+    """``shaping_potential: usurp_odds`` reads the engine's odds (the v1r rule feature me_best_hand)
+    and is 1 while a character of the seat is the Monarch; ``pp_ip`` is (PP + 2 IP) / 100."""
+    from agents import make_agent
+    from fandonia_env.spaces.rule_features import encode_rule_features
+
+    reigned = positive = 0
+    for seed in (3, 4):
+        g = Game(players=4, seed=seed, max_turns=40)
+        bots = [make_agent("noble-rule-v1", seed=i) for i in range(4)]
+        while not g.over:
+            for p in range(4):
+                phi = lg._phi(g.state, p, "usurp_odds")
+                mon = g.state.monarch
+                if mon is not None and g.state.chars[mon].owner == p:
+                    assert phi == 1.0
+                    reigned += 1
+                else:
+                    assert phi == pytest.approx(float(encode_rule_features(g.state, p)[0]), abs=1e-6)
+                    positive += phi > 0
+                pl = g.state.players[p]
+                assert lg._phi(g.state, p, "pp_ip") == pytest.approx((pl.pp + 2 * pl.ip) / 100)
+            p = g.current_player()
+            g.apply(bots[p].act(g.view(p, log=False), g.legal_actions()))
+    assert reigned and positive
+
+
 def test_league_config_errors_name_the_key_and_the_allowed_ones(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="unknown key.*'bogus'.*allowed keys"):
         load_config(None, lg.SCHEMA, ["out=x", "bogus=1"])
@@ -94,6 +121,9 @@ def test_league_config_errors_name_the_key_and_the_allowed_ones(tmp_path: Path) 
         lg.check_config(cfg)
     cfg = load_config(None, lg.SCHEMA, [f"out={tmp_path}", "win_speed=1.5"])
     with pytest.raises(ConfigError, match=r"win_speed must be in \[0, 1\]"):
+        lg.check_config(cfg)
+    cfg = load_config(None, lg.SCHEMA, [f"out={tmp_path}", "shaping_potential=gold"])
+    with pytest.raises(ConfigError, match=r"shaping_potential must be one of \['pp_ip', 'usurp_odds'\], got 'gold'"):
         lg.check_config(cfg)
     cfg = load_config(None, lg.SCHEMA, [f"out={tmp_path}", "scripted=[no-such-noble]"])
     with pytest.raises(ValueError, match="no-such-noble"):

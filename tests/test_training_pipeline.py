@@ -418,7 +418,9 @@ def test_tournament_accepts_a_policy_path(pipeline: dict) -> None:
 
 def test_training_doc_lists_every_config_key() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "training.md").read_text()
-    for schema in (C.SCHEMA, I.SCHEMA, E.SCHEMA):
+    from training import league, recipe
+
+    for schema in (C.SCHEMA, I.SCHEMA, E.SCHEMA, league.SCHEMA, recipe.SCHEMA):
         for key in schema:
             assert f"| `{key}` |" in doc, key
 

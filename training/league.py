@@ -20,7 +20,8 @@ torch (one thread each) and the scripted nobles through their ``act``; the learn
 its masked policy, illegal ids never have probability.  Finished games' learner trajectories go
 back to the main process, which runs ``epochs`` of clipped PPO on ``rollout_steps`` decisions
 with GAE(``gamma``, ``lam``), the terminal zero-sum reward of docs/rewards.md, optional
-potential-based shaping (``shaping``; 0 = off), an optional discount of the learner's wins by
+potential-based shaping (``shaping``; 0 = off; the potential ``shaping_potential``: PP and IP, or
+the engine's odds of the learner's usurpation), an optional discount of the learner's wins by
 their turn (``win_speed``: a win at turn t is worth ``1 - win_speed * t / max_turns``), value-only warm-up for the first
 ``value_warmup_updates`` updates (the imitation value head was fitted to the teacher's games) and an
 early stop of the epochs at ``target_kl``.
@@ -45,6 +46,8 @@ from typing import Any
 
 import numpy as np
 
+from fandonia_env.engine.rule_queries import usurpation_chance, usurpers
+
 from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
 
 SCHEMA: dict[str, Opt] = {
@@ -68,7 +71,9 @@ SCHEMA: dict[str, Opt] = {
     "max_grad_norm": Opt(0.5, (float,), "gradient clipping"),
     "target_kl": Opt(0.02, (float,), "stop an update's epochs when the approximate KL exceeds this", nullable=True),
     "value_warmup_updates": Opt(1, (int,), "first updates train the value head only"),
-    "shaping": Opt(0.0, (float,), "potential-based shaping weight on (PP + 2 IP)/100 (0: off, the default)"),
+    "shaping": Opt(0.0, (float,), "potential-based shaping weight (0: off, the default)"),
+    "shaping_potential": Opt("pp_ip", (str,), "the potential: pp_ip = (PP + 2 IP)/100; usurp_odds = the engine's best "
+                             "P(the learner's usurpation succeeds now), 1 while his royal reigns"),
     "win_speed": Opt(0.0, (float,), "a win at turn t is worth 1 - win_speed * t / max_turns to the learner (0: every "
                      "win is worth 1, the default; e.g. 0.5 makes faster wins worth more, never less than a draw)"),
     "players": Opt([2, 6], (int, list), "table size: an int or [lo, hi] drawn per game"),
@@ -150,9 +155,24 @@ class League:
 # ---------------------------------------------------------------------------
 
 
-def _phi(state: Any, seat: int) -> float:
-    pl = state.players[seat]
-    return (pl.pp + 2 * pl.ip) / 100.0
+#: the shaping potentials (``shaping_potential``): a function of the true state and the learner's seat
+#: (the reward is the trainer's, not an input of the policy, so it may read the state)
+POTENTIALS: tuple[str, ...] = ("pp_ip", "usurp_odds")
+
+
+def _phi(state: Any, seat: int, kind: str = "pp_ip") -> float:
+    """The shaping potential of ``seat``: ``pp_ip`` = (PP + 2 IP) / 100; ``usurp_odds`` = 1 while one
+    of the seat's characters is the Monarch, else the engine's best P(a usurpation by the seat
+    succeeds now), every Support card in hand and in front played (0 without a Monarch)."""
+    if kind == "pp_ip":
+        pl = state.players[seat]
+        return (pl.pp + 2 * pl.ip) / 100.0
+    mon = state.monarch
+    if mon is None:
+        return 0.0
+    if state.chars[mon].owner == seat:
+        return 1.0
+    return max((usurpation_chance(state, seat, c, True) for c in usurpers(state, seat)), default=0.0)
 
 
 class _Slot:
@@ -199,7 +219,7 @@ def _worker(conn: Any, wid: int, cfg: dict[str, Any], header: dict[str, Any], ma
                     b.reset(sd)
                     s.bots[p] = b
         s.traj = {"obs": [], "mask": [], "action": [], "logp": [], "value": [], "reward": []}
-        s.phi = _phi(s.game.state, s.seat) if cfg["shaping"] else 0.0
+        s.phi = _phi(s.game.state, s.seat, cfg["shaping_potential"]) if cfg["shaping"] else 0.0
         return s
 
     slots: list[_Slot] = []
@@ -263,7 +283,7 @@ def _worker(conn: Any, wid: int, cfg: dict[str, Any], header: dict[str, Any], ma
                         steps += 1
                     s.game.apply(act)
                     if key == "learner" and cfg["shaping"]:
-                        ph = _phi(s.game.state, s.seat)
+                        ph = _phi(s.game.state, s.seat, cfg["shaping_potential"])
                         s.traj["reward"][-1] += cfg["shaping"] * (ph - s.phi)
                         s.phi = ph
             # finish games
@@ -387,6 +407,8 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
             raise ConfigError(f"fixed_share[{m!r}] must be a number >= 0, got {v!r}")
     if not 0.0 <= cfg["win_speed"] <= 1.0:
         raise ConfigError(f"win_speed must be in [0, 1] (a late win still beats a draw), got {cfg['win_speed']}")
+    if cfg["shaping_potential"] not in POTENTIALS:
+        raise ConfigError(f"shaping_potential must be one of {list(POTENTIALS)}, got {cfg['shaping_potential']!r}")
     if sum(fx.values()) >= 1:
         raise ConfigError(f"fixed_share must sum to less than 1 (PFSP draws the rest), got {sum(fx.values())}")
     if not cfg["scripted"] and not cfg["snapshot_every"]:

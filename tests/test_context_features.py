@@ -215,7 +215,7 @@ def test_char_context_rows_state_the_pp_limit_choice_the_teacher_makes() -> None
             assert np.array_equal(x[rows_of.offset: rows_of.offset + CHAR_CONTEXT_SIZE], r.reshape(-1))
             if kind != "pp_limit_lose":
                 other += 1
-                assert not r[:, 1:4].any()
+                assert not r[:, [1, 2, 3, 5]].any()
                 continue
             seen += 1
             assert r[:, 1].all()
@@ -224,7 +224,8 @@ def test_char_context_rows_state_the_pp_limit_choice_the_teacher_makes() -> None
 
             def key(a: int, r: np.ndarray = r) -> tuple[float, ...]:
                 i = ALL_CHARACTER_IDS.index(NAME[a][5:])
-                royal, _, covers, d, pos = r[i]
+                royal, _, covers, d, pos, points = r[i]
+                assert points == pytest.approx(10 * d, abs=1e-4)
                 return (royal, 1 - covers, d if covers else -d, pos)
 
             assert min(cands, key=key) == teacher

@@ -22,8 +22,9 @@ A second block, ``char_context`` (``encode_char_context``), gives every characte
 decision's facts about him, read by the policy's entity head next to his v1 row: ``royal``,
 ``shortfall_decision`` (the decision names a PP shortfall: ``ctx`` has ``required`` and ``pp``, as
 the §35.5 PP-limit choice does), ``covers_shortfall`` (his Status is at least the shortfall),
-``status_minus_shortfall`` / 10 and ``row_position`` (his place in the catalogue / 47: the
-order in which the characters' actions are listed).
+``status_minus_shortfall`` / 10, ``row_position`` (his place in the catalogue / 47: the
+order in which the characters' actions are listed) and ``status_gap_points`` (his Status minus the
+shortfall, in points: one point of Status is a whole unit, so a policy tells neighbours apart).
 
 Every value is a function of ``player_view(state, p)`` and ``prev_kind`` only, so the block carries
 no hidden information.  ``encode_context_features(src, p, prev_kind)`` takes a ``GameState`` or
@@ -58,7 +59,7 @@ CONTEXT_FEATURES: tuple[str, ...] = tuple(
     + [f"prestige_{t}_{f}" for t in PRESTIGE_TABLES for f in (*_SUMS, *PRESTIGE_CODES)])
 CONTEXT_FEATURES_SIZE: int = len(CONTEXT_FEATURES)
 CHAR_CONTEXT: tuple[str, ...] = ("royal", "shortfall_decision", "covers_shortfall", "status_minus_shortfall",
-                                 "row_position")
+                                 "row_position", "status_gap_points")
 CHAR_CONTEXT_ROWS: int = len(ALL_CHARACTER_IDS)
 CHAR_CONTEXT_SIZE: int = CHAR_CONTEXT_ROWS * len(CHAR_CONTEXT)
 _ROYAL_COL = np.array([float(c in ROYALS) for c in ALL_CHARACTER_IDS], dtype=np.float32)
@@ -152,6 +153,7 @@ def encode_char_context(src: Any, p: int) -> np.ndarray:
             if v is not None:
                 out[i, 2] = float(v >= short)
                 out[i, 3] = (v - short) / 10.0
+                out[i, 5] = float(v - short)
     return out.reshape(-1)
 
 

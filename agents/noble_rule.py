@@ -38,13 +38,13 @@ from fandonia_env.engine.data.components import (
 from fandonia_env.engine.data.tables import PRESTIGE_MODIFIER_CAP, PRESTIGE_TABLES, lookup
 from fandonia_env.engine.rule_queries import (
     SUPPORT_VALUES,
+    best_usurpation,
     dice_distribution,
     gains_halved,
     mean,
     pp_price,
     royal_uv_distribution,
     usurpation_chance,
-    usurpers,
 )
 
 from .base import Agent, register
@@ -72,13 +72,9 @@ def usurp_chance(view: dict[str, Any], cid: str, with_hand: bool = True) -> floa
 
 
 def best_usurp(view: dict[str, Any]) -> tuple[str | None, float]:
-    """The viewer's best RC for a usurpation now and its P(success) (None, 0.0 if none)."""
-    best, bp = None, 0.0
-    for c in usurpers(view, view["me"]):
-        p = usurp_chance(view, c)
-        if p > bp:
-            best, bp = c, p
-    return best, bp
+    """The viewer's best RC for a usurpation now and its P(success) (None, 0.0 if none):
+    ``rule_queries.best_usurpation``."""
+    return best_usurpation(view, view["me"])
 
 
 # ---------------------------------------------------------------------------

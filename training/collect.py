@@ -138,8 +138,7 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
             b.reset(setup["agent_seeds"][i] + 1)
             labellers.append(b)
     g = Game(players=n, seed=setup["deal"], max_turns=cfg["max_turns"], **cfg["rules"])
-    cols: dict[str, list] = {k: [] for k in ("obs", "legal", "action", "shadow", "shadows", "kind", "agent", "seat",
-                                             "turn")}
+    cols: dict[str, list] = {k: [] for k in ("obs", "legal", "action", "shadows", "kind", "agent", "seat", "turn")}
     prev: list[str | None] = [None] * n  # each seat's previous decision kind with >= 2 options (encoder memory)
     while not g.over:
         p = g.current_player()
@@ -151,14 +150,12 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
         teacher = bots[p] if labellers is None else labellers[p]
         if rec and cfg["self_agreement"]:
             shs = [_shadow_act(teacher, r, view, legal, info) for r in shadows[p]]
-        sh = shs[0]
         a = bots[p].act(view, legal, info)
         target = a if labellers is None else labellers[p].act(view, legal, info)
         if rec:
             cols["obs"].append(enc.encode(g.state, p, prev[p]) if enc.memory else enc.encode(g.state, p))
             cols["legal"].append(legal)
             cols["action"].append(target)
-            cols["shadow"].append(sh)
             cols["shadows"].append(shs)
             cols["kind"].append(view["decision"]["kind"])
             cols["agent"].append(setup["seats"][p] if labellers is None else cfg["label"])
@@ -181,7 +178,7 @@ def write_shard(k: int, cfg: dict[str, Any]) -> dict[str, Any]:
     enc = get_encoder(cfg["encoder"])
     lo = k * cfg["shard_games"]
     hi = min(cfg["games"], lo + cfg["shard_games"])
-    obs, masks, cols = [], [], {c: [] for c in ("action", "shadow", "shadows", "kind", "agent", "seat", "turn", "game",
+    obs, masks, cols = [], [], {c: [] for c in ("action", "shadows", "kind", "agent", "seat", "turn", "game",
                                                 "players", "outcome")}
     games = []
     t0 = time.perf_counter()
@@ -196,7 +193,7 @@ def write_shard(k: int, cfg: dict[str, Any]) -> dict[str, Any]:
             m = np.zeros(NUM_ACTIONS, dtype=bool)
             m[legal] = True
             masks.append(m)
-        for key in ("action", "shadow", "shadows", "kind", "agent", "seat", "turn"):
+        for key in ("action", "shadows", "kind", "agent", "seat", "turn"):
             cols[key].extend(c[key])
         d = len(c["action"])
         cols["game"].extend([gi] * d)
@@ -207,11 +204,13 @@ def write_shard(k: int, cfg: dict[str, Any]) -> dict[str, Any]:
     x = np.stack(obs).astype(np.float32) if obs else np.zeros((0, enc.size), np.float32)
     x16 = x.astype(np.float16)
     err = float(np.abs(x16.astype(np.float32) - x).max()) if len(x) else 0.0
+    k_samples = cfg.get("teacher_samples", 1)
+    shadows = np.asarray(cols["shadows"], np.int16).reshape(-1, k_samples)  # column 0 is the shadow
     arrays = {
         "obs": x16,
         "mask": np.packbits(np.stack(masks), axis=-1) if masks else np.zeros((0, math.ceil(NUM_ACTIONS / 8)), np.uint8),
         "action": np.asarray(cols["action"], np.int16),
-        "shadow": np.asarray(cols["shadow"], np.int16),
+        "shadow": shadows[:, 0],
         "kind": np.asarray([kind_names.index(s) for s in cols["kind"]], np.int16),
         "agent": np.asarray([agent_names.index(s) for s in cols["agent"]], np.int8),
         "seat": np.asarray(cols["seat"], np.int8),
@@ -231,9 +230,8 @@ def write_shard(k: int, cfg: dict[str, Any]) -> dict[str, Any]:
                                      "num_actions": NUM_ACTIONS, "float16_max_abs_error": err,
                                      "games": [lo, hi]})),
     }
-    k_samples = cfg.get("teacher_samples", 1)
     if k_samples > 1:
-        arrays["shadows"] = np.asarray(cols["shadows"], np.int16).reshape(-1, k_samples)
+        arrays["shadows"] = shadows
     path = shard_path(cfg["out"], k)
     tmp = path.with_name(f".{path.name}.tmp.npz")  # not matched by shard_*.npz until complete
     np.savez_compressed(tmp, **arrays)

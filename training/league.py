@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from fandonia_env.engine.rule_queries import usurpation_chance, usurpers
+from fandonia_env.engine.rule_queries import best_usurpation
 
 from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
 
@@ -172,7 +172,7 @@ def _phi(state: Any, seat: int, kind: str = "pp_ip") -> float:
         return 0.0
     if state.chars[mon].owner == seat:
         return 1.0
-    return max((usurpation_chance(state, seat, c, True) for c in usurpers(state, seat)), default=0.0)
+    return best_usurpation(state, seat)[1]
 
 
 class _Slot:

@@ -582,6 +582,17 @@ def usurpation_chance(src: Source, p: int, cid: str, with_hand: bool = True) -> 
     return success_chance(usurpation_parts(src, p, cid, with_hand))
 
 
+def best_usurpation(src: Source, p: int, with_hand: bool = True) -> tuple[str | None, float]:
+    """Player p's best RC for a usurpation now and its P(success) (``usurpation_chance``); (None, 0.0)
+    when he may not usurp or every chance is 0.  The first listed RC wins ties."""
+    best, bp = None, 0.0
+    for cid in usurpers(src, p):
+        q = usurpation_chance(src, p, cid, with_hand)
+        if q > bp:
+            best, bp = cid, q
+    return best, bp
+
+
 def _part(x: tuple[Any, ...]) -> Dist:
     return royal_uv_distribution(x[1], x[2]) if x[0] == "uv" else dice_distribution(1, x[1])
 

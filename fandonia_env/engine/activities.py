@@ -33,7 +33,7 @@ henchmen are allowed, as in the 1981 code (no sex restriction).  ES §13.4.20 br
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from . import registry
@@ -97,7 +97,7 @@ def blocked(state: GameState, c: Character) -> bool:
     return c.dead or c.imprisoned or c.hiding or stuck_at_war(state, c)
 
 
-def can_hold(state: GameState, p: int, owners: list[str] = (), titles: list[str] = ()) -> bool:
+def can_hold(state: GameState, p: int, owners: Sequence[str] = (), titles: Sequence[str] = ()) -> bool:
     """§35.4: would p's PP cover his faction if ``owners`` joined it and each of
     ``titles`` gained one title?  (Weighed without writing the state: ``pp_required_with``.)"""
     return state.players[p].pp >= pp_required_with(state, p, owners, titles)

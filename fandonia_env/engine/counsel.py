@@ -466,7 +466,7 @@ def _counsel(state: GameState, p: int, table: str, i: int, target: Any, counselo
         who = f"player {p}'s {name(counselor)} counsels the Monarch"
     log(state, f"{who[0].upper()}{who[1:]}: {tname} Counseling Table, counsel {i} "
                f"'{cd['text']}'{_target_text(state, p, target)}.")
-    spec = {
+    spec: dict[str, Any] = {
         "label": "Counseling Results Table",
         "dice": "2d",
         "signs": modifier_signs(state, table, i, target if isinstance(target, str) else None),
@@ -544,7 +544,7 @@ def counsel_place_besyzan(state: GameState, cid: str) -> None:
     sp_stays = sp is not None and (sp.cid in ROYALS or sp.banished or sp.imprisoned or sp.hiding
                                    or sp.dead or stuck_at_war(state, sp))
     place_ambassador(state, cid)
-    if sp is not None and sp_stays:
+    if sp is not None and sp_stays and sp_before is not None:
         state.wchar(sp.cid).location = sp_before
     log(state, f"{name(cid)} becomes Ambassador To Besyzan and goes abroad to Besyzan (§16.5, §20.4).")
 

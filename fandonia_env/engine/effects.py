@@ -678,9 +678,8 @@ def _banished(state: GameState, ctx: Ctx, code: str) -> None:
         ctx.steps += [vacate_step(state, cid), ("justice_imprison", {"cid": cid, "execute": False}), then]
         return
     mj = minister_of_justice(state)
-    decider = state.first_player
-    if mj is not None and mj != cid and state.chars[mj].owner is not None:
-        decider = state.chars[mj].owner  # §29.1, A9
+    mj_owner = state.chars[mj].owner if mj is not None and mj != cid else None
+    decider = mj_owner if mj_owner is not None else state.first_player  # §29.1, A9
     ctx.steps += [ask(decider, "banish_country", opts, "justice_banish", {"target": cid}, cid=cid), then]
 
 

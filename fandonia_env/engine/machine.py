@@ -111,7 +111,8 @@ class ChanceStep:
     __slots__ = ("chosen", "given", "mark", "state")
 
     def __init__(self, state: GameState, chosen: list[list[Any]]) -> None:
-        self.state, self.chosen, self.given, self.mark = state, chosen, 0, None
+        self.state, self.chosen, self.given = state, chosen, 0
+        self.mark: int | None = None
 
 
 _STEP: ContextVar[ChanceStep | None] = ContextVar("fandonia_chance_step", default=None)

@@ -215,7 +215,7 @@ def appoint(state: GameState, cid: str, office: str, how: str) -> None:
         sp_stays = sp is not None and (c.spouse in ROYALS or sp.banished or sp.imprisoned or sp.hiding
                                        or sp.dead or stuck_at_war(state, sp))
         place_ambassador(state, cid)  # §20.4
-        if sp is not None and sp_stays:
+        if sp is not None and sp_stays and sp_before is not None:
             state.wchar(sp.cid).location = sp_before  # §20.7 (RCs never abroad), §7.10.1
         log(state, f"{name(cid)} goes abroad to {COUNTRY_NAMES[country]} (§20.4).")
 

@@ -113,6 +113,7 @@ def _status(chars: dict[str, Character], cid: str, printed: dict[str, int], ccs:
         s = printed[cid] if royal else printed[cid] + c.titles
     spid = c.spouse
     if spid is not None:
+        other: int | None
         sp = chars[spid]
         rc_match = (spid in ROYALS) != royal
         if rc_match and not royal and sp.owner is not None and not sp.dead:
@@ -477,9 +478,10 @@ def _hand_counts(state: GameState, p: int) -> dict[str, int]:
     """p's card types counted, once per open scan (``_SCAN`` must be open for ``state``)."""
     memo = _SCAN[1][4]
     key = ("hand", p)
-    d = memo.get(key)
+    d: dict[str, int] | None = memo.get(key)
     if d is None:
-        d = memo[key] = {}
+        d = {}
+        memo[key] = d
         for card in state.players[p].hand:
             t = CARD_TYPE_OF[card]
             d[t] = d.get(t, 0) + 1

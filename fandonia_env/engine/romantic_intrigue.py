@@ -96,7 +96,7 @@ from .machine import ask, log, op, seq
 from .queries import henchmen, is_female, name, pc, status
 from .rolls import modified_roll
 from .ruleset import ruleset
-from .state import Character, GameState
+from .state import Character, Frame, GameState
 
 RI = "romantic_intrigue"
 NEVER_SEDUCED = frozenset({"george", "thomas"})  # RI 1c
@@ -508,7 +508,7 @@ def marriage_prestige_second(state: GameState, p: int, table: str, spouse: str |
 
 
 @registry.hook("marriage_ball")
-def marriage_ball(state: GameState, p: int, attendees: list[str]) -> tuple[str, dict[str, Any]] | None:
+def marriage_ball(state: GameState, p: int, attendees: list[str]) -> Frame | None:
     """Hook in ``crown.court_ball_next``: the step replacing the Court Ball roll, or None."""
     if not ruleset(state).marriage:
         return None

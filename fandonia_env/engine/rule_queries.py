@@ -369,7 +369,7 @@ def neutral_value(src: Source, used: str) -> int:
     """§36.5.2, A14: Statuses of all NCs and NRCs, except the Monarch, Catherine while George
     reigns and Thomas when the usurper uses him; §36.12 exclusions apply."""
     if isinstance(src, GameState):  # the engine's roll: the same sum, read straight from the state
-        mon = src.monarch
+        mon: str | None = src.monarch
         counted = []
         for cid, c in src.chars.items():
             if c.owner is not None or cid == mon:
@@ -406,7 +406,7 @@ def usurpers(src: Source, p: int) -> list[str]:
     """The RCs player p may use for a usurpation now (empty if he may not usurp), §36.2-§36.3."""
     if isinstance(src, GameState):  # the engine asks at every main decision: read the state directly
         chars = src.chars
-        mon = src.monarch
+        mon: str | None = src.monarch
         if (mon is not None and chars[mon].owner == p) or chars[src.players[p].pc].dead:
             return []
         own = [cid for cid in owned_ids(src, p) if cid in ROYALS and cid != "jane" and not chars[cid].dead]

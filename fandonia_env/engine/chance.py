@@ -69,6 +69,7 @@ from math import factorial
 from typing import Any, NamedTuple, TypeVar
 
 from .data.components import CARD_TYPE_KEYS, CARD_TYPE_OF, LOYALTY_IDS, OPPORTUNITY_TYPE_OF, OPPORTUNITY_TYPES
+from .errors import ChanceError as ChanceError
 from .machine import ChanceNeeded, chance_outcome, chance_step, log
 from .state import GameState
 
@@ -81,10 +82,6 @@ PILES: tuple[str, ...] = ("loyalty", "opportunity", "event")
 KINDS: tuple[str, ...] = ("dice", *PILES, "pick")
 #: the ``state.misc`` key of the scripted queues
 SCRIPT_KEY = "chance_script"
-
-
-class ChanceError(ValueError):
-    """A scripted outcome that the draw cannot give."""
 
 
 class Draw(NamedTuple):

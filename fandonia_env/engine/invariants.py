@@ -57,12 +57,9 @@ from .data.components import (
     ROYAL_ALIGNMENT_CARD,
 )
 from .data.tables import COUNSELING_TABLE_KEYS, PRESTIGE_TABLE_KEYS, PROBLEM_KEYS
+from .errors import InvariantError as InvariantError
 from .ruleset import ruleset
 from .state import GameState, type_problem
-
-
-class InvariantError(AssertionError):
-    """A broken invariant; the message names the field, the bad value and what is allowed."""
 
 
 def _fail(msg: str) -> None:

@@ -31,6 +31,8 @@ from contextvars import ContextVar
 from dataclasses import fields
 from typing import Any
 
+from .errors import ChanceNeeded as ChanceNeeded
+from .errors import IllegalActionError as IllegalActionError
 from .state import EngineError, Frame, GameState
 
 OPS: dict[str, Callable[..., None]] = {}
@@ -43,17 +45,6 @@ CHANCE_OP = "chance"
 CHANCE_MODES: tuple[str, ...] = ("sampled", "explicit")
 
 Step = tuple[str, dict[str, Any]] | Frame
-
-
-class IllegalActionError(ValueError):
-    """An action that is not among the pending decision's legal options."""
-
-    def __init__(self, message: str, *, player: int | None = None, kind: str | None = None,
-                 legal: list[int] | None = None) -> None:
-        super().__init__(message)
-        self.player = player
-        self.kind = kind
-        self.legal = legal or []
 
 
 def op(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -93,15 +84,6 @@ def seq(state: GameState, *steps: Step | None) -> None:
             if name not in OPS:
                 raise EngineError(f"unknown operation {name!r}")
             state.stack.append(Frame(name, dict(args)))
-
-
-class ChanceNeeded(Exception):  # noqa: N818 - a signal, not an error
-    """Raised by ``chance_outcome`` when a draw of an explicit-mode step has no chosen outcome yet;
-    the machine catches it and stops at a chance node.  ``request``: ``{"kind", "why", "outcomes"}``."""
-
-    def __init__(self, request: dict[str, Any]) -> None:
-        super().__init__(request["why"])
-        self.request = request
 
 
 class ChanceStep:

@@ -21,6 +21,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from .errors import ConfigError as ConfigError
+
 EDITIONS: tuple[str, ...] = ("1981", "errata")
 
 #: switch name -> (rules reference, one-line description, editions in which it exists)
@@ -63,10 +65,6 @@ OPTIONAL_RULES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 SHORTER_GAME: tuple[str, ...] = ("shorter_a", "shorter_b", "shorter_c", "shorter_d", "shorter_e")
 
 PRESET_DIR = Path(__file__).resolve().parents[2] / "configs" / "presets"
-
-
-class ConfigError(ValueError):
-    """An impossible game configuration; the message names the field and what is allowed."""
 
 
 def switches_for(edition: str) -> list[str]:

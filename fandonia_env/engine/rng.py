@@ -26,7 +26,12 @@ _MULT = 6364136223846793005
 class RNG:
     __slots__ = ("state", "inc", "scripted")
 
-    def __init__(self, seed: int = 0, stream: int = 54) -> None:
+    def __init__(self, seed: int = 0, stream: int = 54, raw: tuple[int, int, list[int]] | None = None) -> None:
+        """Seeded by ``seed`` and ``stream``; or, with ``raw`` = (state, inc, scripted), exactly that
+        generator (copies and saved games: the seed is then ignored)."""
+        if raw is not None:
+            self.state, self.inc, self.scripted = raw
+            return
         self.state = 0
         self.inc = ((stream << 1) | 1) & _MASK64
         self.scripted: list[int] = []
@@ -72,22 +77,14 @@ class RNG:
             items[i], items[j] = items[j], items[i]
 
     def copy(self) -> RNG:
-        r = RNG.__new__(RNG)
-        r.state = self.state
-        r.inc = self.inc
-        r.scripted = list(self.scripted)
-        return r
+        return RNG(0, 0, (self.state, self.inc, list(self.scripted)))
 
     def to_json(self) -> dict:
         return {"state": str(self.state), "inc": str(self.inc), "scripted": list(self.scripted)}
 
     @classmethod
     def from_json(cls, d: dict) -> RNG:
-        r = cls.__new__(cls)
-        r.state = int(d["state"])
-        r.inc = int(d["inc"])
-        r.scripted = [int(x) for x in d["scripted"]]
-        return r
+        return cls(0, 0, (int(d["state"]), int(d["inc"]), [int(x) for x in d["scripted"]]))
 
     def __eq__(self, other: object) -> bool:
         return (

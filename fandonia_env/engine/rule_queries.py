@@ -117,36 +117,18 @@ class Facts:
 
 
 class StateFacts(Facts):
-    __slots__ = ("monarch", "state")
+    __slots__ = ("crown", "edition", "monarch", "optional", "problems", "state", "support", "wars")
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        rs = ruleset(state)
+        self.edition = rs.edition
+        self.optional = rs.optional
         self.monarch = state.monarch
-
-    # read when asked: the engine asks ``usurpers`` at every main decision, which needs none
-    @property
-    def edition(self) -> str:  # type: ignore[override]
-        return ruleset(self.state).edition
-
-    @property
-    def optional(self) -> tuple[str, ...]:  # type: ignore[override]
-        return ruleset(self.state).optional
-
-    @property
-    def support(self) -> int:  # type: ignore[override]
-        return self.state.support
-
-    @property
-    def crown(self) -> str | None:  # type: ignore[override]
-        return self.state.crown
-
-    @property
-    def problems(self) -> Any:
-        return self.state.problems
-
-    @property
-    def wars(self) -> Any:
-        return self.state.wars
+        self.support = state.support
+        self.crown = state.crown
+        self.problems = state.problems
+        self.wars = state.wars
 
     def char_ids(self) -> Iterable[str]:
         return self.state.chars.keys()

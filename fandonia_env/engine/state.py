@@ -18,6 +18,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from .errors import EngineError as EngineError
+from .errors import StateError as StateError
 from .rng import RNG
 
 SCHEMA_VERSION = 3  # 3: GameState.misc (issue 5)
@@ -36,14 +38,6 @@ def pcopy(x: Any) -> Any:
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
-
-
-class StateError(ValueError):
-    """A saved game document is malformed; the message names the field."""
-
-
-class EngineError(RuntimeError):
-    """An internal inconsistency (a bug in the engine, never the player's fault)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -146,23 +140,16 @@ class Player:
     restricted_turn: int = -1  # last turn that ended with the PC banished/imprisoned/hiding (§13.1)
 
     def copy(self) -> Player:
-        p = Player.__new__(Player)
-        p.idx = self.idx
-        p.pc = self.pc
-        p.ip = self.ip
-        p.pp = self.pp
-        p.hand = list(self.hand)
-        p.in_front = list(self.in_front)
-        p.loyalty_drawn = list(self.loyalty_drawn)
-        p.opportunity_drawn = list(self.opportunity_drawn)
-        p.prestige_mods = dict(self.prestige_mods)
-        p.ball_mod = self.ball_mod
-        p.counsels = {k: list(v) for k, v in self.counsels.items()}
-        p.free_counsel = self.free_counsel
-        p.lost_turns = self.lost_turns
-        p.pc_dead_turn = self.pc_dead_turn
-        p.restricted_turn = self.restricted_turn
-        return p
+        # every field, in declaration order (checked below the class)
+        return Player(self.idx, self.pc, self.ip, self.pp, list(self.hand), list(self.in_front),
+                      list(self.loyalty_drawn), list(self.opportunity_drawn), dict(self.prestige_mods),
+                      self.ball_mod, {k: list(v) for k, v in self.counsels.items()}, self.free_counsel,
+                      self.lost_turns, self.pc_dead_turn, self.restricted_turn)
+
+
+assert [f.name for f in fields(Player)] == [
+    "idx", "pc", "ip", "pp", "hand", "in_front", "loyalty_drawn", "opportunity_drawn", "prestige_mods", "ball_mod",
+    "counsels", "free_counsel", "lost_turns", "pc_dead_turn", "restricted_turn"], "Player.copy lists every field"
 
 
 @dataclass(slots=True)
@@ -242,43 +229,19 @@ class GameState:
 
     # -- copying ----------------------------------------------------------
     def clone(self) -> GameState:
-        g = GameState.__new__(GameState)
-        g.config = self.config  # never mutated after creation
-        g.players = [p.copy() for p in self.players]
         chars = self.chars
         for c in chars.values():  # both states now share every character: copy-on-write (wchar)
             if c.__class__ is Character:
                 c.__class__ = _SharedCharacter
-        g.chars = dict(chars)
-        g.rng = self.rng.copy()
-        g.turn = self.turn
-        g.first_player = self.first_player
-        g.order = list(self.order)
-        g.phase = self.phase
-        g.active = self.active
-        g.deck = list(self.deck)
-        g.discard = list(self.discard)
-        g.removed = list(self.removed)
-        g.loyalty_pool = list(self.loyalty_pool)
-        g.opportunity_pool = list(self.opportunity_pool)
-        g.support = self.support
-        g.problems = pcopy(self.problems)
-        g.wars = list(self.wars)
-        g.crown = self.crown
-        g.forced_crown = list(self.forced_crown)
-        g.problems_at_start = self.problems_at_start
-        g.monarch = self.monarch
-        g.reign = pcopy(self.reign)
-        g.pt = pcopy(self.pt)
-        g.tstate = pcopy(self.tstate)
-        g.misc = pcopy(self.misc)
-        g.stack = [f.copy() for f in self.stack]
-        g.log = list(self.log)  # entries are never mutated once written
-        g.over = self.over
-        g.result = self.result
-        g.winner = self.winner
-        g.steps = self.steps
-        return g
+        # every field, in declaration order (checked below the class); config is never mutated
+        # after creation, log entries are never mutated once written
+        return GameState(
+            self.config, [p.copy() for p in self.players], dict(chars), self.rng.copy(), self.turn,
+            self.first_player, list(self.order), self.phase, self.active, list(self.deck), list(self.discard),
+            list(self.removed), list(self.loyalty_pool), list(self.opportunity_pool), self.support,
+            pcopy(self.problems), list(self.wars), self.crown, list(self.forced_crown), self.problems_at_start,
+            self.monarch, pcopy(self.reign), pcopy(self.pt), pcopy(self.tstate), pcopy(self.misc),
+            [f.copy() for f in self.stack], list(self.log), self.over, self.result, self.winner, self.steps)
 
     # -- JSON -------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -345,6 +308,11 @@ class GameState:
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState))
+assert _STATE_FIELDS == (
+    "config", "players", "chars", "rng", "turn", "first_player", "order", "phase", "active", "deck", "discard",
+    "removed", "loyalty_pool", "opportunity_pool", "support", "problems", "wars", "crown", "forced_crown",
+    "problems_at_start", "monarch", "reign", "pt", "tstate", "misc", "stack", "log", "over", "result", "winner",
+    "steps"), "GameState.clone lists every field"
 
 
 def _show(v: Any, limit: int = 60) -> str:
@@ -569,9 +537,7 @@ def _rng_from(d: Any) -> RNG:
     for i, f in enumerate(sc):
         if type(f) is not int or not 1 <= f <= 6:
             raise StateError(f"field 'rng.scripted[{i}]' must be a die face, an int 1-6, got {_show(f)}")
-    r = RNG.__new__(RNG)
-    r.state, r.inc, r.scripted = vals["state"], vals["inc"], list(sc)
-    return r
+    return RNG(0, 0, (vals["state"], vals["inc"], list(sc)))
 
 
 def _frame_from(fr: Any, name: str) -> Frame:

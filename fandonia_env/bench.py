@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from . import engine
 from .engine import Game
 
 _CPU: list[float] = []  # cpu/wall of every timed loop since the last run_bench row
@@ -247,14 +248,14 @@ def machine() -> dict[str, str]:
         nproc = os.cpu_count() or 0
     return {"platform": platform.platform(), "cpu": cpu, "nproc": str(nproc),
             "python": f"{platform.python_implementation()} {platform.python_version()}",
-            "numpy": np.__version__}
+            "numpy": np.__version__, "engine": "compiled (mypyc)" if engine.COMPILED else "pure Python"}
 
 
 def markdown(rows: Sequence[dict[str, float]], command: str) -> str:
     m = machine()
     return (f"Command: `{command}`\n\n"
             f"Machine: {m['platform']}; CPU {m['cpu']}; nproc {m['nproc']}; {m['python']}, numpy {m['numpy']}; "
-            f"single process, one core.\n\n{table(rows)}\n")
+            f"engine {m['engine']}; single process, one core.\n\n{table(rows)}\n")
 
 
 def main(argv: Iterable[str] | None = None) -> int:

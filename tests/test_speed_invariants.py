@@ -143,7 +143,7 @@ def test_scan_is_per_state() -> None:
 
 def _fingerprint(st: GameState) -> tuple:
     """Everything a legality check could write (characters, players, bookkeeping)."""
-    from fandonia_env.engine.state import _char_values
+    from fandonia_env.engine.character import char_values as _char_values
 
     return (tuple(_char_values(c) for c in st.chars.values()), repr(st.players), repr(st.pt),
             repr(st.tstate), repr(st.misc), st.support, st.monarch, list(st.wars))

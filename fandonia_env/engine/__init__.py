@@ -1,10 +1,17 @@
-"""The rules engine of Down With The King (Avalon Hill, 1981): pure Python."""
+"""The rules engine of Down With The King (Avalon Hill, 1981): pure Python, optionally compiled
+with mypyc (``python -m fandonia_env.compile``; ``COMPILED`` says which one runs, and the
+environment variable ``FANDONIA_ENGINE=pure|compiled`` picks one)."""
 
-from .game import ConfigError, Game, make_config, player_view
-from .machine import EngineError, IllegalActionError
-from .state import GameState, StateError
+from .compiled import choose as _choose
+
+#: True when the engine's modules run as mypyc-compiled C extensions (``compiled.choose``)
+COMPILED = _choose()
+
+from .game import ConfigError, Game, make_config, player_view  # noqa: E402 - after the choice
+from .machine import EngineError, IllegalActionError  # noqa: E402 - after the choice
+from .state import GameState, StateError  # noqa: E402 - after the choice
 
 __all__ = [
-    "ConfigError", "EngineError", "Game", "GameState", "IllegalActionError", "StateError",
+    "COMPILED", "ConfigError", "EngineError", "Game", "GameState", "IllegalActionError", "StateError",
     "make_config", "player_view",
 ]

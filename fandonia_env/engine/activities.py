@@ -333,7 +333,7 @@ def act_title_pick(state: GameState, choice: int, p: int) -> None:
     if choice == PASS:
         return
     cid = action_char(choice)
-    ladder, idx = _title_rank(state, cid)
+    ladder, idx = _title_rank(state, cid)  # type: ignore[misc]
     cost = ruleset(state).title_cost[ladder[idx]]
     spend_ip(state, p, cost, f"a title for {name(cid)}")
     state.wchar(cid).titles += 1
@@ -600,7 +600,7 @@ def _iter_treachery_targets(state: GameState, p: int) -> Iterator[str]:
             continue
         if abroad(c) and not _present_abroad(state, p, c.location):
             continue
-        if can_hold(state, p, owners=joining):
+        if can_hold(state, p, owners=joining):  # type: ignore[arg-type]
             yield cid
 
 

@@ -166,7 +166,7 @@ def bribe_offer_offerer(state: GameState, choice: int, p: int, target: str) -> N
 @op("bribe_offer_amount")
 def bribe_offer_amount(state: GameState, choice: int, p: int, target: str, offerer: str) -> None:
     amount = amount_of(choice)
-    office = OFFICES[state.chars[target].office].name
+    office = OFFICES[state.chars[target].office].name  # type: ignore[index]
     n = chance.d6(state, "bribe offered (ES §13.4.20)")
     head = (f"player {p}'s {name(offerer)} offers {name(target)} ({office}) a bribe of {amount} IP: "
             f"player {p} rolls {n}")

@@ -148,10 +148,10 @@ def _break_engagement(state: GameState, cid: str) -> None:
     c = state.chars[cid]
     if c.engaged_to is not None:
         c = state.wchar(cid)
-        other = state.chars[c.engaged_to]
+        other = state.chars[c.engaged_to]  # type: ignore[index]
         if other.engaged_to == cid:
-            state.wchar(c.engaged_to).engaged_to = None
-        log(state, f"The engagement of {name(cid)} and {name(c.engaged_to)} is broken (§18.4.6).")
+            state.wchar(c.engaged_to).engaged_to = None  # type: ignore[arg-type]
+        log(state, f"The engagement of {name(cid)} and {name(c.engaged_to)} is broken (§18.4.6).")  # type: ignore[arg-type]
         c.engaged_to = None
 
 
@@ -354,7 +354,7 @@ def _remove_loyalty_counter(state: GameState, cid: str) -> None:
     state.misc.setdefault(REMOVED_KEY, []).append(cid)
 
 
-def _discard_cards(state: GameState, cid: str, rule: str) -> None:
+def _discard_cards(state: GameState, cid: str, rule: str | None) -> None:
     """A dead character's Henchman and Monarch's Counselor cards are discarded."""
     c = state.wchar(cid)
     for attr, what in (("henchman_card", "Henchman"), ("counselor_card", "Monarch's Counselor")):

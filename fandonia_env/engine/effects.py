@@ -418,7 +418,7 @@ def _auto_proposal(state: GameState, ctx: Ctx, code: str) -> None:
 @_effect("roll_again", rule="T1.14.11 note 1")
 def _roll_again(state: GameState, ctx: Ctx, code: str) -> None:
     p, table, mod, own = ctx.p, ctx.params["table"], ctx.params["mod"], ctx.params["own"]
-    ctx.steps.append(ask(p, "prestige_roll_again", [YES, NO], "prestige_again",
+    ctx.steps.append(ask(p, "prestige_roll_again", [YES, NO], "prestige_again",  # type: ignore[arg-type]
                          {"table": table, "mod": mod, "rule": "T1.14.11 note 1"},
                          p=p, table=table, mod=mod, own=own))
 

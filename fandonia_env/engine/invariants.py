@@ -38,11 +38,13 @@ from __future__ import annotations
 import inspect
 import operator
 from collections import Counter
-from typing import Any, get_type_hints
+from collections.abc import Mapping
+from typing import Any, NoReturn
 
 from .actions import NAME, NUM_ACTIONS, PASS, SIGN_MINUS, SIGN_PLUS
 from .chance import KINDS as _CHANCE_KINDS
 from .chance import SCRIPT_KEY as _CHANCE_SCRIPT
+from .compiled import type_hints
 from .data.components import (
     ALL_CHARACTER_IDS,
     CARD_IDS,
@@ -62,7 +64,7 @@ from .ruleset import ruleset
 from .state import GameState, type_problem
 
 
-def _fail(msg: str) -> None:
+def _fail(msg: str) -> NoReturn:
     raise InvariantError(msg)
 
 
@@ -400,7 +402,7 @@ def _DOMAINS() -> dict[str, frozenset]:  # noqa: N802 - a lazily built constant
     return _DOMAIN_CACHE
 
 
-def _check_schema(state: GameState, d: dict[str, Any], schema: dict[str, tuple[Any, str | None]],
+def _check_schema(state: GameState, d: dict[str, Any], schema: Mapping[str, tuple[Any, str | None]],
                   path: str, required: frozenset[str] = frozenset(), exact: bool = False,
                   key_dom: dict[str, str] | None = None) -> None:
     for k in required:
@@ -596,7 +598,7 @@ def _signature(op_name: str) -> tuple[dict[str, Any], frozenset[str]]:
         from .machine import OPS
 
         fn = OPS[op_name]
-        hints = get_type_hints(fn)
+        hints = type_hints(fn)
         params = list(inspect.signature(fn).parameters.values())[1:]  # after ``state``
         ann = {p.name: hints.get(p.name, Any) for p in params}
         req = frozenset(p.name for p in params if p.default is inspect.Parameter.empty)

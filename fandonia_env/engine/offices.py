@@ -170,7 +170,7 @@ def _bring_home(state: GameState, cid: str, country: str) -> None:
         sp = state.chars[c.spouse] if c.spouse else None
         if sp is not None and not sp.is_pc and sp.location == country and not (sp.banished or sp.hiding):
             state.wchar(sp.cid).location = FANDONIA
-            log(state, f"{name(c.spouse)} returns to Fandonia with her husband.")
+            log(state, f"{name(c.spouse)} returns to Fandonia with her husband.")  # type: ignore[arg-type]
 
 
 def vacate(state: GameState, cid: str, why: str = "", moving: bool = False) -> None:

@@ -18,9 +18,9 @@ own name; ``opt(state, "clemency")`` and ``errata(state)`` stay for tests and to
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
+from .compiled import ENGINE
 from .errors import ConfigError as ConfigError
 
 EDITIONS: tuple[str, ...] = ("1981", "errata")
@@ -64,7 +64,8 @@ OPTIONAL_RULES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 
 SHORTER_GAME: tuple[str, ...] = ("shorter_a", "shorter_b", "shorter_c", "shorter_d", "shorter_e")
 
-PRESET_DIR = Path(__file__).resolve().parents[2] / "configs" / "presets"
+# from a module that is never compiled: a compiled module's __file__ names no real folder
+PRESET_DIR = ENGINE.parents[1] / "configs" / "presets"
 
 
 def switches_for(edition: str) -> list[str]:

@@ -43,8 +43,8 @@ def _play(cfg: dict[str, Any], choose: Callable[[int, dict[str, Any]], int | Non
             lines.append({"end": g.result, "winner": g.winner, "views": views, "log": new})
             return lines
         d = g.decision()
-        a = choose(step, d)
-        lines.append({"player": d["player"], "kind": d["kind"], "options": d["options"],
+        a = choose(step, d)  # type: ignore[arg-type]
+        lines.append({"player": d["player"], "kind": d["kind"], "options": d["options"],  # type: ignore[index]
                       "action": a, "views": views, "log": new})
         if a is None:
             return lines

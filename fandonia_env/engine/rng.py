@@ -25,6 +25,9 @@ _MULT = 6364136223846793005
 
 class RNG:
     __slots__ = ("state", "inc", "scripted")
+    state: int
+    inc: int
+    scripted: list[int]
 
     def __init__(self, seed: int = 0, stream: int = 54, raw: tuple[int, int, list[int]] | None = None) -> None:
         """Seeded by ``seed`` and ``stream``; or, with ``raw`` = (state, inc, scripted), exactly that
@@ -34,7 +37,7 @@ class RNG:
             return
         self.state = 0
         self.inc = ((stream << 1) | 1) & _MASK64
-        self.scripted: list[int] = []
+        self.scripted = []
         self._next32()
         self.state = (self.state + (seed & _MASK64)) & _MASK64
         self._next32()

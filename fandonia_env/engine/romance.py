@@ -440,13 +440,13 @@ def wedding_pp_ok(state: GameState, p: int, a: str, b: str) -> bool:
     (§18.9, §18.10, A18), evaluated on a temporary change of plain data."""
     before = pp_required(state, p)
     ids = {a, b, state.chars[a].spouse, state.chars[b].spouse} - {None}
-    saved = {x: (state.chars[x].spouse, state.chars[x].engaged_to, state.chars[x].fixed_status) for x in ids}
+    saved = {x: (state.chars[x].spouse, state.chars[x].engaged_to, state.chars[x].fixed_status) for x in ids}  # type: ignore[index]
     try:
         marry(state, a, b)
         after = pp_required(state, p)
     finally:
         for x, (sp, en, fs) in saved.items():
-            c = state.wchar(x)
+            c = state.wchar(x)  # type: ignore[arg-type]
             c.spouse, c.engaged_to, c.fixed_status = sp, en, fs
     return after <= before or state.players[p].pp >= after
 
@@ -659,8 +659,8 @@ def _required(state: GameState, d: dict[str, Any], x: str, role: str) -> None:
 @op("duel_designated")
 def duel_designated(state: GameState, choice: int, d: dict[str, Any], role: str, x: str | None = None) -> None:
     if choice == PASS:
-        q = state.chars[x].owner
-        spend_ip(state, q, AVOID_DUEL_IP, f"{name(x)} avoiding a duel (§19.4)")
+        q = state.chars[x].owner  # type: ignore[index]
+        spend_ip(state, q, AVOID_DUEL_IP, f"{name(x)} avoiding a duel (§19.4)")  # type: ignore[arg-type]
         _no_duel(state, f"player {q} paid Three IP, §19.4, ruling R12")
         return
     _designated(state, d, action_char(choice), role)

@@ -372,7 +372,7 @@ def married_treachery(state: GameState, p: int, cid: str) -> bool:
     informer = ruleset(state).informer_negates_married_treachery  # D89
     if informer:
         cards.append({"card": "informer", "who": others, "effect": "negate", "max_total": 1})
-    log(state, f"{name(cid)} is married to {name(state.chars[cid].spouse)}: both would join player {p}; "
+    log(state, f"{name(cid)} is married to {name(state.chars[cid].spouse)}: both would join player {p}; "  # type: ignore[arg-type]
                f"the other players may negate it with a 'Treachery'"
                f"{' or an Informer' if informer else ''} card (§38 Romantic Intrigue 2).")
     seq(state, modified_roll({"label": "recruitment of a married character by treachery", "dice": "none",
@@ -489,7 +489,7 @@ def marriage_prestige_pick(state: GameState, choice: int, p: int, table: str, mo
     second = None
     if choice == YES:
         sp = state.chars[pc(state, p).cid].spouse
-        log(state, f"Player {p} brings {name(sp)}, his PC's spouse, along: he will roll twice on the "
+        log(state, f"Player {p} brings {name(sp)}, his PC's spouse, along: he will roll twice on the "  # type: ignore[arg-type]
                    f"{PRESTIGE_TABLES[table]['name']} Table (ES §38 Matrimonio, D97).")
         second = ("marriage_prestige_second", {"p": p, "table": table, "spouse": sp})
     seq(state, _prestige_roll(p, table, mod), second)

@@ -381,7 +381,7 @@ def neutral_value(src: Source, used: str) -> int:
 def jane_halves(src: Source, p: int) -> bool:
     """§36.5.1, §36.8.1: the usurper has Jane as FARC and the Monarch is male."""
     f = facts(src)
-    return f.owner("jane") == p and not f.dead("jane") and not is_female(f.monarch)
+    return f.owner("jane") == p and not f.dead("jane") and (f.monarch is None or not is_female(f.monarch))
 
 
 def usurpers(src: Source, p: int) -> list[str]:

@@ -13,11 +13,13 @@ character (a character with ``owner == p`` that is not p's PC), *NC* neutral
 
 from __future__ import annotations
 
-import operator
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from types import UnionType
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, Union, get_args, get_origin
 
+from .character import Character as Character
+from .character import SharedCharacter, char_values
+from .compiled import type_hints
 from .errors import EngineError as EngineError
 from .errors import StateError as StateError
 from .rng import RNG
@@ -40,83 +42,6 @@ def pcopy(x: Any) -> Any:
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
-@dataclass(slots=True, eq=False)
-class Character:
-    """One card of the Nobles or Royalty Deck and everything placed on it.
-
-    Read it as ``state.chars[cid].field``; write it only through ``state.wchar(cid).field = v``
-    (a character shared with a clone refuses writes, see ``_SharedCharacter``)."""
-
-    cid: str
-    owner: int | None = None  # faction it belongs to (PC, FAC or FARC); None = neutral
-    is_pc: bool = False
-    titles: int = 0  # titles acquired above the printed one (§13.4.1)
-    fixed_status: int | None = None  # Status 8 of §18.10/§31.7, Status of a former non-RC King/Queen
-    location: str = "fandonia"  # "fandonia" or a country key (§20)
-    hiding: bool = False  # §24
-    banished: bool = False  # §29 (location is the country of banishment)
-    imprisoned: bool = False  # §30
-    awaiting_execution: bool = False  # §28.6.4, §31.6 (also imprisoned)
-    wrongdoer: bool = False  # §23.5: sent to a hearing/interrogation/trial and not cleared
-    dead: bool = False  # RCs: removed from the game (§31.2); PCs: card face-down (§31.5)
-    office: str | None = None  # §16
-    henchman_card: str | None = None  # §17: card id of the Henchman card under it
-    counselor_card: str | None = None  # §13.4.3: card id of the Monarch's Counselor card
-    alignment_card: str | None = None  # §14.5.19: Royal Alignment card a FARC sits on
-    spouse: str | None = None  # §18
-    consort: bool = False  # non-RC King/Queen (§18.10)
-    banned: bool = False  # banned from Court Balls (§8.4.4)
-    loyalty_counter: bool = False  # its Loyalty counter lies on the card (§11.3)
-    situation_turns: int = 0  # turns spent banished / imprisoned so far (§29.9, §30.10)
-    hid_turn: int = -1  # turn it went into or came out of hiding (§24.2)
-    travel_turn: int = -1  # turn it last travelled (§20.1)
-    proposal_turn: int = -1  # turn it last proposed or was proposed to (§18.4.3)
-    engaged_to: str | None = None  # accepted proposal awaiting a wedding (§18.4.7)
-    suicide: bool = False  # will die at the end of all Player Turns (§29.9, §30.10)
-    escaped: bool = False  # an escaped prisoner in hiding (§24.10, §30.6)
-    pending_justice: str | None = None  # suspended by a war (§7.10.1, A61): accuse/accuse_dwtk/hearing/trial
-    failed_problem: bool = False  # a Minister who failed a problem may not travel (§20.3)
-
-    def copy(self) -> Character:
-        # every field is an immutable scalar: a positional constructor call on the
-        # fields read at C speed is about twice as fast as a setattr loop
-        return Character(*_char_values(self))
-
-    def __eq__(self, other: object) -> bool:
-        """Field by field; a shared character equals a private one with the same values."""
-        if isinstance(other, Character):
-            return _char_values(self) == _char_values(other)
-        return NotImplemented
-
-
-class _SharedCharacter(Character):
-    """A character shared by several states after ``GameState.clone()``: read-only.
-
-    ``clone()`` turns the characters of both states into this class (same layout, a swap of
-    ``__class__``); ``GameState.wchar(cid)`` replaces it in one state by a private ``Character``
-    copy before a write.  A write that bypasses ``wchar`` raises instead of changing every state
-    that shares the character.  Pickled and copied as a plain ``Character``."""
-
-    __slots__ = ()
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise EngineError(f"write to character {self.cid!r}.{name} shared with a clone: "
-                          f"write through state.wchar({self.cid!r}).{name} = ...")
-
-    def __delattr__(self, name: str) -> None:
-        raise EngineError(f"delete of {self.cid!r}.{name} on a character shared with a clone")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return Character, _char_values(self)
-
-    def __repr__(self) -> str:
-        return "Character(" + Character.__repr__(self).partition("(")[2]
-
-
-_CHAR_FIELDS = tuple(f.name for f in fields(Character))
-_char_values = operator.attrgetter(*_CHAR_FIELDS)  # all fields of a Character, as a tuple
-assert all(f.default_factory is MISSING for f in fields(Character)), \
-    "Character fields must be immutable scalars (Character.copy shares values)"
 
 
 @dataclass(slots=True)
@@ -213,18 +138,18 @@ class GameState:
         A character shared with a clone is first replaced, in this state only, by a private copy."""
         c = self.chars[cid]
         if c.__class__ is not Character:
-            c = self.chars[cid] = Character(*_char_values(c))
+            c = self.chars[cid] = Character(*char_values(c))
         return c
 
     def __getstate__(self) -> list[Any]:
         # characters as value tuples: each unpickled state owns its own (never shared) characters
-        return [{k: _char_values(c) for k, c in v.items()} if f == "chars" else v
+        return [{k: char_values(c) for k, c in v.items()} if f == "chars" else v
                 for f, v in zip(_STATE_FIELDS, map(self.__getattribute__, _STATE_FIELDS), strict=True)]
 
     def __setstate__(self, state: list[Any]) -> None:
         for f, v in zip(_STATE_FIELDS, state, strict=True):
             if f == "chars":  # value tuples (or, from an older pickle, characters)
-                v = {k: Character(*t) if type(t) is tuple else Character(*_char_values(t)) for k, t in v.items()}
+                v = {k: Character(*t) if type(t) is tuple else Character(*char_values(t)) for k, t in v.items()}
             object.__setattr__(self, f, v)
 
     # -- copying ----------------------------------------------------------
@@ -232,7 +157,7 @@ class GameState:
         chars = self.chars
         for c in chars.values():  # both states now share every character: copy-on-write (wchar)
             if c.__class__ is Character:
-                c.__class__ = _SharedCharacter
+                c.__class__ = SharedCharacter
         # every field, in declaration order (checked below the class); config is never mutated
         # after creation, log entries are never mutated once written
         return GameState(
@@ -336,7 +261,7 @@ _HINTS: dict[type, dict[str, Any]] = {}
 def _hints(cls: type) -> dict[str, Any]:
     h = _HINTS.get(cls)
     if h is None:
-        h = _HINTS[cls] = get_type_hints(cls)
+        h = _HINTS[cls] = type_hints(cls)
     return h
 
 
@@ -368,8 +293,9 @@ def type_problem(v: Any, tp: Any, path: str) -> str | None:
         probs = [type_problem(v, a, path) for a in args if a is not type(None)]
         if any(p is None for p in probs):
             return None
-        if len(probs) == 1 and not probs[0].startswith(f"field {path}:"):
-            return probs[0]  # the problem lies deeper inside
+        first = probs[0]
+        if len(probs) == 1 and first is not None and not first.startswith(f"field {path}:"):
+            return first  # the problem lies deeper inside
         return f"field {path}: expected {type_name(tp)}, got {_show(v)}"
     if origin is list or tp is list:
         if type(v) is not list:

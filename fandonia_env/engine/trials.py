@@ -268,7 +268,7 @@ def justice_trial(state: GameState, cid: str, mod: int) -> None:
     mj = minister_of_justice(state)
     if mj is not None and mj != cid and state.chars[mj].owner is not None and mj not in ROYALS:
         owner = state.chars[mj].owner
-        seq(state, ask(owner, "choose_judge", [char_action(j) for j in ok], "justice_judge_chosen",
+        seq(state, ask(owner, "choose_judge", [char_action(j) for j in ok], "justice_judge_chosen",  # type: ignore[arg-type]
                        {"target": cid}, cid=cid, mod=mod))
         return
     if len(ok) == 1:

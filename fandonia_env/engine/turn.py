@@ -129,7 +129,7 @@ def setup(config: dict[str, Any]) -> GameState:
     state.deck = deck
     for _ in range(rs.start_cards):  # §3.9, §38 Shorter Game c
         for pl in state.players:
-            pl.hand.append(chance.draw(state, "event", "the starting hands dealt (§3.9)"))
+            pl.hand.append(chance.draw(state, "event", "the starting hands dealt (§3.9)"))  # type: ignore[arg-type]
     # §3.10 Monarch's Support
     state.support = chance.dice_sum(state, "Monarch's Support (§3.10)") * 10
     # §3.11 counters
@@ -322,16 +322,16 @@ def do_draw(state: GameState, p: int, what: str) -> None:
             gain_ip(state, p, 1, "no Loyalty counters left")
             return
         lc = chance.draw(state, "loyalty", f"player {p}'s Loyalty counter draw (§11)")
-        pl.loyalty_drawn.append(lc)
+        pl.loyalty_drawn.append(lc)  # type: ignore[arg-type]
         log(state, f"Player {p} draws a Loyalty counter.")
-        log(state, f"You drew the Loyalty counter {lc} ({name(lc)}).", to=p)
+        log(state, f"You drew the Loyalty counter {lc} ({name(lc)}).", to=p)  # type: ignore[arg-type]
     elif what == "opportunity":
         if not state.opportunity_pool:
             log(state, f"No Opportunity counters are left for player {p}.")
             return
         oc = chance.draw(state, "opportunity", f"player {p}'s Opportunity counter draw (§12)")
-        pl.opportunity_drawn.append(oc)
-        kind = OPPORTUNITY_TYPE_OF[oc]
+        pl.opportunity_drawn.append(oc)  # type: ignore[arg-type]
+        kind = OPPORTUNITY_TYPE_OF[oc]  # type: ignore[index]
         log(state, f"Player {p} draws an Opportunity counter.")
         log(state, f"You drew the Opportunity counter '{OPPORTUNITY_TYPES[kind][0]}'.", to=p)
         _opportunity_effect(state, p, kind)

@@ -270,7 +270,7 @@ MINISTERS: tuple[str, ...] = OFFICE_KEYS[1:8]
 class CardType(NamedTuple):
     key: str
     name: str
-    count: int
+    count: int  # type: ignore[assignment]
     support: bool = False  # Support card (§14.5.2)
 
 

@@ -1,0 +1,93 @@
+"""One character card (``Character``) and its copy-on-write twin (``SharedCharacter``).
+
+A module of its own, never compiled: ``GameState.clone()`` turns a character into a
+``SharedCharacter`` by changing its ``__class__``, which needs two plain Python classes of the
+same layout (mypyc's native classes cannot change class; ``docs/engine.md``, "The compiled
+engine").  ``state`` re-exports ``Character``."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import MISSING, dataclass, fields
+from typing import Any
+
+from .errors import EngineError
+
+
+@dataclass(slots=True, eq=False)
+class Character:
+    """One card of the Nobles or Royalty Deck and everything placed on it.
+
+    Read it as ``state.chars[cid].field``; write it only through ``state.wchar(cid).field = v``
+    (a character shared with a clone refuses writes, see ``SharedCharacter``)."""
+
+    cid: str
+    owner: int | None = None  # faction it belongs to (PC, FAC or FARC); None = neutral
+    is_pc: bool = False
+    titles: int = 0  # titles acquired above the printed one (§13.4.1)
+    fixed_status: int | None = None  # Status 8 of §18.10/§31.7, Status of a former non-RC King/Queen
+    location: str = "fandonia"  # "fandonia" or a country key (§20)
+    hiding: bool = False  # §24
+    banished: bool = False  # §29 (location is the country of banishment)
+    imprisoned: bool = False  # §30
+    awaiting_execution: bool = False  # §28.6.4, §31.6 (also imprisoned)
+    wrongdoer: bool = False  # §23.5: sent to a hearing/interrogation/trial and not cleared
+    dead: bool = False  # RCs: removed from the game (§31.2); PCs: card face-down (§31.5)
+    office: str | None = None  # §16
+    henchman_card: str | None = None  # §17: card id of the Henchman card under it
+    counselor_card: str | None = None  # §13.4.3: card id of the Monarch's Counselor card
+    alignment_card: str | None = None  # §14.5.19: Royal Alignment card a FARC sits on
+    spouse: str | None = None  # §18
+    consort: bool = False  # non-RC King/Queen (§18.10)
+    banned: bool = False  # banned from Court Balls (§8.4.4)
+    loyalty_counter: bool = False  # its Loyalty counter lies on the card (§11.3)
+    situation_turns: int = 0  # turns spent banished / imprisoned so far (§29.9, §30.10)
+    hid_turn: int = -1  # turn it went into or came out of hiding (§24.2)
+    travel_turn: int = -1  # turn it last travelled (§20.1)
+    proposal_turn: int = -1  # turn it last proposed or was proposed to (§18.4.3)
+    engaged_to: str | None = None  # accepted proposal awaiting a wedding (§18.4.7)
+    suicide: bool = False  # will die at the end of all Player Turns (§29.9, §30.10)
+    escaped: bool = False  # an escaped prisoner in hiding (§24.10, §30.6)
+    pending_justice: str | None = None  # suspended by a war (§7.10.1, A61): accuse/accuse_dwtk/hearing/trial
+    failed_problem: bool = False  # a Minister who failed a problem may not travel (§20.3)
+
+    def copy(self) -> Character:
+        # every field is an immutable scalar: a positional constructor call on the
+        # fields read at C speed is about twice as fast as a setattr loop
+        return Character(*char_values(self))
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field; a shared character equals a private one with the same values."""
+        if isinstance(other, Character):
+            return char_values(self) == char_values(other)
+        return NotImplemented
+
+
+class SharedCharacter(Character):
+    """A character shared by several states after ``GameState.clone()``: read-only.
+
+    ``clone()`` turns the characters of both states into this class (same layout, a swap of
+    ``__class__``); ``GameState.wchar(cid)`` replaces it in one state by a private ``Character``
+    copy before a write.  A write that bypasses ``wchar`` raises instead of changing every state
+    that shares the character.  Pickled and copied as a plain ``Character``."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise EngineError(f"write to character {self.cid!r}.{name} shared with a clone: "
+                          f"write through state.wchar({self.cid!r}).{name} = ...")
+
+    def __delattr__(self, name: str) -> None:
+        raise EngineError(f"delete of {self.cid!r}.{name} on a character shared with a clone")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Character, char_values(self)
+
+    def __repr__(self) -> str:
+        return "Character(" + Character.__repr__(self).partition("(")[2]
+
+
+CHAR_FIELDS = tuple(f.name for f in fields(Character))
+char_values = operator.attrgetter(*CHAR_FIELDS)  # all fields of a Character, as a tuple
+assert all(f.default_factory is MISSING for f in fields(Character)), \
+    "Character fields must be immutable scalars (Character.copy shares values)"

@@ -1,0 +1,151 @@
+"""Which engine runs: pure Python, or compiled by ``python -m fandonia_env.compile`` (mypyc).
+
+Never compiled itself: ``fandonia_env.engine`` calls ``choose()`` before it imports any other
+module of the engine.  The compiled engine runs when its build is fresh (built from the sources
+lying there now); a stale build is set aside with a warning, and ``FANDONIA_ENGINE=pure`` sets a
+fresh one aside too (for comparisons), in both cases by importing the ``.py`` sources instead of
+the extensions next to them.  ``FANDONIA_ENGINE=compiled`` makes a missing or stale build an
+error instead."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.abc
+import importlib.util
+import json
+import os
+import sys
+import warnings
+from collections.abc import Iterable
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+from typing import Any, get_type_hints
+
+ENGINE = Path(__file__).resolve().parent
+#: kept in Python: package inits; the exceptions and the copy-on-write character (classes mypyc
+#: cannot compile as native classes); the thin ``Game`` wrapper and the test/playthrough builders
+NOT_COMPILED = frozenset({"__init__.py", "compiled.py", "errors.py", "character.py", "game.py", "builder.py",
+                          "playthrough.py"})
+GROUP = "fandonia_env.engine._compiled"
+MANIFEST = "_compiled.json"
+#: mypy options of the build: the engine imports nothing outside the standard library and itself
+MYPY_OPTIONS = ("--ignore-missing-imports", "--follow-imports=silent")
+
+
+def sources(engine: Path = ENGINE) -> list[Path]:
+    """The engine's modules that are compiled, in a stable order."""
+    out = [p for p in sorted(engine.glob("*.py")) + sorted((engine / "data").glob("*.py"))
+           if p.name not in NOT_COMPILED]
+    if not out:
+        raise FileNotFoundError(f"no engine sources under {engine}")
+    return out
+
+
+def fingerprint(paths: Iterable[Path], engine: Path = ENGINE) -> dict[str, str]:
+    """SHA-256 of each source, keyed by its path relative to the engine folder."""
+    return {p.relative_to(engine).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+
+def extensions(engine: Path = ENGINE) -> list[Path]:
+    """The compiled extension files lying in the engine folder (none: the pure-Python engine)."""
+    return sorted(p for pat in ("*.so", "*.pyd") for d in (engine, engine / "data") for p in d.glob(pat))
+
+
+def status(engine: Path = ENGINE) -> tuple[str, list[str]]:
+    """``("pure", [])``, ``("compiled", [])`` or ``("stale", [why...])``: stale when extensions lie
+    there but the manifest is missing, or a source differs from the one they were built from."""
+    if not extensions(engine):
+        return "pure", []
+    man = engine / MANIFEST
+    if not man.is_file():
+        return "stale", [f"{man.name} is missing"]
+    try:
+        built = json.loads(man.read_text())["sources"]
+    except (ValueError, KeyError, TypeError) as e:
+        return "stale", [f"{man.name} is unreadable ({e})"]
+    now = fingerprint(sources(engine), engine)
+    why = [f"{k} changed since the build" for k in sorted(now) if k in built and built[k] != now[k]]
+    why += [f"{k} is new since the build" for k in sorted(set(now) - set(built))]
+    why += [f"{k} was compiled but is gone" for k in sorted(set(built) - set(now))]
+    return ("stale", why) if why else ("compiled", [])
+
+
+ENV = "FANDONIA_ENGINE"
+ENV_VALUES = ("pure", "compiled")
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Imports the engine's modules from their ``.py`` sources even where an extension lies beside."""
+
+    def find_spec(self, name: str, path: object = None, target: ModuleType | None = None) -> ModuleSpec | None:
+        pre = __package__ + "."
+        if not name.startswith(pre):
+            return None
+        rel = Path(*name[len(pre):].split("."))
+        for f in (ENGINE / rel.with_suffix(".py"), ENGINE / rel / "__init__.py"):
+            if f.is_file():
+                return importlib.util.spec_from_file_location(
+                    name, f, submodule_search_locations=[str(f.parent)] if f.name == "__init__.py" else None)
+        return None
+
+
+def choose(engine: Path = ENGINE) -> bool:
+    """Pick the engine for this process (see the module's docstring); True: the compiled one."""
+    want = os.environ.get(ENV, "")
+    if want and want not in ENV_VALUES:
+        raise ImportError(f"{ENV}={want!r}: expected one of {list(ENV_VALUES)} (or unset: compiled when built)")
+    st, why = status(engine)
+    if want == "compiled" and st != "compiled":
+        raise ImportError(f"{ENV}=compiled but the compiled engine is {st}"
+                          + "".join(f"; {w}" for w in why) + ": run `python -m fandonia_env.compile`")
+    if st == "compiled" and want != "pure":
+        return True
+    if st == "stale":
+        warnings.warn("the compiled engine was built from other sources (" + "; ".join(why) + "): running the "
+                      "pure-Python engine. Rebuild with `python -m fandonia_env.compile`, or remove it with "
+                      "`--clean`.", RuntimeWarning, stacklevel=3)
+    if st != "pure" and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFinder())
+    return False
+
+
+def _is_compiled(module: ModuleType) -> bool:
+    f = getattr(module, "__file__", None) or ""
+    return f.endswith((".so", ".pyd"))
+
+
+_SOURCE_HINTS: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+def type_hints(obj: Any, from_source: bool | None = None) -> dict[str, Any]:
+    """``typing.get_type_hints(obj)`` for an engine class (its annotated fields) or function (its
+    parameters), also when it is compiled: mypyc keeps no annotations (``list[str]`` becomes
+    ``list``, a function has none), so they are read from the module's source instead and
+    evaluated in the module's namespace, as ``get_type_hints`` does with string annotations
+    (``from_source``: force that reading, or ``get_type_hints``; None: the source when compiled)."""
+    module = sys.modules[obj.__module__]
+    if not (_is_compiled(module) if from_source is None else from_source):
+        return get_type_hints(obj)
+    key = (obj.__module__, obj.__qualname__)
+    hints = _SOURCE_HINTS.get(key)
+    if hints is None:
+        rel = Path(*obj.__module__.split(".")[2:]).with_suffix(".py")  # fandonia_env.engine.<rel>
+        tree = ast.parse((ENGINE / rel).read_text(encoding="utf-8"))
+        node = next((n for n in tree.body if isinstance(n, ast.ClassDef | ast.FunctionDef)
+                     and n.name == obj.__qualname__), None)
+        if node is None:
+            raise LookupError(f"{obj.__qualname__} is not defined at the top level of {rel}")
+        ns = vars(module)
+        if isinstance(node, ast.ClassDef):
+            anns = {n.target.id: n.annotation for n in node.body
+                    if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+        else:
+            a = node.args
+            anns = {x.arg: x.annotation for x in a.posonlyargs + a.args + a.kwonlyargs if x.annotation is not None}
+            if node.returns is not None:
+                anns["return"] = node.returns
+        ev = {k: eval(ast.unparse(v), ns) for k, v in anns.items()}  # noqa: S307 - our own source
+        hints = _SOURCE_HINTS[key] = {k: type(None) if v is None else v for k, v in ev.items()}
+    return hints

@@ -1,0 +1,150 @@
+"""The compiled engine (``python -m fandonia_env.compile``, mypyc) plays exactly the pure-Python one.
+
+The build runs on a copy of the package in a temporary folder (about 3-5 minutes on one core),
+never in the working tree.  Then one script runs twice on that copy, with the compiled engine and
+with the pure one (``FANDONIA_ENGINE``), and prints a digest of everything the engine produces:
+the golden playthroughs replayed, and random games in every preset at 2, 4 and 6 players (legal
+actions at every decision, every seat's v0 observation at every 5th, the invariants checked at
+every 3rd, save/load and clone round trips, the final save).  The digests must be equal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import typing
+from pathlib import Path
+
+import pytest
+
+from fandonia_env.engine import compiled
+from fandonia_env.engine.machine import OPS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+DIGEST = r'''
+import hashlib, json, pathlib, random, sys
+import fandonia_env.engine as E
+from fandonia_env.engine import Game, GameState
+from fandonia_env.engine.invariants import check
+from fandonia_env.engine.playthrough import replay
+from fandonia_env.spaces.observation import encode
+
+h = hashlib.sha256()
+golden_ok = True
+for f in sorted(pathlib.Path(sys.argv[1]).glob("playthrough_*.jsonl")):
+    lines = [json.loads(x) for x in f.read_text().splitlines()]
+    again = replay(lines)
+    golden_ok &= again == lines
+    h.update(json.dumps(again, sort_keys=True).encode())
+games = 0
+for preset in ("1981", "errata", "1981-all-optional", "errata-all-optional"):
+    for n in (2, 4, 6):
+        for seed in range(int(sys.argv[2])):
+            g = Game(players=n, seed=1000 * n + seed, max_turns=40, preset=preset)
+            r = random.Random(seed)
+            k = 0
+            while not g.over:
+                la = g.legal_actions()
+                h.update(repr((g.current_player(), la)).encode())
+                if k % 5 == 0:
+                    for p in range(n):
+                        h.update(encode(g.state, p).tobytes())
+                if k % 3 == 0:
+                    check(g.state)
+                if k % 50 == 25:
+                    assert GameState.from_json(g.state.to_json()) == g.state
+                    c = g.clone()
+                    c.apply(la[0])
+                g.apply(la[r.randrange(len(la))])
+                k += 1
+            h.update(json.dumps(g.state.to_json(), sort_keys=True).encode())
+            games += 1
+print(json.dumps({"compiled": E.COMPILED, "golden_ok": golden_ok, "games": games, "digest": h.hexdigest()}))
+'''
+
+
+def test_type_hints_read_from_the_source_equal_get_type_hints():
+    """What save validation and the invariant checker read when the engine is compiled (mypyc
+    keeps no annotations) is what ``typing.get_type_hints`` gives on the pure engine (checked in a
+    pure-Python process: the working tree may hold a build)."""
+    code = """
+import typing
+from fandonia_env.engine import COMPILED, compiled, state
+from fandonia_env.engine.machine import OPS
+assert not COMPILED
+for cls in (state.Player, state.GameState, state.Frame):
+    assert compiled.type_hints(cls, from_source=True) == typing.get_type_hints(cls), cls
+for name, fn in OPS.items():
+    assert compiled.type_hints(fn, from_source=True) == typing.get_type_hints(fn), name
+print(len(OPS))
+"""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "FANDONIA_ENGINE": "pure"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert int(out.stdout) == len(OPS) > 200
+
+
+def test_the_compiled_sources_are_every_engine_module_but_the_listed_ones():
+    names = {p.name for p in compiled.sources()}
+    assert {"machine.py", "state.py", "turn.py", "rule_queries.py", "components.py"} <= names
+    assert not names & compiled.NOT_COMPILED
+    assert compiled.status()[0] in ("pure", "compiled")
+
+
+def _run(copy: Path, env_engine: str, games: int) -> dict[str, typing.Any]:
+    env = {**os.environ, "PYTHONPATH": str(copy), "FANDONIA_ENGINE": env_engine, "PYTHONWARNINGS": "error::RuntimeWarning"}
+    out = subprocess.run([sys.executable, "-c", DIGEST, str(ROOT / "tests" / "golden"), str(games)], cwd=copy,
+                         env=env, capture_output=True, text=True, timeout=1800)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def built_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler (cc/gcc) on this machine: the compiled engine cannot be built")
+    pytest.importorskip("mypyc", reason="the compiled engine needs mypy/mypyc (the 'test' or 'fast' extra)")
+    copy = tmp_path_factory.mktemp("compiled")
+    shutil.copytree(ROOT / "fandonia_env", copy / "fandonia_env", ignore=shutil.ignore_patterns(
+        "__pycache__", "*.so", "*.pyd", compiled.MANIFEST))
+    shutil.copytree(ROOT / "configs" / "presets", copy / "configs" / "presets")
+    out = subprocess.run([sys.executable, "-m", "fandonia_env.compile"], cwd=copy,
+                         env={**os.environ, "PYTHONPATH": str(copy)}, capture_output=True, text=True, timeout=1800)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
+    assert compiled.status(copy / "fandonia_env" / "engine")[0] == "compiled"
+    return copy
+
+
+def test_the_compiled_engine_plays_byte_identically_to_the_pure_one(built_copy: Path):
+    fast = _run(built_copy, "compiled", 3)
+    pure = _run(built_copy, "pure", 3)
+    assert fast["compiled"] is True and pure["compiled"] is False
+    assert fast["golden_ok"] and pure["golden_ok"]
+    assert fast["games"] == pure["games"] == 36
+    assert fast["digest"] == pure["digest"]
+
+
+def test_a_stale_build_is_set_aside_for_the_pure_engine_and_refused_on_demand(built_copy: Path):
+    src = built_copy / "fandonia_env" / "engine" / "turn.py"
+    text = src.read_text()
+    try:
+        src.write_text(text + "\n# edited after the build\n")
+        assert compiled.status(src.parent) == ("stale", ["turn.py changed since the build"])
+        code = "import fandonia_env.engine as E; print(E.COMPILED)"
+        env = {**os.environ, "PYTHONPATH": str(built_copy)}
+        out = subprocess.run([sys.executable, "-c", code], cwd=built_copy, env=env, capture_output=True, text=True)
+        assert out.returncode == 0 and out.stdout.strip() == "False"
+        assert "turn.py changed since the build" in out.stderr and "python -m fandonia_env.compile" in out.stderr
+        out = subprocess.run([sys.executable, "-c", code], cwd=built_copy, capture_output=True, text=True,
+                             env={**env, "FANDONIA_ENGINE": "compiled"})
+        assert out.returncode != 0 and "FANDONIA_ENGINE=compiled but the compiled engine is stale" in out.stderr
+        out = subprocess.run([sys.executable, "-c", code], cwd=built_copy, capture_output=True, text=True,
+                             env={**env, "FANDONIA_ENGINE": "fast"})
+        assert out.returncode != 0 and "expected one of ['pure', 'compiled']" in out.stderr
+    finally:
+        src.write_text(text)
+    assert compiled.status(src.parent)[0] == "compiled"

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from fandonia_env.engine.machine import OPS
+# The suite tests the reference engine, pure Python, even where a compiled build lies in the tree:
+# tests patch engine classes (monkeypatch.setattr(RNG, "below", ...)), which compiled classes ignore.
+# tests/test_compiled_engine.py checks the compiled engine against it, on a copy it builds.
+os.environ.setdefault("FANDONIA_ENGINE", "pure")
+
+from fandonia_env.engine.machine import OPS  # noqa: E402 - after the engine is chosen
 
 # the asserts in helpers.py report their operands like the test files' own asserts
 pytest.register_assert_rewrite("helpers")

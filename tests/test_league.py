@@ -154,6 +154,29 @@ def test_recipe_wall_times_add_up_over_interrupted_runs(tmp_path: Path, monkeypa
     assert json.loads((tmp_path / "run" / "recipe_wall.json").read_text()) == pytest.approx(s["wall_s"], abs=0.1)
 
 
+def test_recipe_evaluation_is_played_again_only_when_its_policy_or_settings_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rerun skips a finished evaluation of the same policy and settings, and plays it again when the
+    step's policy (an earlier step trained further or replaced) or its settings changed."""
+    played: list[dict] = []
+
+    def fake_evaluate(sc: dict) -> list[dict]:
+        played.append(dict(sc))
+        return [{"policy": sc["policy"], "win_share": 0.5, "games": sc["games"]}]
+
+    monkeypatch.setattr(recipe.st_evaluate, "evaluate", fake_evaluate)
+    sc = {"out": str(tmp_path), "policy": "a/policy.npz", "anchors": ["random-v1"], "players": 4, "games": 8,
+          "seed": 10_000, "max_turns": 60, "rules": {}}
+    first = recipe._run_step("evaluate", sc)
+    assert recipe._run_step("evaluate", dict(sc)) == first and len(played) == 1
+    recipe._run_step("evaluate", {**sc, "policy": "b/policy.npz"})
+    recipe._run_step("evaluate", {**sc, "policy": "b/policy.npz", "games": 16})
+    assert [p["policy"] for p in played] == ["a/policy.npz", "b/policy.npz", "b/policy.npz"]
+    (tmp_path / "evaluate_rows.json").write_text(json.dumps(first))  # a file of an older recipe: no settings kept
+    recipe._run_step("evaluate", sc)
+    assert len(played) == 4
+
+
 def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_path: Path) -> None:
     from agents import make_agent
 

@@ -154,12 +154,24 @@ def _run_step(stage: str, sc: dict[str, Any]) -> list[dict[str, Any]] | None:
         st_league.train(sc)
     else:
         done = Path(sc["out"]) / "evaluate_rows.json"
-        if done.is_file():  # a finished evaluation is not played again on a rerun
-            return json.loads(done.read_text())
+        key = {k: sc.get(k) for k in _EVAL_KEY}
+        if done.is_file() and _same_evaluation(json.loads(done.read_text()), key):
+            return json.loads(done.read_text())["rows"]  # a finished evaluation is not played again on a rerun
         rows = st_evaluate.evaluate(sc)
-        done.write_text(json.dumps(rows, indent=1))
+        done.write_text(json.dumps({"evaluated": key, "rows": rows}, indent=1))
         return rows
     return None
+
+
+#: what makes two evaluations the same (a rerun plays one again when any of these changed, e.g. the
+#: policy after an earlier step was changed or trained further)
+_EVAL_KEY = ("policy", "anchors", "players", "games", "seed", "max_turns", "rules")
+
+
+def _same_evaluation(saved: Any, key: dict[str, Any]) -> bool:
+    if isinstance(saved, dict):
+        return saved.get("evaluated") == key
+    return False  # an older file without its settings: play it again
 
 
 def _checkpoint(stage: str, run_dir: str) -> Path:

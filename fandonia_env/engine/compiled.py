@@ -91,12 +91,13 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
         return None
 
 
-def choose(engine: Path = ENGINE) -> bool:
-    """Pick the engine for this process (see the module's docstring); True: the compiled one."""
+def choose() -> bool:
+    """Pick the engine for this process (see the module's docstring); True: the compiled one.  The
+    choice is about this package's own engine folder (``ENGINE``), the one ``_SourceFinder`` reads."""
     want = os.environ.get(ENV, "")
     if want and want not in ENV_VALUES:
         raise ImportError(f"{ENV}={want!r}: expected one of {list(ENV_VALUES)} (or unset: compiled when built)")
-    st, why = status(engine)
+    st, why = status()
     if want == "compiled" and st != "compiled":
         raise ImportError(f"{ENV}=compiled but the compiled engine is {st}"
                           + "".join(f"; {w}" for w in why) + ": run `python -m fandonia_env.compile`")

@@ -8,6 +8,7 @@ data in the state.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from . import chance
@@ -89,12 +90,12 @@ def status(state: GameState, cid: str) -> int:
     return _status(state.chars, cid, printed, ccs, state.support == 0)
 
 
-def statuses(state: GameState) -> dict[str, int]:
-    """``status`` of every character, in one pass (``state.chars`` order)."""
+def statuses(state: GameState, cids: Iterable[str] | None = None) -> dict[str, int]:
+    """``status`` of every character (``state.chars`` order), or of ``cids``, in one pass."""
     printed, ccs = _printed_table(state)
     chars = state.chars
     crisis = state.support == 0
-    return {cid: _status(chars, cid, printed, ccs, crisis) for cid in chars}
+    return {cid: _status(chars, cid, printed, ccs, crisis) for cid in (chars if cids is None else cids)}
 
 
 def status_sum(state: GameState, cids: Any) -> int:

@@ -127,6 +127,12 @@ class GameState:
     result: str | None = None  # "win", "draw", "truncated"
     winner: int | None = None
     steps: int = 0  # decisions applied
+    # -- not saved, compared or cloned (a clone, a loaded game and a restored step start them empty) --
+    #: the id of every character written since this state was made, in order: ``wchar`` appends
+    #: it, so a cache of data derived from the characters knows which ones to recompute
+    writes: list[str] = field(default_factory=list, repr=False, compare=False)
+    #: caches of data derived from this state, by owner (the observation encoders' character rows)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -136,6 +142,7 @@ class GameState:
         """The character ``cid`` of this state, to write: the one choke point of character writes.
 
         A character shared with a clone is first replaced, in this state only, by a private copy."""
+        self.writes.append(cid)
         c = self.chars[cid]
         if c.__class__ is not Character:
             c = self.chars[cid] = Character(*char_values(c))
@@ -151,6 +158,8 @@ class GameState:
             if f == "chars":  # value tuples (or, from an older pickle, characters)
                 v = {k: Character(*t) if type(t) is tuple else Character(*char_values(t)) for k, t in v.items()}
             object.__setattr__(self, f, v)
+        object.__setattr__(self, "writes", [])
+        object.__setattr__(self, "memo", {})
 
     # -- copying ----------------------------------------------------------
     def clone(self) -> GameState:
@@ -171,17 +180,17 @@ class GameState:
     # -- JSON -------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"schema": SCHEMA_VERSION}
-        for f in fields(GameState):
-            v = getattr(self, f.name)
-            if f.name == "players":
+        for name in _STATE_FIELDS:
+            v = getattr(self, name)
+            if name == "players":
                 v = [_dc_dict(p) for p in v]
-            elif f.name == "chars":
+            elif name == "chars":
                 v = {k: _dc_dict(c) for k, c in v.items()}
-            elif f.name == "rng":
+            elif name == "rng":
                 v = v.to_json()
-            elif f.name == "stack":
+            elif name == "stack":
                 v = [{"op": fr.op, "args": fr.args} for fr in v]
-            out[f.name] = pcopy(v)
+            out[name] = pcopy(v)
         return out
 
     @classmethod
@@ -198,7 +207,7 @@ class GameState:
                 f"field 'schema': unsupported schema version {_show(doc.get('schema'))}; "
                 f"this engine reads version {SCHEMA_VERSION}"
             )
-        expected = {f.name for f in fields(GameState)}
+        expected = set(_STATE_FIELDS)
         missing = expected - set(doc)
         if missing:
             raise StateError(f"missing field(s) {sorted(missing)!r} in saved game")
@@ -207,22 +216,22 @@ class GameState:
             raise StateError(f"unknown field(s) {sorted(extra, key=str)!r} in saved game")
         hints = _hints(GameState)
         kw: dict[str, Any] = {}
-        for f in fields(GameState):
-            v = doc[f.name]
-            if f.name == "players":
+        for name in _STATE_FIELDS:
+            v = doc[name]
+            if name == "players":
                 v = [_dc_from(Player, p, f"players[{i}]") for i, p in enumerate(_as(list, v, "players"))]
-            elif f.name == "chars":
+            elif name == "chars":
                 v = {k: _dc_from(Character, c, f"chars[{k!r}]") for k, c in _as(dict, v, "chars").items()}
-            elif f.name == "rng":
+            elif name == "rng":
                 v = _rng_from(v)
-            elif f.name == "stack":
+            elif name == "stack":
                 v = [_frame_from(fr, f"stack[{i}]") for i, fr in enumerate(_as(list, v, "stack"))]
-            elif f.name == "log":
+            elif name == "log":
                 v = _log_from(v)
             else:
-                check_type(v, hints[f.name], f.name)
+                check_type(v, hints[name], name)
                 v = pcopy(v)
-            kw[f.name] = v
+            kw[name] = v
         return cls(**kw)
 
     def __eq__(self, other: object) -> bool:
@@ -232,7 +241,8 @@ class GameState:
         return all(getattr(self, f) == getattr(other, f) for f in _STATE_FIELDS)
 
 
-_STATE_FIELDS = tuple(f.name for f in fields(GameState))
+#: the fields that make a state (saved, compared, pickled, cloned); ``writes`` and ``memo`` are not among them
+_STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.compare)
 assert _STATE_FIELDS == (
     "config", "players", "chars", "rng", "turn", "first_player", "order", "phase", "active", "deck", "discard",
     "removed", "loyalty_pool", "opportunity_pool", "support", "problems", "wars", "crown", "forced_crown",

@@ -14,6 +14,7 @@ fixed constant and clipped to [0, 1] (or [-1, 1] for signed values).
 from __future__ import annotations
 
 from array import array
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -22,12 +23,16 @@ from ..engine.actions import ACTIVITIES, COUNSEL_TABLES, PRESTIGE_TABLES, PROBLE
 from ..engine.data.components import (
     ALL_CHARACTER_IDS,
     CARD_TYPE_KEYS,
+    CARD_TYPE_OF,
     COUNTRIES,
     LOYALTY_IDS,
     OFFICE_KEYS,
+    OPPORTUNITY_TYPE_OF,
     OPPORTUNITY_TYPES,
 )
+from ..engine.machine import pending
 from ..engine.options import OPTIONAL_RULES
+from ..engine.queries import statuses
 from ..engine.state import GameState
 
 MAX_PLAYERS = 6
@@ -156,6 +161,17 @@ def label(i: int) -> str:
 
 
 _PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+_PRESTIGE_INDEX = {t: i for i, t in enumerate(PRESTIGE_TABLES)}
+_COUNSEL_INDEX = {t: i for i, t in enumerate(COUNSEL_TABLES)}
+_SUMS: list[float] = [0.0]
+
+
+def _fourteenths(k: int) -> float:
+    """``1/14`` added ``k`` times, in order (the sum the encoder has always stored)."""
+    while len(_SUMS) <= k:
+        _SUMS.append(_SUMS[-1] + 1 / 14)
+    return _SUMS[k]
+
 _CROWN_INDEX = {c: i for i, c in enumerate(CROWN_KEYS)}
 _LOC_INDEX = {x: i for i, x in enumerate(LOCATIONS)}
 _OFFICE_INDEX = {o: i for i, o in enumerate(OFFICE_KEYS)}
@@ -186,10 +202,6 @@ def encode(state: GameState, observer: int) -> np.ndarray:
     Reads only what ``engine.player_view(state, observer)`` shows (the public board and the
     observer's own hand, counters, turn bookkeeping and decision); the env-level leak test
     checks that resampling everything hidden from him leaves it byte-identical."""
-    from ..engine.data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
-    from ..engine.machine import pending
-    from ..engine.queries import statuses
-
     buf = array("f", _ZERO)
     me = observer
     n = state.n
@@ -247,70 +259,17 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[b + 8] = 1.0 if pl.idx == state.first_player else 0.0
         buf[b + 9] = 1.0 if pl.idx == state.active else 0.0
         buf[b + 10] = 1.0 if chars[pl.pc].dead else 0.0
-        pm = pl.prestige_mods
-        for j, tk in enumerate(PRESTIGE_TABLES):
-            v = pm.get(tk)
-            if v:
+        for tk, v in pl.prestige_mods.items():
+            j = _PRESTIGE_INDEX.get(tk)
+            if v and j is not None:
                 buf[b + 11 + j] = v / 2
-        cs = pl.counsels
-        for j, tk in enumerate(COUNSEL_TABLES):
-            v = cs.get(tk)
-            if v:
+        for tk, v in pl.counsels.items():
+            j = _COUNSEL_INDEX.get(tk)
+            if v and j is not None:
                 buf[b + 11 + _N_PRESTIGE + j] = _clip(len(v) / 4)
 
     o = _OFFSET["characters"]
-    monarch = state.monarch
-    st = statuses(state)
-    for ci, cid in enumerate(ALL_CHARACTER_IDS):
-        c = chars[cid]
-        b = o + ci * _CHAR_N
-        buf[b + (0 if c.owner is None else 1 + (c.owner - me) % n)] = 1.0
-        if c.is_pc:
-            buf[b + _C_PC] = 1.0
-        s = st[cid] / 12
-        buf[b + _C_STATUS] = 1.0 if s > 1 else s
-        buf[b + _C_TITLES] = c.titles / 4
-        if c.fixed_status is not None:
-            buf[b + _C_FIXED] = 1.0
-        li = _LOC_INDEX.get(c.location)
-        if li is not None:
-            buf[b + _C_LOC + li] = 1.0
-        if c.hiding:
-            buf[b + _C_SIT] = 1.0
-        if c.banished:
-            buf[b + _C_SIT + 1] = 1.0
-        if c.imprisoned:
-            buf[b + _C_SIT + 2] = 1.0
-        if c.awaiting_execution:
-            buf[b + _C_SIT + 3] = 1.0
-        if c.wrongdoer:
-            buf[b + _C_SIT + 4] = 1.0
-        if c.dead:
-            buf[b + _C_SIT + 5] = 1.0
-        buf[b + _C_OFFICE + (0 if c.office is None else 1 + _OFFICE_INDEX[c.office])] = 1.0
-        f = b + _C_FLAGS
-        if c.henchman_card is not None:
-            buf[f] = 1.0
-        if c.counselor_card is not None:
-            buf[f + 1] = 1.0
-        if c.alignment_card is not None:
-            buf[f + 2] = 1.0
-        if c.spouse is not None:
-            buf[f + 3] = 1.0
-        if c.consort:
-            buf[f + 4] = 1.0
-        if c.banned:
-            buf[f + 5] = 1.0
-        if c.engaged_to is not None:
-            buf[f + 6] = 1.0
-        if c.situation_turns > 0:
-            buf[f + 7] = _clip(c.situation_turns / 5)
-        if cid == monarch:
-            buf[f + 8] = 1.0
-        if c.escaped:
-            buf[f + 9] = 1.0
-        if c.pending_justice is not None:
-            buf[f + 10] = 1.0
+    buf[o:o + _CHARS_SIZE] = _char_block(state, me)
 
     mine = state.players[me]
     o = _OFFSET["hand"]
@@ -334,12 +293,7 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[o + 6] = 1.0 if ts.get("no_more") else 0.0
         buf[o + 7] = 1.0 if ts.get("restricted") else 0.0
     o = _OFFSET["discard"]
-    disc: dict[int, float] = {}  # summed as Python floats, stored once (float32 sums would round)
-    for card in state.discard:
-        i = o + _CARD_INDEX[CARD_TYPE_OF[card]]
-        disc[i] = disc.get(i, 0.0) + 1 / 14
-    for i, v in disc.items():
-        buf[i] = v
+    buf[o:o + len(CARD_TYPE_KEYS)] = _discard_block(state)
 
     d = pending(state)
     if d is not None and d.args["player"] == me:
@@ -365,7 +319,138 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[o] = 1.0
     for k in cfg["optional"]:
         buf[o + 1 + _OPT_INDEX[k]] = 1.0
-    return np.clip(np.frombuffer(buf, dtype=np.float32), -1.0, 1.0)
+    out = np.frombuffer(buf, dtype=np.float32)  # a view of this call's own buffer: clipped in place
+    np.minimum(out, 1.0, out=out)
+    return np.maximum(out, -1.0, out=out)
+
+
+_CHARS_SIZE = len(ALL_CHARACTER_IDS) * _CHAR_N
+_ZERO_ROW = array("f", bytes(4 * _CHAR_N))
+_MEMO_KEY = "observation.v0"
+
+
+def _discard_block(state: GameState) -> array:
+    """The ``discard`` block: 1/14 per card of each type, summed as Python floats and stored once
+    (float32 sums would round); kept in ``state.memo`` with the pile it was counted from."""
+    discard = state.discard
+    memo = state.memo.get(_MEMO_DISCARD)
+    if memo is not None and memo[0] == discard:
+        return memo[1]
+    block = array("f", bytes(4 * len(CARD_TYPE_KEYS)))
+    for tk, k in Counter(map(CARD_TYPE_OF.__getitem__, discard)).items():
+        block[_CARD_INDEX[tk]] = _fourteenths(k)
+    state.memo[_MEMO_DISCARD] = (list(discard), block)
+    return block
+
+
+_MEMO_DISCARD = "observation.v0.discard"
+
+
+def _char_block(state: GameState, me: int) -> array:
+    """The ``characters`` block of ``me``'s observation, kept up to date in ``state.memo``.
+
+    A row depends on its character's own fields, its Status, whether it is the Monarch and the
+    observer's seat.  The block of each observer is kept with the position it has read in
+    ``state.writes`` (every character written since goes through ``wchar``), the Statuses and the
+    Monarch it was made with: only the rows of written characters, of changed Statuses and of the
+    old and new Monarch are written again.  A clone or a loaded state starts with no memo."""
+    memo = state.memo.get(_MEMO_KEY)
+    if memo is None:
+        memo = state.memo[_MEMO_KEY] = {}
+    entry = memo.get(me)
+    writes = state.writes
+    monarch = state.monarch
+    chars = state.chars
+    n = state.n
+    if entry is None:
+        st = statuses(state)
+        block = array("f", bytes(4 * _CHARS_SIZE))
+        for ci, cid in enumerate(ALL_CHARACTER_IDS):
+            _char_row(block, ci * _CHAR_N, chars[cid], cid, st[cid], monarch, me, n)
+        memo[me] = [len(writes), block, st, monarch, state.support == 0]
+        return block
+    seen, block, st, old_monarch, old_crisis = entry
+    crisis = state.support == 0
+    if seen == len(writes) and crisis == old_crisis and monarch == old_monarch:
+        return block
+    dirty = set(writes[seen:])
+    if crisis != old_crisis:  # every Status may change (§33.2.3)
+        dirty.update(ALL_CHARACTER_IDS)
+    elif dirty:
+        # a Status reads the character and its spouse: add the spouses of the written characters
+        # and whoever names one of them as spouse (the old side of a marriage that ended)
+        for cid in ALL_CHARACTER_IDS:
+            c = chars[cid]
+            if c.spouse is not None and (cid in dirty or c.spouse in dirty):
+                dirty.add(cid)
+                dirty.add(c.spouse)
+    if dirty:
+        st.update(statuses(state, dirty))
+    if monarch != old_monarch:
+        dirty.add(monarch)
+        dirty.add(old_monarch)
+    for cid in dirty:
+        b = _CHAR_POS[cid] * _CHAR_N
+        block[b:b + _CHAR_N] = _ZERO_ROW
+        _char_row(block, b, chars[cid], cid, st[cid], monarch, me, n)
+    entry[0] = len(writes)
+    entry[3] = monarch
+    entry[4] = crisis
+    return block
+
+
+_CHAR_POS = {cid: i for i, cid in enumerate(ALL_CHARACTER_IDS)}
+
+
+def _char_row(buf: array, b: int, c: Any, cid: str, status: int, monarch: str, me: int, n: int) -> None:
+    """Write character ``cid``'s row (all zeros before) at ``buf[b:]``."""
+    buf[b + (0 if c.owner is None else 1 + (c.owner - me) % n)] = 1.0
+    if c.is_pc:
+        buf[b + _C_PC] = 1.0
+    s = status / 12
+    buf[b + _C_STATUS] = 1.0 if s > 1 else s
+    buf[b + _C_TITLES] = c.titles / 4
+    if c.fixed_status is not None:
+        buf[b + _C_FIXED] = 1.0
+    li = _LOC_INDEX.get(c.location)
+    if li is not None:
+        buf[b + _C_LOC + li] = 1.0
+    if c.hiding:
+        buf[b + _C_SIT] = 1.0
+    if c.banished:
+        buf[b + _C_SIT + 1] = 1.0
+    if c.imprisoned:
+        buf[b + _C_SIT + 2] = 1.0
+    if c.awaiting_execution:
+        buf[b + _C_SIT + 3] = 1.0
+    if c.wrongdoer:
+        buf[b + _C_SIT + 4] = 1.0
+    if c.dead:
+        buf[b + _C_SIT + 5] = 1.0
+    buf[b + _C_OFFICE + (0 if c.office is None else 1 + _OFFICE_INDEX[c.office])] = 1.0
+    f = b + _C_FLAGS
+    if c.henchman_card is not None:
+        buf[f] = 1.0
+    if c.counselor_card is not None:
+        buf[f + 1] = 1.0
+    if c.alignment_card is not None:
+        buf[f + 2] = 1.0
+    if c.spouse is not None:
+        buf[f + 3] = 1.0
+    if c.consort:
+        buf[f + 4] = 1.0
+    if c.banned:
+        buf[f + 5] = 1.0
+    if c.engaged_to is not None:
+        buf[f + 6] = 1.0
+    if c.situation_turns > 0:
+        buf[f + 7] = _clip(c.situation_turns / 5)
+    if cid == monarch:
+        buf[f + 8] = 1.0
+    if c.escaped:
+        buf[f + 9] = 1.0
+    if c.pending_justice is not None:
+        buf[f + 10] = 1.0
 
 
 def _flatten(ctx: Any, key: str = ""):

@@ -53,6 +53,8 @@ def check_action(action: Any, legal: Iterable[int], *, who: str) -> int:
     Well-formed: a Python ``int`` (not ``bool``), a numpy integer scalar, or a 0-d numpy integer
     array (what ``model.predict`` returns for one observation), within ``0..NUM_ACTIONS-1``.
     Whether the id is *legal now* is the caller's business (``legal`` is only quoted)."""
+    if type(action) is int and 0 <= action < NUM_ACTIONS:
+        return action
     legal = [int(x) for x in legal]
     space = f"the action space is Discrete({NUM_ACTIONS}), ids 0..{NUM_ACTIONS - 1}"
     if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):

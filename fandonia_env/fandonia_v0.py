@@ -62,7 +62,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .engine import Game
 from .engine.actions import CATALOGUE, ID, NAME, NUM_ACTIONS
@@ -118,13 +120,15 @@ class OrderEnforcing(OrderEnforcingWrapper):
         if not self._has_reset:
             raise _before_reset(what)
 
+    # The calls of the agent loop go straight to the wrapped env once the order is checked (the same
+    # results as PettingZoo's wrapper, without a wrapper-attribute lookup for every field they read).
     def observe(self, agent: str) -> Any:
         self._check_reset("observe()")
-        return super().observe(agent)
+        return self.env.observe(agent)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._check_reset("last()")
-        return super().last(observe)
+        return self.env.last(observe)
 
     def render(self) -> Any:
         self._check_reset("render()")
@@ -132,11 +136,36 @@ class OrderEnforcing(OrderEnforcingWrapper):
 
     def step(self, action: Any) -> None:
         self._check_reset("step()")
-        super().step(action)
+        env = self.env
+        if not env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            env.step(action)
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         self._check_reset("agent_iter()")
-        return super().agent_iter(max_iter)
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the wrapped env's fields directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection
 
 
 class raw_env(AECEnv):

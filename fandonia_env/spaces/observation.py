@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -220,7 +221,8 @@ def encode(state: GameState, observer: int) -> np.ndarray:
     if i is not None:
         buf[o2 + i] = 1.0
     o2 += len(PHASES)
-    buf[o2 + _CROWN_INDEX.get(state.crown, len(CROWN_KEYS))] = 1.0
+    crown = state.crown
+    buf[o2 + (len(CROWN_KEYS) if crown is None else _CROWN_INDEX.get(crown, len(CROWN_KEYS)))] = 1.0
     o2 += len(CROWN_KEYS) + 1
     buf[o2] = 1.0 if "court_ball" in state.forced_crown else 0.0
     o2 += 1
@@ -259,14 +261,14 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[b + 8] = 1.0 if pl.idx == state.first_player else 0.0
         buf[b + 9] = 1.0 if pl.idx == state.active else 0.0
         buf[b + 10] = 1.0 if chars[pl.pc].dead else 0.0
-        for tk, v in pl.prestige_mods.items():
+        for tk, mod in pl.prestige_mods.items():
             j = _PRESTIGE_INDEX.get(tk)
-            if v and j is not None:
-                buf[b + 11 + j] = v / 2
-        for tk, v in pl.counsels.items():
+            if mod and j is not None:
+                buf[b + 11 + j] = mod / 2
+        for tk, nums in pl.counsels.items():
             j = _COUNSEL_INDEX.get(tk)
-            if v and j is not None:
-                buf[b + 11 + _N_PRESTIGE + j] = _clip(len(v) / 4)
+            if nums and j is not None:
+                buf[b + 11 + _N_PRESTIGE + j] = _clip(len(nums) / 4)
 
     o = _OFFSET["characters"]
     buf[o:o + _CHARS_SIZE] = _char_block(state, me)
@@ -298,7 +300,7 @@ def encode(state: GameState, observer: int) -> np.ndarray:
     d = pending(state)
     if d is not None and d.args["player"] == me:
         buf[_OFFSET["decision_kind"] + _KIND_INDEX.get(d.args["kind"], 0)] = 1.0
-        nums = 0
+        slot = 0
         for key, val in _flatten(d.args["ctx"]):
             if isinstance(val, bool):
                 continue
@@ -310,9 +312,9 @@ def encode(state: GameState, observer: int) -> np.ndarray:
             elif isinstance(val, int):
                 if key in ("player", "victim", "target_player", "exposer") and 0 <= val < n:
                     buf[_OFFSET["decision_ctx_seats"] + (val - me) % n] = 1.0
-                elif nums < CTX_NUM_SLOTS:
-                    buf[_OFFSET["decision_ctx_numbers"] + nums] = max(-1.0, min(1.0, val / 12))
-                    nums += 1
+                elif slot < CTX_NUM_SLOTS:
+                    buf[_OFFSET["decision_ctx_numbers"] + slot] = max(-1.0, min(1.0, val / 12))
+                    slot += 1
     o = _OFFSET["rules"]
     cfg = state.config
     if cfg["edition"] == "errata":
@@ -453,7 +455,7 @@ def _char_row(buf: array, b: int, c: Any, cid: str, status: int, monarch: str, m
         buf[f + 10] = 1.0
 
 
-def _flatten(ctx: Any, key: str = ""):
+def _flatten(ctx: Any, key: str = "") -> Iterator[tuple[str, Any]]:
     if isinstance(ctx, dict):
         for k, x in ctx.items():
             yield from _flatten(x, k)

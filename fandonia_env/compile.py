@@ -10,7 +10,8 @@ reference: the compiled one is built from the same sources, and ``tests/test_com
 checks that it replays every golden playthrough and plays random games byte-identically.
 
 The build writes ``fandonia_env/engine/*.so`` (one per compiled module, plus the shared library
-``_compiled__mypyc``) and ``_compiled.json``, the SHA-256 of each source it was built from.
+``_compiled__mypyc``), one beside each of ``EXTRA_SOURCES`` (the v0 observation encoder) and
+``_compiled.json``, the SHA-256 of each source it was built from.
 Python imports an extension before the ``.py`` of the same name, so editing a source after a build
 would silently run the old rules: ``fandonia_env.engine`` refuses to import a stale build (run this
 command again, or ``--clean``).  Not compiled: ``NOT_COMPILED`` below (``docs/engine.md``, "The

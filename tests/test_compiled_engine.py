@@ -63,7 +63,9 @@ for preset in ("1981", "errata", "1981-all-optional", "errata-all-optional"):
                 k += 1
             h.update(json.dumps(g.state.to_json(), sort_keys=True).encode())
             games += 1
-print(json.dumps({"compiled": E.COMPILED, "golden_ok": golden_ok, "games": games, "digest": h.hexdigest()}))
+import fandonia_env.spaces.observation as O
+print(json.dumps({"compiled": E.COMPILED, "golden_ok": golden_ok, "games": games, "digest": h.hexdigest(),
+                  "observation_compiled": O.__file__.endswith((".so", ".pyd"))}))
 '''
 
 
@@ -90,6 +92,7 @@ print(len(OPS))
 
 def test_the_compiled_sources_are_every_engine_module_but_the_listed_ones():
     names = {p.name for p in compiled.sources()}
+    assert "observation.py" in names  # compiled.EXTRA_SOURCES
     assert {"machine.py", "state.py", "turn.py", "rule_queries.py", "components.py"} <= names
     assert not names & compiled.NOT_COMPILED
     assert compiled.status()[0] in ("pure", "compiled")
@@ -125,6 +128,7 @@ def test_the_compiled_engine_plays_byte_identically_to_the_pure_one(built_copy: 
     fast = _run(built_copy, "compiled", 3)
     pure = _run(built_copy, "pure", 3)
     assert fast["compiled"] is True and pure["compiled"] is False
+    assert fast["observation_compiled"] is True and pure["observation_compiled"] is False  # compiled.EXTRA_SOURCES
     assert fast["golden_ok"] and pure["golden_ok"]
     assert fast["games"] == pure["games"] == 36
     assert fast["digest"] == pure["digest"]
@@ -149,4 +153,12 @@ def test_a_stale_build_is_set_aside_for_the_pure_engine_and_refused_on_demand(bu
         assert out.returncode != 0 and "expected one of ['pure', 'compiled']" in out.stderr
     finally:
         src.write_text(text)
+    assert compiled.status(src.parent)[0] == "compiled"
+    obs = built_copy / "fandonia_env" / "spaces" / "observation.py"  # an extra source counts the same
+    text = obs.read_text()
+    try:
+        obs.write_text(text + "\n# edited after the build\n")
+        assert compiled.status(src.parent) == ("stale", ["../spaces/observation.py changed since the build"])
+    finally:
+        obs.write_text(text)
     assert compiled.status(src.parent)[0] == "compiled"

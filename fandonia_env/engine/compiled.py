@@ -24,6 +24,9 @@ from types import ModuleType
 from typing import Any, get_type_hints
 
 ENGINE = Path(__file__).resolve().parent
+#: compiled with the engine although they live outside it (paths relative to the package folder):
+#: the v0 observation encoder, about as much of an AEC step as the engine's own work
+EXTRA_SOURCES = ("spaces/observation.py",)
 #: kept in Python: package inits; the exceptions and the copy-on-write character (classes mypyc
 #: cannot compile as native classes); the thin ``Game`` wrapper and the test/playthrough builders
 NOT_COMPILED = frozenset({"__init__.py", "compiled.py", "errors.py", "character.py", "game.py", "builder.py",
@@ -35,22 +38,32 @@ MYPY_OPTIONS = ("--ignore-missing-imports", "--follow-imports=silent")
 
 
 def sources(engine: Path = ENGINE) -> list[Path]:
-    """The engine's modules that are compiled, in a stable order."""
+    """The modules that are compiled, in a stable order: the engine's, then ``EXTRA_SOURCES``."""
     out = [p for p in sorted(engine.glob("*.py")) + sorted((engine / "data").glob("*.py"))
            if p.name not in NOT_COMPILED]
     if not out:
         raise FileNotFoundError(f"no engine sources under {engine}")
-    return out
+    return out + [p for p in (engine.parent / x for x in EXTRA_SOURCES) if p.is_file()]
 
 
 def fingerprint(paths: Iterable[Path], engine: Path = ENGINE) -> dict[str, str]:
-    """SHA-256 of each source, keyed by its path relative to the engine folder."""
-    return {p.relative_to(engine).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+    """SHA-256 of each source, keyed by its path relative to the engine folder (``../spaces/...``
+    for an extra source)."""
+    return {_rel(p, engine): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+
+def _rel(p: Path, engine: Path) -> str:
+    return p.relative_to(engine).as_posix() if p.is_relative_to(engine) else "../" + p.relative_to(engine.parent).as_posix()
 
 
 def extensions(engine: Path = ENGINE) -> list[Path]:
-    """The compiled extension files lying in the engine folder (none: the pure-Python engine)."""
-    return sorted(p for pat in ("*.so", "*.pyd") for d in (engine, engine / "data") for p in d.glob(pat))
+    """The compiled extension files lying in the engine folder, or beside an extra source (none:
+    the pure-Python engine)."""
+    out = [p for pat in ("*.so", "*.pyd") for d in (engine, engine / "data") for p in d.glob(pat)]
+    for x in EXTRA_SOURCES:
+        src = engine.parent / x
+        out += [p for pat in (".*.so", ".*.pyd") for p in src.parent.glob(src.stem + pat)]
+    return sorted(out)
 
 
 def status(engine: Path = ENGINE) -> tuple[str, list[str]]:
@@ -80,15 +93,22 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
     """Imports the engine's modules from their ``.py`` sources even where an extension lies beside."""
 
     def find_spec(self, name: str, path: object = None, target: ModuleType | None = None) -> ModuleSpec | None:
-        pre = __package__ + "."
-        if not name.startswith(pre):
+        root = __package__.rpartition(".")[0]  # fandonia_env
+        if name.startswith(__package__ + "."):
+            rel = Path(*name[len(__package__) + 1:].split("."))
+        elif name in _EXTRA_MODULES:
+            rel = Path("..", *name[len(root) + 1:].split("."))
+        else:
             return None
-        rel = Path(*name[len(pre):].split("."))
         for f in (ENGINE / rel.with_suffix(".py"), ENGINE / rel / "__init__.py"):
             if f.is_file():
                 return importlib.util.spec_from_file_location(
                     name, f, submodule_search_locations=[str(f.parent)] if f.name == "__init__.py" else None)
         return None
+
+
+_EXTRA_MODULES = frozenset(__package__.rpartition(".")[0] + "." + x.removesuffix(".py").replace("/", ".")
+                           for x in EXTRA_SOURCES)
 
 
 def choose() -> bool:

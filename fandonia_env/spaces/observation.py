@@ -34,7 +34,7 @@ from ..engine.data.components import (
 from ..engine.machine import pending
 from ..engine.options import OPTIONAL_RULES
 from ..engine.queries import statuses
-from ..engine.state import GameState
+from ..engine.state import Character, GameState
 
 MAX_PLAYERS = 6
 PHASES = ("setup", "first_player", "offices", "problems", "crown", "player_turns", "player_turn",
@@ -348,65 +348,105 @@ def _discard_block(state: GameState) -> array:
 _MEMO_DISCARD = "observation.v0.discard"
 
 
+class _Rows:
+    """The character rows of one state with no owner marked, the same for every observer, kept in
+    ``state.memo``: ``block`` (47 rows), the position read in ``state.writes``, the Statuses,
+    Monarch and crisis flag the rows were made with, and ``log``, every character whose row was
+    rewritten since (each observer's block copies those)."""
+
+    __slots__ = ("block", "seen", "st", "monarch", "crisis", "log")
+
+    def __init__(self, state: GameState) -> None:
+        chars = state.chars
+        self.st: dict[str, int] = statuses(state)
+        self.monarch: str = state.monarch
+        self.crisis: bool = state.support == 0
+        self.seen: int = len(state.writes)
+        self.log: list[str] = []
+        self.block = array("f", bytes(4 * _CHARS_SIZE))
+        for ci, cid in enumerate(ALL_CHARACTER_IDS):
+            _char_row(self.block, ci * _CHAR_N, chars[cid], cid, self.st[cid], self.monarch)
+
+    def sync(self, state: GameState) -> None:
+        """Rewrite the rows of the characters written since, of those whose Status changed with
+        them (a Status reads the spouse, and every Status the crisis) and of the old and new Monarch."""
+        writes = state.writes
+        monarch = state.monarch
+        crisis = state.support == 0
+        if self.seen == len(writes) and crisis == self.crisis and monarch == self.monarch:
+            return
+        chars = state.chars
+        dirty = set(writes[self.seen:])
+        if crisis != self.crisis:  # every Status may change (§33.2.3)
+            dirty.update(ALL_CHARACTER_IDS)
+        elif dirty:
+            # a Status reads the character and its spouse: add whoever names a written character as
+            # spouse (the other side of a marriage, also one that has just ended)
+            for cid in ALL_CHARACTER_IDS:
+                sp = chars[cid].spouse
+                if sp is not None and sp in dirty:
+                    dirty.add(cid)
+        st = self.st
+        if dirty:
+            st.update(statuses(state, dirty))
+        if monarch != self.monarch:
+            dirty.add(monarch)
+            dirty.add(self.monarch)
+        block = self.block
+        for cid in dirty:
+            b = _CHAR_POS[cid] * _CHAR_N
+            block[b:b + _CHAR_N] = _ZERO_ROW
+            _char_row(block, b, chars[cid], cid, st[cid], monarch)
+        self.log.extend(dirty)
+        self.seen = len(writes)
+        self.monarch = monarch
+        self.crisis = crisis
+
+
 def _char_block(state: GameState, me: int) -> array:
     """The ``characters`` block of ``me``'s observation, kept up to date in ``state.memo``.
 
-    A row depends on its character's own fields, its Status, whether it is the Monarch and the
-    observer's seat.  The block of each observer is kept with the position it has read in
-    ``state.writes`` (every character written since goes through ``wchar``), the Statuses and the
-    Monarch it was made with: only the rows of written characters, of changed Statuses and of the
-    old and new Monarch are written again.  A clone or a loaded state starts with no memo."""
+    A row depends on its character's own fields, its Status, whether it is the Monarch, and on the
+    observer's seat only through the owner's seat relative to his.  ``_Rows`` keeps the rows without
+    the owner, for every observer at once, up to date with ``state.writes`` (every character
+    written goes through ``wchar``); each observer's block, kept with its position in the rows' log,
+    copies the rewritten rows and marks their owners.  A clone or a loaded state starts with no memo."""
     memo = state.memo.get(_MEMO_KEY)
     if memo is None:
-        memo = state.memo[_MEMO_KEY] = {}
-    entry = memo.get(me)
-    writes = state.writes
-    monarch = state.monarch
+        rows = _Rows(state)
+        memo = state.memo[_MEMO_KEY] = {-1: rows}
+    else:
+        rows = memo[-1]
+        rows.sync(state)
     chars = state.chars
     n = state.n
+    entry = memo.get(me)
     if entry is None:
-        st = statuses(state)
-        block = array("f", bytes(4 * _CHARS_SIZE))
+        block = array("f", rows.block)
         for ci, cid in enumerate(ALL_CHARACTER_IDS):
-            _char_row(block, ci * _CHAR_N, chars[cid], cid, st[cid], monarch, me, n)
-        memo[me] = [len(writes), block, st, monarch, state.support == 0]
+            owner = chars[cid].owner
+            block[ci * _CHAR_N + (0 if owner is None else 1 + (owner - me) % n)] = 1.0
+        memo[me] = [len(rows.log), block]
         return block
-    seen, block, st, old_monarch, old_crisis = entry
-    crisis = state.support == 0
-    if seen == len(writes) and crisis == old_crisis and monarch == old_monarch:
-        return block
-    dirty = set(writes[seen:])
-    if crisis != old_crisis:  # every Status may change (§33.2.3)
-        dirty.update(ALL_CHARACTER_IDS)
-    elif dirty:
-        # a Status reads the character and its spouse: add the spouses of the written characters
-        # and whoever names one of them as spouse (the old side of a marriage that ended)
-        for cid in ALL_CHARACTER_IDS:
-            c = chars[cid]
-            if c.spouse is not None and (cid in dirty or c.spouse in dirty):
-                dirty.add(cid)
-                dirty.add(c.spouse)
-    if dirty:
-        st.update(statuses(state, dirty))
-    if monarch != old_monarch:
-        dirty.add(monarch)
-        dirty.add(old_monarch)
-    for cid in dirty:
-        b = _CHAR_POS[cid] * _CHAR_N
-        block[b:b + _CHAR_N] = _ZERO_ROW
-        _char_row(block, b, chars[cid], cid, st[cid], monarch, me, n)
-    entry[0] = len(writes)
-    entry[3] = monarch
-    entry[4] = crisis
+    seen = entry[0]
+    block = entry[1]
+    log = rows.log
+    if seen != len(log):
+        shared = rows.block
+        for cid in set(log[seen:]):
+            b = _CHAR_POS[cid] * _CHAR_N
+            block[b:b + _CHAR_N] = shared[b:b + _CHAR_N]
+            owner = chars[cid].owner
+            block[b + (0 if owner is None else 1 + (owner - me) % n)] = 1.0
+        entry[0] = len(log)
     return block
 
 
 _CHAR_POS = {cid: i for i, cid in enumerate(ALL_CHARACTER_IDS)}
 
 
-def _char_row(buf: array, b: int, c: Any, cid: str, status: int, monarch: str, me: int, n: int) -> None:
-    """Write character ``cid``'s row (all zeros before) at ``buf[b:]``."""
-    buf[b + (0 if c.owner is None else 1 + (c.owner - me) % n)] = 1.0
+def _char_row(buf: array, b: int, c: Character, cid: str, status: int, monarch: str) -> None:
+    """Write character ``cid``'s row at ``buf[b:]`` (all zeros before), all but its owner."""
     if c.is_pc:
         buf[b + _C_PC] = 1.0
     s = status / 12

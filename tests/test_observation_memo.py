@@ -18,7 +18,7 @@ from fandonia_env.engine import Game
 from fandonia_env.engine.data.components import ROYALS
 from fandonia_env.engine.options import preset_names
 from fandonia_env.engine.search import sample_chance
-from fandonia_env.engine.state import GameState
+from fandonia_env.engine.state import GameState, char_values
 from fandonia_env.spaces.observation import encode
 
 CASES = [(p, n) for p in preset_names() for n in (2, 4, 6)] + [("1981", 3), ("errata-all-optional", 5)]
@@ -117,3 +117,34 @@ def test_a_government_in_crisis_halves_statuses_without_a_character_write() -> N
     assert encode(st, 3).tobytes() == encode(_fresh(st), 3).tobytes()
     st.support = 40
     assert encode(st, 3).tobytes() == encode(_fresh(st), 3).tobytes()
+
+
+@pytest.mark.parametrize(("preset", "players"), CASES, ids=[f"{p}-{n}p" for p, n in CASES])
+def test_every_character_change_is_in_the_write_log(preset: str, players: int) -> None:
+    """The log's promise (``wchar`` is the only writer): after every step, each character whose
+    values changed was logged in ``state.writes`` during that step."""
+    rng = random.Random(f"log{preset}{players}")
+    explicit = players in (3, 5)
+    g = Game(players=players, seed=rng.randrange(10**6), max_turns=60, preset=preset,
+             **({"chance": "explicit"} if explicit else {}))
+    changed = 0
+    while not g.over:
+        st = g.state
+        before = {cid: char_values(c) for cid, c in st.chars.items()}
+        log, pos = st.writes, len(st.writes)
+        if g.is_chance_node():
+            g.apply_chance(sample_chance(g, rng))
+        else:
+            g.apply(rng.choice(g.legal_actions()))
+        st = g.state
+        if st.writes is not log:
+            # a step restored in explicit chance mode put back a clone's fields: a new (empty) log and
+            # memo, so every cache starts afresh; what this step changed cannot be told from the log
+            assert explicit
+            continue
+        logged = set(st.writes[pos:])
+        for cid, c in st.chars.items():
+            if char_values(c) != before[cid]:
+                changed += 1
+                assert cid in logged, (st.steps, cid)
+    assert changed > 20

@@ -5,7 +5,7 @@ never in the working tree.  Then one script runs twice on that copy, with the co
 with the pure one (``FANDONIA_ENGINE``), and prints a digest of everything the engine produces:
 the golden playthroughs replayed, and random games in every preset at 2, 4 and 6 players (legal
 actions at every decision, every seat's v0 observation at every 5th, the invariants checked at
-every 3rd, save/load and clone round trips, the final save).  The digests must be equal.
+every 3rd, save/load, pickle, deepcopy and clone round trips, the final save).  The digests must be equal.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from fandonia_env.engine import compiled
 ROOT = Path(__file__).resolve().parents[1]
 
 DIGEST = r'''
-import hashlib, json, pathlib, random, sys
+import copy, hashlib, json, pathlib, pickle, random, sys
 import fandonia_env.engine as E
 from fandonia_env.engine import Game, GameState
 from fandonia_env.engine.invariants import check
@@ -57,6 +57,7 @@ for preset in ("1981", "errata", "1981-all-optional", "errata-all-optional"):
                     check(g.state)
                 if k % 50 == 25:
                     assert GameState.from_json(g.state.to_json()) == g.state
+                    assert pickle.loads(pickle.dumps(g.state)) == g.state == copy.deepcopy(g.state)
                     c = g.clone()
                     c.apply(la[0])
                 g.apply(la[r.randrange(len(la))])

@@ -185,3 +185,26 @@ def test_pickling_and_copying_give_plain_private_characters():
     g2 = pickle.loads(pickle.dumps(c))
     g2.apply(g2.legal_actions()[0])
     assert c.state == g.state
+
+
+def test_the_log_is_shared_by_a_clone_until_the_first_append_and_never_after() -> None:
+    """``GameState.clone`` shares the log (lines are never changed once written); ``machine.log``,
+    its one writer, copies it before the first append of either state."""
+    g = play_randomly(Game(players=4, seed=11, max_turns=30), random.Random(11), moves=150)
+    c = g.clone()
+    assert c.state.log is g.state.log and c.state.log_shared and g.state.log_shared
+    n = len(g.state.log)
+    rng = random.Random(2)
+    while len(c.state.log) == n:
+        c.apply(rng.choice(c.legal_actions()))
+    assert len(g.state.log) == n and c.state.log is not g.state.log and c.state.log[:n] == g.state.log
+    mine = list(c.state.log)
+    while len(g.state.log) == n:
+        g.apply(rng.choice(g.legal_actions()))
+    assert c.state.log == mine  # the original's appends never reach the clone
+    assert g.state.log[:n] == c.state.log[:n]
+    # pickled together, two states that share a log come back with a log each
+    d = g.clone()
+    a, b = pickle.loads(pickle.dumps([g.state, d.state]))
+    assert a.log == b.log and a.log is not b.log and not a.log_shared and not b.log_shared
+    assert copy.deepcopy(d.state).log is not d.state.log

@@ -268,7 +268,11 @@ def _take(state: GameState, action: int) -> None:
 # The log
 # ---------------------------------------------------------------------------
 def log(state: GameState, text: str, to: int | None = None) -> None:
-    """Append a log line: public (``to=None``) or private to one player."""
+    """Append a log line: public (``to=None``) or private to one player.  The one writer of the
+    log: a log still shared with a clone is copied first (``GameState.clone``)."""
+    if state.log_shared:
+        state.log = list(state.log)
+        state.log_shared = False
     state.log.append({"turn": state.turn, "t": text, "to": to})
 
 

@@ -133,6 +133,9 @@ class GameState:
     writes: list[str] = field(default_factory=list, repr=False, compare=False)
     #: caches of data derived from this state, by owner (the observation encoders' character rows)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: ``log`` is shared with a clone (or the state it was cloned from): ``machine.log``, the one
+    #: writer of the log, copies it before its first append (log lines are never changed once written)
+    log_shared: bool = field(default=False, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -149,8 +152,9 @@ class GameState:
         return c
 
     def __getstate__(self) -> list[Any]:
-        # characters as value tuples: each unpickled state owns its own (never shared) characters
-        return [{k: char_values(c) for k, c in v.items()} if f == "chars" else v
+        # characters as value tuples and a log of its own: each unpickled state owns its own (never
+        # shared) characters and log, also when states that share them are pickled together
+        return [{k: char_values(c) for k, c in v.items()} if f == "chars" else list(v) if f == "log" else v
                 for f, v in zip(_STATE_FIELDS, map(self.__getattribute__, _STATE_FIELDS), strict=True)]
 
     def __setstate__(self, state: list[Any]) -> None:
@@ -160,6 +164,7 @@ class GameState:
             object.__setattr__(self, f, v)
         object.__setattr__(self, "writes", [])
         object.__setattr__(self, "memo", {})
+        object.__setattr__(self, "log_shared", False)
 
     # -- copying ----------------------------------------------------------
     def clone(self) -> GameState:
@@ -167,6 +172,7 @@ class GameState:
         for c in chars.values():  # both states now share every character: copy-on-write (wchar)
             if c.__class__ is Character:
                 c.__class__ = SharedCharacter
+        self.log_shared = True  # and the log: copied by the first append (machine.log)
         # every field, in declaration order (checked below the class); config is never mutated
         # after creation, log entries are never mutated once written
         return GameState(
@@ -175,7 +181,8 @@ class GameState:
             list(self.removed), list(self.loyalty_pool), list(self.opportunity_pool), self.support,
             pcopy(self.problems), list(self.wars), self.crown, list(self.forced_crown), self.problems_at_start,
             self.monarch, pcopy(self.reign), pcopy(self.pt), pcopy(self.tstate), pcopy(self.misc),
-            [f.copy() for f in self.stack], list(self.log), self.over, self.result, self.winner, self.steps)
+            [f.copy() for f in self.stack], self.log, self.over, self.result, self.winner, self.steps,
+            log_shared=True)
 
     # -- JSON -------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -241,7 +248,8 @@ class GameState:
         return all(getattr(self, f) == getattr(other, f) for f in _STATE_FIELDS)
 
 
-#: the fields that make a state (saved, compared, pickled, cloned); ``writes`` and ``memo`` are not among them
+#: the fields that make a state (saved, compared, pickled, cloned); ``writes``, ``memo`` and
+#: ``log_shared`` are not among them
 _STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.compare)
 assert _STATE_FIELDS == (
     "config", "players", "chars", "rng", "turn", "first_player", "order", "phase", "active", "deck", "discard",

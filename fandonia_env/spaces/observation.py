@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -329,6 +329,7 @@ def encode(state: GameState, observer: int) -> np.ndarray:
 _CHARS_SIZE = len(ALL_CHARACTER_IDS) * _CHAR_N
 _ZERO_ROW = array("f", bytes(4 * _CHAR_N))
 _MEMO_KEY = "observation.v0"
+_MEMO_DISCARD = "observation.v0.discard"
 
 
 def _discard_block(state: GameState) -> array:
@@ -345,16 +346,13 @@ def _discard_block(state: GameState) -> array:
     return block
 
 
-_MEMO_DISCARD = "observation.v0.discard"
-
-
 class _Rows:
     """The character rows of one state with no owner marked, the same for every observer, kept in
     ``state.memo``: ``block`` (47 rows), the position read in ``state.writes``, the Statuses,
-    Monarch and crisis flag the rows were made with, and ``log``, every character whose row was
-    rewritten since (each observer's block copies those)."""
+    Monarch and crisis flag the rows were made with, ``log``, every character whose row was
+    rewritten since, and ``seats``: each observer's block with the position it has read in ``log``."""
 
-    __slots__ = ("block", "seen", "st", "monarch", "crisis", "log")
+    __slots__ = ("block", "seen", "st", "monarch", "crisis", "log", "seats")
 
     def __init__(self, state: GameState) -> None:
         chars = state.chars
@@ -363,6 +361,7 @@ class _Rows:
         self.crisis: bool = state.support == 0
         self.seen: int = len(state.writes)
         self.log: list[str] = []
+        self.seats: dict[int, tuple[int, array]] = {}
         self.block = array("f", bytes(4 * _CHARS_SIZE))
         for ci, cid in enumerate(ALL_CHARACTER_IDS):
             _char_row(self.block, ci * _CHAR_N, chars[cid], cid, self.st[cid], self.monarch)
@@ -411,34 +410,31 @@ def _char_block(state: GameState, me: int) -> array:
     the owner, for every observer at once, up to date with ``state.writes`` (every character
     written goes through ``wchar``); each observer's block, kept with its position in the rows' log,
     copies the rewritten rows and marks their owners.  A clone or a loaded state starts with no memo."""
-    memo = state.memo.get(_MEMO_KEY)
-    if memo is None:
-        rows = _Rows(state)
-        memo = state.memo[_MEMO_KEY] = {-1: rows}
+    rows = state.memo.get(_MEMO_KEY)
+    if rows is None:
+        rows = state.memo[_MEMO_KEY] = _Rows(state)
     else:
-        rows = memo[-1]
         rows.sync(state)
     chars = state.chars
     n = state.n
-    entry = memo.get(me)
+    log = rows.log
+    entry = rows.seats.get(me)
     if entry is None:
         block = array("f", rows.block)
-        for ci, cid in enumerate(ALL_CHARACTER_IDS):
-            owner = chars[cid].owner
-            block[ci * _CHAR_N + (0 if owner is None else 1 + (owner - me) % n)] = 1.0
-        memo[me] = [len(rows.log), block]
-        return block
-    seen = entry[0]
-    block = entry[1]
-    log = rows.log
-    if seen != len(log):
+        cids: Iterable[str] = ALL_CHARACTER_IDS
+    else:
+        seen, block = entry
+        if seen == len(log):
+            return block
+        cids = set(log[seen:])
         shared = rows.block
-        for cid in set(log[seen:]):
+        for cid in cids:
             b = _CHAR_POS[cid] * _CHAR_N
             block[b:b + _CHAR_N] = shared[b:b + _CHAR_N]
-            owner = chars[cid].owner
-            block[b + (0 if owner is None else 1 + (owner - me) % n)] = 1.0
-        entry[0] = len(log)
+    for cid in cids:
+        owner = chars[cid].owner
+        block[_CHAR_POS[cid] * _CHAR_N + (0 if owner is None else 1 + (owner - me) % n)] = 1.0
+    rows.seats[me] = (len(log), block)
     return block
 
 

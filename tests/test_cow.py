@@ -1,8 +1,10 @@
 """Copy-on-write characters (``GameState.clone`` shares characters, ``GameState.wchar`` writes).
 
 A clone shares every character with its original; a write goes through ``state.wchar(cid)``,
-which copies the character for that state first, and a direct write to a shared character
-raises.  Checked here: the golden games replay byte-identically with a clone at every decision
+which copies the character for that state first.  A write that bypassed ``wchar`` would change
+every state sharing the character: the replays below would see the state left behind change, and
+``test_observation_memo`` checks that every character change of random games is in the write log
+``wchar`` keeps.  Checked here: the golden games replay byte-identically with a clone at every decision
 (so every write the engine makes in them meets a shared character), random games in every preset
 (and in explicit chance mode) where a clone and its original go separate ways without touching
 each other, equality, pickling and copying."""
@@ -19,7 +21,7 @@ import random
 import pytest
 from helpers import play_randomly
 
-from fandonia_env.engine import EngineError, Game
+from fandonia_env.engine import Game
 from fandonia_env.engine.game import player_view
 from fandonia_env.engine.options import preset_names
 from fandonia_env.engine.search import sample_chance
@@ -137,17 +139,11 @@ def test_clone_and_original_go_separate_ways_without_touching_each_other(preset,
     assert _dump(_redo(cfg, moves).state) == _dump(g.state)
 
 
-def test_a_direct_write_to_a_shared_character_raises_and_wchar_copies():
+def test_wchar_copies_a_shared_character_once_and_the_other_state_keeps_its_own():
     g = _mid_game()
     c = g.clone()
-    cid, field = g.state.players[0].pc, "banned"
-    for st in (g.state, c.state):
-        with pytest.raises(EngineError, match=r"titles.*wchar"):
-            st.chars[cid].titles += 1
-        with pytest.raises(EngineError):
-            setattr(st.chars["george"], field, True)
-        with pytest.raises(EngineError):
-            del st.chars["george"].banned
+    cid = g.state.players[0].pc
+    assert g.state.chars[cid] is c.state.chars[cid]  # shared after the clone
     was = g.state.chars[cid].titles
     w = c.state.wchar(cid)
     assert type(w) is Character and c.state.wchar(cid) is w  # copied once, then private
@@ -156,6 +152,24 @@ def test_a_direct_write_to_a_shared_character_raises_and_wchar_copies():
     g.state.wchar(cid).titles += 1
     assert g.state.chars[cid].titles == was + 1 and c.state.chars[cid].titles == was + 3
     assert g.state.chars["george"] is c.state.chars["george"]  # never written: still shared
+    # a second clone shares again what the first write had made private
+    d = c.clone()
+    assert d.state.chars[cid] is c.state.chars[cid]
+    c.state.wchar(cid).titles += 1
+    assert d.state.chars[cid].titles == was + 3 and c.state.chars[cid].titles == was + 4
+
+
+def test_a_fresh_or_loaded_state_owns_its_characters():
+    g = _mid_game()
+    cid = g.state.players[0].pc
+    made = (lambda: g.state, lambda: GameState.from_json(g.state.to_json()),
+            lambda: pickle.loads(pickle.dumps(g.clone().state)), lambda: copy.deepcopy(g.state))
+    for make in made:  # in this order: g.state before anything clones it
+        st = make()
+        c = st.chars[cid]
+        assert st.wchar(cid) is c  # nothing to copy: no clone shares it
+    mine = g.state.chars[cid]
+    assert g.state.cow and g.state.wchar(cid) is not mine  # g was cloned above: its first write copies
 
 
 def test_equality_repr_and_json_ignore_sharing():

@@ -1,9 +1,10 @@
-"""One character card (``Character``) and its copy-on-write twin (``SharedCharacter``).
+"""One character card (``Character``); ``state`` re-exports it.
 
-A module of its own, never compiled: ``GameState.clone()`` turns a character into a
-``SharedCharacter`` by changing its ``__class__``, which needs two plain Python classes of the
-same layout (mypyc's native classes cannot change class; ``docs/engine.md``, "The compiled
-engine").  ``state`` re-exports ``Character``."""
+A module of its own so that the compiled engine makes it a native class: the rules read its
+fields everywhere, and mypyc reads a native class's field straight from the object (a plain
+class's through the attribute protocol).  Copy-on-write after ``GameState.clone()`` is kept by
+the state (``GameState.wchar``), not by the character (``docs/engine.md``, "Copy-on-write
+characters")."""
 
 from __future__ import annotations
 
@@ -11,15 +12,14 @@ import operator
 from dataclasses import MISSING, dataclass, fields
 from typing import Any
 
-from .errors import EngineError
-
 
 @dataclass(slots=True, eq=False)
 class Character:
     """One card of the Nobles or Royalty Deck and everything placed on it.
 
-    Read it as ``state.chars[cid].field``; write it only through ``state.wchar(cid).field = v``
-    (a character shared with a clone refuses writes, see ``SharedCharacter``)."""
+    Read it as ``state.chars[cid].field``; write it only through ``state.wchar(cid).field = v``:
+    after ``GameState.clone()`` both states share their characters, and ``wchar`` gives the
+    writing state a copy of its own first."""
 
     cid: str
     owner: int | None = None  # faction it belongs to (PC, FAC or FARC); None = neutral
@@ -57,34 +57,14 @@ class Character:
         return Character(*char_values(self))
 
     def __eq__(self, other: object) -> bool:
-        """Field by field; a shared character equals a private one with the same values."""
+        """Field by field (the class has no other state)."""
         if isinstance(other, Character):
             return char_values(self) == char_values(other)
         return NotImplemented
 
-
-class SharedCharacter(Character):
-    """A character shared by several states after ``GameState.clone()``: read-only.
-
-    ``clone()`` turns the characters of both states into this class (same layout, a swap of
-    ``__class__``); ``GameState.wchar(cid)`` replaces it in one state by a private ``Character``
-    copy before a write.  A write that bypasses ``wchar`` raises instead of changing every state
-    that shares the character.  Pickled and copied as a plain ``Character``."""
-
-    __slots__ = ()
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise EngineError(f"write to character {self.cid!r}.{name} shared with a clone: "
-                          f"write through state.wchar({self.cid!r}).{name} = ...")
-
-    def __delattr__(self, name: str) -> None:
-        raise EngineError(f"delete of {self.cid!r}.{name} on a character shared with a clone")
-
     def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy by value: the positional constructor (a native class has no __dict__)
         return Character, char_values(self)
-
-    def __repr__(self) -> str:
-        return "Character(" + Character.__repr__(self).partition("(")[2]
 
 
 CHAR_FIELDS = tuple(f.name for f in fields(Character))

@@ -27,9 +27,9 @@ ENGINE = Path(__file__).resolve().parent
 #: compiled with the engine although they live outside it (paths relative to the package folder):
 #: the v0 observation encoder, about as much of an AEC step as the engine's own work
 EXTRA_SOURCES = ("spaces/observation.py",)
-#: kept in Python: package inits; the exceptions and the copy-on-write character (classes mypyc
-#: cannot compile as native classes); the thin ``Game`` wrapper and the test/playthrough builders
-NOT_COMPILED = frozenset({"__init__.py", "compiled.py", "errors.py", "character.py", "game.py", "builder.py",
+#: kept in Python: package inits; the exceptions (mypyc cannot compile exception classes as native
+#: classes); the thin ``Game`` wrapper and the test/playthrough builders
+NOT_COMPILED = frozenset({"__init__.py", "compiled.py", "errors.py", "game.py", "builder.py",
                           "playthrough.py"})
 GROUP = "fandonia_env.engine._compiled"
 MANIFEST = "_compiled.json"

@@ -18,7 +18,7 @@ from types import UnionType
 from typing import Any, Union, get_args, get_origin
 
 from .character import Character as Character
-from .character import SharedCharacter, char_values
+from .character import char_values
 from .compiled import type_hints
 from .errors import EngineError as EngineError
 from .errors import StateError as StateError
@@ -136,6 +136,10 @@ class GameState:
     #: ``log`` is shared with a clone (or the state it was cloned from): ``machine.log``, the one
     #: writer of the log, copies it before its first append (log lines are never changed once written)
     log_shared: bool = field(default=False, repr=False, compare=False)
+    #: the characters may be shared with a clone (set on both states by ``clone()``): ``wchar`` copies a
+    #: character before its first write since then, and ``copied`` lists those it has copied
+    cow: bool = field(default=False, repr=False, compare=False)
+    copied: set[str] = field(default_factory=set, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -147,8 +151,9 @@ class GameState:
         A character shared with a clone is first replaced, in this state only, by a private copy."""
         self.writes.append(cid)
         c = self.chars[cid]
-        if c.__class__ is not Character:
-            c = self.chars[cid] = Character(*char_values(c))
+        if self.cow and cid not in self.copied:
+            c = self.chars[cid] = c.copy()
+            self.copied.add(cid)
         return c
 
     def __getstate__(self) -> list[Any]:
@@ -165,13 +170,14 @@ class GameState:
         object.__setattr__(self, "writes", [])
         object.__setattr__(self, "memo", {})
         object.__setattr__(self, "log_shared", False)
+        object.__setattr__(self, "cow", False)
+        object.__setattr__(self, "copied", set())
 
     # -- copying ----------------------------------------------------------
     def clone(self) -> GameState:
         chars = self.chars
-        for c in chars.values():  # both states now share every character: copy-on-write (wchar)
-            if c.__class__ is Character:
-                c.__class__ = SharedCharacter
+        self.cow = True  # both states now share every character: copy-on-write (wchar)
+        self.copied = set()
         self.log_shared = True  # and the log: copied by the first append (machine.log)
         # every field, in declaration order (checked below the class); config is never mutated
         # after creation, log entries are never mutated once written
@@ -182,7 +188,7 @@ class GameState:
             pcopy(self.problems), list(self.wars), self.crown, list(self.forced_crown), self.problems_at_start,
             self.monarch, pcopy(self.reign), pcopy(self.pt), pcopy(self.tstate), pcopy(self.misc),
             [f.copy() for f in self.stack], self.log, self.over, self.result, self.winner, self.steps,
-            log_shared=True)
+            log_shared=True, cow=True)
 
     # -- JSON -------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -68,6 +68,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from .engine import Game
 from .engine.actions import CATALOGUE, ID, NAME, NUM_ACTIONS
+from .engine.machine import pending
 from .env_common import (
     DEFAULT_MAX_TURNS,
     InvalidActionError,
@@ -251,8 +252,10 @@ class raw_env(AECEnv):
             raise _before_reset("observe()")
         i = self.agent_name_mapping[agent]
         mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        if not self._ended and self.game.current_player() == i:
-            mask[self.game.legal_actions()] = 1
+        if not self._ended:
+            d = pending(self.game.state)  # the engine's own list: read, never kept
+            if d is not None and d.args["player"] == i:
+                mask[d.args["options"]] = 1
         return {"observation": self._encode(self.game.state, i), "action_mask": mask}
 
     #: the observation encoder ``(state, seat) -> vector``; ``fandonia_v1`` swaps in observation v1
@@ -278,14 +281,21 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.game.legal_actions()
+        d = pending(self.game.state)  # the engine's own list of options: read here, never kept
+        legal: list[int] = d.args["options"] if d is not None else []
         a = check_action(action, legal, who=f"{agent} must act")
         if a not in legal and self.illegal == "terminate":
             self._terminate_illegal(agent, a)
             return
         self.game.apply(a)  # illegal="raise": the engine's IllegalActionError, nothing changed
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if not self.shaped and not self.game.over:
+            # no reward this step: nothing to accumulate
+            self._sync_selection()
+            if self.render_mode == "human":
+                self.render()
+            return
         if self.shaped:
             for i, a in enumerate(self.possible_agents):
                 phi = self._phi(i)

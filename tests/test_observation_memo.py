@@ -15,11 +15,11 @@ import random
 import pytest
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.data.components import ROYALS
+from fandonia_env.engine.data.components import CARD_TYPE_OF, ROYALS
 from fandonia_env.engine.options import preset_names
 from fandonia_env.engine.search import sample_chance
 from fandonia_env.engine.state import GameState, char_values
-from fandonia_env.spaces.observation import encode
+from fandonia_env.spaces.observation import LABELS, encode
 
 CASES = [(p, n) for p in preset_names() for n in (2, 4, 6)] + [("1981", 3), ("errata-all-optional", 5)]
 
@@ -41,6 +41,7 @@ def test_observation_kept_in_the_memo_equals_a_fresh_encoding(preset: str, playe
         seats = range(players) if rng.random() < 0.5 else [rng.randrange(players)]
         for p in seats:
             got = encode(g.state, p)
+            assert -1.0 <= got.min() and got.max() <= 1.0, (g.state.steps, p)
             if rng.random() < 0.2:
                 assert got.tobytes() == encode(_fresh(g.state), p).tobytes(), (g.state.steps, p)
                 checked += 1
@@ -148,3 +149,25 @@ def test_every_character_change_is_in_the_write_log(preset: str, players: int) -
                 changed += 1
                 assert cid in logged, (st.steps, cid)
     assert changed > 20
+
+
+def test_values_beyond_their_scale_are_clipped_where_they_are_written() -> None:
+    """The encoder clips each value that can leave [-1, 1] as it writes it (no pass over the whole
+    vector): counts beyond their scale read 1 (-1 below it), and the vector stays in the space."""
+    g = Game(players=4, seed=9, max_turns=30)
+    st = g.state
+    pl = st.players[0]
+    kinds = [CARD_TYPE_OF[c] for c in st.deck]
+    kind = max(kinds, key=kinds.count)
+    same = [c for c in st.deck if CARD_TYPE_OF[c] == kind]
+    assert len(same) >= 8
+    pl.hand = same[:6]  # six cards of one type: 6 x 0.25
+    st.discard = same[:8] * 2  # sixteen: 1/14 a card
+    st.support = 250
+    pl.ball_mod = -5
+    st.wchar(pl.pc).titles = 9
+    v = encode(st, 0)
+    assert -1.0 <= v.min() and v.max() <= 1.0
+    at = {name: float(x) for name, x in zip(LABELS, v)}
+    assert at[f"hand_{kind}"] == 1.0 and at[f"discard_{kind}"] == 1.0 and at["support"] == 1.0
+    assert at["seat0_ball_mod"] == -1.0 and at[f"char_{pl.pc}_titles"] == 1.0

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -197,6 +197,10 @@ def _clip(x: float) -> float:
     return 0.0 if x < 0 else 1.0 if x > 1 else x
 
 
+def _clip_signed(x: float) -> float:
+    return -1.0 if x < -1 else 1.0 if x > 1 else x
+
+
 def encode(state: GameState, observer: int) -> np.ndarray:
     """The observation vector of ``observer`` (float32, length ``OBS_SIZE``).
 
@@ -210,11 +214,11 @@ def encode(state: GameState, observer: int) -> np.ndarray:
 
     o = _OFFSET["global"]
     buf[o] = _clip(state.turn / 100)
-    buf[o + 1] = support / 120
+    buf[o + 1] = _clip_signed(support / 120)
     buf[o + 2] = 1.0 if support == 0 else 0.0
-    buf[o + 3] = len(state.deck) / 120
-    buf[o + 4] = len(state.loyalty_pool) / 36
-    buf[o + 5] = len(state.discard) / 120
+    buf[o + 3] = _clip(len(state.deck) / 120)
+    buf[o + 4] = _clip(len(state.loyalty_pool) / 36)
+    buf[o + 5] = _clip(len(state.discard) / 120)
     buf[o + 6 + (n - 2)] = 1.0
     o2 = o + 11
     i = _PHASE_INDEX.get(state.phase)
@@ -253,7 +257,7 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[b + 1] = _clip(pl.ip / 50)
         buf[b + 2] = _clip(pl.pp / 100)
         buf[b + 3] = _clip(len(pl.hand) / 15)
-        buf[b + 4] = pl.ball_mod / 2
+        buf[b + 4] = _clip_signed(pl.ball_mod / 2)
         buf[b + 5] = _clip(pl.lost_turns / 2)
         buf[b + 6] = _clip(len(pl.in_front) / 6)
         if pl.idx in order:
@@ -264,7 +268,7 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         for tk, mod in pl.prestige_mods.items():
             j = _PRESTIGE_INDEX.get(tk)
             if mod and j is not None:
-                buf[b + 11 + j] = mod / 2
+                buf[b + 11 + j] = _clip_signed(mod / 2)
         for tk, nums in pl.counsels.items():
             j = _COUNSEL_INDEX.get(tk)
             if nums and j is not None:
@@ -276,17 +280,21 @@ def encode(state: GameState, observer: int) -> np.ndarray:
     mine = state.players[me]
     o = _OFFSET["hand"]
     for card in mine.hand:
-        buf[o + _CARD_INDEX[CARD_TYPE_OF[card]]] += 0.25
+        j = o + _CARD_INDEX[CARD_TYPE_OF[card]]
+        if buf[j] < 1.0:  # 0.25 a card, up to 1 (sums of quarters are exact in float32)
+            buf[j] += 0.25
     o = _OFFSET["loyalty_drawn"]
     for lc in mine.loyalty_drawn:
         buf[o + _LOYALTY_INDEX[lc]] = 1.0
     o = _OFFSET["opportunity_drawn"]
     for oc in mine.opportunity_drawn:
-        buf[o + _OPP_INDEX[OPPORTUNITY_TYPE_OF[oc]]] += 0.5
+        j = o + _OPP_INDEX[OPPORTUNITY_TYPE_OF[oc]]
+        if buf[j] < 1.0:
+            buf[j] += 0.5
     ts = state.pt
     if ts and ts.get("player") == me:
         o = _OFFSET["turn_state"]
-        buf[o] = len(ts.get("done", [])) / 4
+        buf[o] = _clip(len(ts.get("done", [])) / 4)
         buf[o + 1] = _clip(ts.get("extra", 0) / 4)
         buf[o + 2] = _clip(ts.get("any_activity", 0) / 2)
         buf[o + 3] = _clip(ts.get("intrigue", 0) / 2)
@@ -321,9 +329,9 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[o] = 1.0
     for k in cfg["optional"]:
         buf[o + 1 + _OPT_INDEX[k]] = 1.0
-    out = np.frombuffer(buf, dtype=np.float32)  # a view of this call's own buffer: clipped in place
-    np.minimum(out, 1.0, out=out)
-    return np.maximum(out, -1.0, out=out)
+    # every value was written within [-1, 1] (clipped where it could leave it; checked by
+    # tests/test_observation_memo.py): a view of this call's own buffer
+    return np.frombuffer(buf, dtype=np.float32)
 
 
 _CHARS_SIZE = len(ALL_CHARACTER_IDS) * _CHAR_N
@@ -334,15 +342,29 @@ _MEMO_DISCARD = "observation.v0.discard"
 
 def _discard_block(state: GameState) -> array:
     """The ``discard`` block: 1/14 per card of each type, summed as Python floats and stored once
-    (float32 sums would round); kept in ``state.memo`` with the pile it was counted from."""
+    (float32 sums would round); kept in ``state.memo`` with the pile it was counted from and the
+    counts, which cards added on top of that pile only add to."""
     discard = state.discard
     memo = state.memo.get(_MEMO_DISCARD)
-    if memo is not None and memo[0] == discard:
-        return memo[1]
+    counts: dict[str, int]
+    if memo is not None:
+        seen, counts, block = memo
+        k = len(seen)
+        if len(discard) == k and discard == seen:
+            return block
+        if len(discard) > k and discard[:k] == seen:
+            counts = dict(counts)
+            for card in discard[k:]:
+                tk = CARD_TYPE_OF[card]
+                counts[tk] = counts.get(tk, 0) + 1
+        else:
+            counts = dict(Counter(map(CARD_TYPE_OF.__getitem__, discard)))
+    else:
+        counts = dict(Counter(map(CARD_TYPE_OF.__getitem__, discard)))
     block = array("f", bytes(4 * len(CARD_TYPE_KEYS)))
-    for tk, k in Counter(map(CARD_TYPE_OF.__getitem__, discard)).items():
-        block[_CARD_INDEX[tk]] = _fourteenths(k)
-    state.memo[_MEMO_DISCARD] = (list(discard), block)
+    for tk, n in counts.items():
+        block[_CARD_INDEX[tk]] = _clip(_fourteenths(n))
+    state.memo[_MEMO_DISCARD] = (list(discard), counts, block)
     return block
 
 
@@ -445,9 +467,8 @@ def _char_row(buf: array, b: int, c: Character, cid: str, status: int, monarch: 
     """Write character ``cid``'s row at ``buf[b:]`` (all zeros before), all but its owner."""
     if c.is_pc:
         buf[b + _C_PC] = 1.0
-    s = status / 12
-    buf[b + _C_STATUS] = 1.0 if s > 1 else s
-    buf[b + _C_TITLES] = c.titles / 4
+    buf[b + _C_STATUS] = _clip_signed(status / 12)
+    buf[b + _C_TITLES] = _clip(c.titles / 4)
     if c.fixed_status is not None:
         buf[b + _C_FIXED] = 1.0
     li = _LOC_INDEX.get(c.location)
@@ -491,12 +512,17 @@ def _char_row(buf: array, b: int, c: Character, cid: str, status: int, monarch: 
         buf[f + 10] = 1.0
 
 
-def _flatten(ctx: Any, key: str = "") -> Iterator[tuple[str, Any]]:
+def _flatten(ctx: Any, key: str = "", out: list[tuple[str, Any]] | None = None) -> list[tuple[str, Any]]:
+    """The scalars of a decision's context, depth first, each with the key it sits under (a list's
+    items under the list's key)."""
+    if out is None:
+        out = []
     if isinstance(ctx, dict):
         for k, x in ctx.items():
-            yield from _flatten(x, k)
+            _flatten(x, k, out)
     elif isinstance(ctx, (list, tuple)):
         for x in ctx:
-            yield from _flatten(x, key)
+            _flatten(x, key, out)
     else:
-        yield key, ctx
+        out.append((key, ctx))
+    return out

@@ -241,7 +241,8 @@ class raw_env(AECEnv):
         self._sync_selection()
 
     def _sync_selection(self) -> None:
-        p = self.game.current_player()
+        d = pending(self.game.state)
+        p = d.args["player"] if d is not None else self.game.current_player()
         if p is not None:
             self.agent_selection = self.possible_agents[p]
         elif self.agents:
@@ -251,12 +252,13 @@ class raw_env(AECEnv):
         if self.game is None:
             raise _before_reset("observe()")
         i = self.agent_name_mapping[agent]
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask = bytearray(NUM_ACTIONS)  # a writable int8 array below (no numpy call per option)
         if not self._ended:
             d = pending(self.game.state)  # the engine's own list: read, never kept
             if d is not None and d.args["player"] == i:
-                mask[d.args["options"]] = 1
-        return {"observation": self._encode(self.game.state, i), "action_mask": mask}
+                for a in d.args["options"]:
+                    mask[a] = 1
+        return {"observation": self._encode(self.game.state, i), "action_mask": np.frombuffer(mask, np.int8)}
 
     #: the observation encoder ``(state, seat) -> vector``; ``fandonia_v1`` swaps in observation v1
     _encode = staticmethod(encode)
@@ -264,7 +266,9 @@ class raw_env(AECEnv):
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.game is None:
             raise _before_reset("last()")
-        return super().last(observe)
+        agent = self.agent_selection  # AECEnv.last, one call less per step
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def _phi(self, i: int) -> float:
         if not self.shaped:
@@ -283,14 +287,17 @@ class raw_env(AECEnv):
             return
         d = pending(self.game.state)  # the engine's own list of options: read here, never kept
         legal: list[int] = d.args["options"] if d is not None else []
-        a = check_action(action, legal, who=f"{agent} must act")
+        if type(action) is int and 0 <= action < NUM_ACTIONS:
+            a = action  # well-formed: check_action's fast path, without building its message
+        else:
+            a = check_action(action, legal, who=f"{agent} must act")
         if a not in legal and self.illegal == "terminate":
             self._terminate_illegal(agent, a)
             return
         self.game.apply(a)  # illegal="raise": the engine's IllegalActionError, nothing changed
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if not self.shaped and not self.game.over:
+        if not self.shaped and not self.game.state.over:
             # no reward this step: nothing to accumulate
             self._sync_selection()
             if self.render_mode == "human":

@@ -33,7 +33,7 @@ henchmen are allowed, as in the 1981 code (no sex restriction).  ES §13.4.20 br
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from . import registry
@@ -297,10 +297,13 @@ def title_cost(state: GameState, cid: str) -> int | None:
 def _title_candidates(state: GameState, p: int) -> list[str]:
     """§13.4.1: PC or FAC below Duke/Duchess, not banished/hiding/imprisoned/stuck at war,
     not titled this turn, affordable in IP (and PP, see the module's reading)."""
-    return list(_iter_title_candidates(state, p))
+    return _find_title_candidates(state, p, False)
 
 
-def _iter_title_candidates(state: GameState, p: int) -> Iterator[str]:
+def _find_title_candidates(state: GameState, p: int, first: bool) -> list[str]:
+    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
+    the compiled engine runs faster than a generator)."""
+    out: list[str] = []
     done = state.tstate.get("titled", [])
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
@@ -311,11 +314,14 @@ def _iter_title_candidates(state: GameState, p: int) -> Iterator[str]:
             continue
         if not c.is_pc and not can_hold(state, p, titles=[cid]):
             continue
-        yield cid
+        out.append(cid)
+        if first:
+            return out
+    return out
 
 
 def _legal_title(state: GameState, p: int) -> bool:
-    return next(_iter_title_candidates(state, p), None) is not None  # the first candidate will do
+    return bool(_find_title_candidates(state, p, True))  # the first candidate will do
 
 
 @op("act_title")
@@ -523,21 +529,27 @@ def _recruit_candidates(state: GameState, p: int) -> list[str]:
     Reading: §13.4.13 puts no restriction on a NC abroad (§20.6.4 and A36 concern
     seduction and treachery only), nor on a banished NC; both may be recruited.
     """
-    return list(_iter_recruit_candidates(state, p))
+    return _find_recruit_candidates(state, p, False)
 
 
-def _iter_recruit_candidates(state: GameState, p: int) -> Iterator[str]:
+def _find_recruit_candidates(state: GameState, p: int, first: bool) -> list[str]:
+    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
+    the compiled engine runs faster than a generator)."""
+    out: list[str] = []
     for cid in state.players[p].loyalty_drawn:
         c = state.chars[cid]
         if c.owner is not None or c.is_pc or c.consort or blocked(state, c):
             continue
         if can_hold(state, p, owners=[cid]):
-            yield cid
+            out.append(cid)
+            if first:
+                return out
+    return out
 
 
 def _legal_recruit(state: GameState, p: int) -> bool:
     return (bool(state.players[p].loyalty_drawn)
-            and next(_iter_recruit_candidates(state, p), None) is not None)
+            and bool(_find_recruit_candidates(state, p, True)))
 
 
 @op("act_recruit")
@@ -581,10 +593,13 @@ def _treachery_targets(state: GameState, p: int) -> list[str]:
 
     Romantic Intrigue 2 (§38): married characters may be recruited too, with their spouse
     (``romantic_intrigue.married_joining``)."""
-    return list(_iter_treachery_targets(state, p))
+    return _find_treachery_targets(state, p, False)
 
 
-def _iter_treachery_targets(state: GameState, p: int) -> Iterator[str]:
+def _find_treachery_targets(state: GameState, p: int, first: bool) -> list[str]:
+    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
+    the compiled engine runs faster than a generator)."""
+    out: list[str] = []
     married = ruleset(state).married_recruitment_hook  # §38 RI 2
     for cid, c in state.chars.items():
         if c.owner is None or c.owner == p or c.is_pc:
@@ -601,12 +616,15 @@ def _iter_treachery_targets(state: GameState, p: int) -> Iterator[str]:
         if abroad(c) and not _present_abroad(state, p, c.location):
             continue
         if can_hold(state, p, owners=joining):  # type: ignore[arg-type]
-            yield cid
+            out.append(cid)
+            if first:
+                return out
+    return out
 
 
 def _legal_treachery(state: GameState, p: int) -> bool:
     return (_intrigue_ok(state, p, need_treachery=True)
-            and next(_iter_treachery_targets(state, p), None) is not None)
+            and bool(_find_treachery_targets(state, p, True)))
 
 
 @op("act_treachery")
@@ -674,12 +692,12 @@ def seducers_1981(state: GameState, p: int) -> list[str]:
 
 def _seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
     """The hook of the game's ruleset: ``seduce_targets_1981`` or, with Romantic Intrigue,
-    ``romantic_intrigue.seduce_targets`` (a hook may yield its targets one by one)."""
-    return list(registry.HOOKS[ruleset(state).seduce_targets_hook](state, p, seducer))
+    ``romantic_intrigue.seduce_targets`` (a hook lists the targets, or only the first with ``first``)."""
+    return registry.HOOKS[ruleset(state).seduce_targets_hook](state, p, seducer)
 
 
 @registry.hook("seduce_targets_1981")
-def seduce_targets_1981(state: GameState, p: int, seducer: str) -> Iterator[str]:
+def seduce_targets_1981(state: GameState, p: int, seducer: str, first: bool = False) -> list[str]:
     """Male EAC or NC (not PCs, RCs, the Archbishop, married males, consorts), not
     imprisoned/hiding/stuck at war, in the seducer's country, affordable in PP.
 
@@ -688,6 +706,7 @@ def seduce_targets_1981(state: GameState, p: int, seducer: str) -> Iterator[str]
     her own country - the two must be in the same place (errata D61 says so).
     """
     loc = state.chars[seducer].location
+    out: list[str] = []
     for cid, n in NOBLES.items():
         c = state.chars[cid]
         if n.female or c.owner == p or c.is_pc or cid == ARCHBISHOP or c.spouse is not None:
@@ -695,7 +714,10 @@ def seduce_targets_1981(state: GameState, p: int, seducer: str) -> Iterator[str]
         if c.consort or blocked(state, c) or c.location != loc:
             continue
         if can_hold(state, p, owners=[cid]):
-            yield cid
+            out.append(cid)
+            if first:
+                return out
+    return out
 
 
 def _seduction_pairs(state: GameState, p: int) -> dict[str, list[str]]:
@@ -712,7 +734,7 @@ def _legal_seduce(state: GameState, p: int) -> bool:
         return False
     targets = registry.HOOKS[ruleset(state).seduce_targets_hook]
     # a seducer with a first target will do (``_seduction_pairs`` lists them all)
-    return any(next(iter(targets(state, p, s)), None) is not None for s in _seducers(state, p))
+    return any(targets(state, p, s, True) for s in _seducers(state, p))
 
 
 @op("act_seduce")
@@ -803,10 +825,13 @@ def _travellers(state: GameState, p: int) -> list[str]:
     """PC and FACs (§13.4.18): not banished/imprisoned/hiding (§20.1), not 45/46/51/52/55
     (§20.7), not Ambassadors or their wives (§20.4), not a Minister who failed a
     problem (§20.3), not travelled already this turn (§20.1), with somewhere to go."""
-    return list(_iter_travellers(state, p))
+    return _find_travellers(state, p, False)
 
 
-def _iter_travellers(state: GameState, p: int) -> Iterator[str]:
+def _find_travellers(state: GameState, p: int, first: bool) -> list[str]:
+    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
+    the compiled engine runs faster than a generator)."""
+    out: list[str] = []
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
         if c.banished or c.imprisoned or c.hiding or cid in NEVER_ABROAD or c.failed_problem:
@@ -814,11 +839,14 @@ def _iter_travellers(state: GameState, p: int) -> Iterator[str]:
         if c.travel_turn == state.turn or _is_ambassador_or_wife(state, c):
             continue
         if _destinations(state, c):
-            yield cid
+            out.append(cid)
+            if first:
+                return out
+    return out
 
 
 def _legal_travel(state: GameState, p: int) -> bool:
-    return next(_iter_travellers(state, p), None) is not None
+    return bool(_find_travellers(state, p, True))
 
 
 @op("act_travel")

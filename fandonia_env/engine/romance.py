@@ -110,7 +110,6 @@ Readings:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from . import chance, registry
@@ -217,13 +216,16 @@ def _use_auto(state: GameState, p: int) -> None:
 
 
 def _pairs(state: GameState, p: int) -> list[tuple[str, str]]:
-    return list(_iter_pairs(state, p))
+    return _find_pairs(state, p, False)
 
 
-def _iter_pairs(state: GameState, p: int) -> Iterator[tuple[str, str]]:
+def _find_pairs(state: GameState, p: int, first: bool) -> list[tuple[str, str]]:
+    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
+    the compiled engine runs faster than a generator)."""
+    out: list[tuple[str, str]] = []
     cands = _candidates(state, p)
     if len(cands) < 2:
-        return
+        return out
     auto = auto_left(state, p) > 0
     female = [is_female(c) for c in cands]
     for a, fa in zip(cands, female):
@@ -231,7 +233,10 @@ def _iter_pairs(state: GameState, p: int) -> Iterator[tuple[str, str]]:
             continue  # pair_ok: RCs never propose
         for b, fb in zip(cands, female):
             if fa != fb and pair_ok(state, p, a, b, auto, candidates=True):  # pair_ok: §18.2
-                yield a, b
+                out.append((a, b))
+                if first:
+                    return out
+    return out
 
 
 def _clear_stale(state: GameState, cid: str) -> None:
@@ -274,7 +279,7 @@ def romance_sweep(state: GameState) -> None:
 def _legal_propose(state: GameState, p: int) -> bool:
     if not state.pt or state.pt.get("player") != p:
         return False
-    return next(_iter_pairs(state, p), None) is not None  # the first pair will do
+    return bool(_find_pairs(state, p, True))  # the first pair will do
 
 
 @op("propose_start")
@@ -456,10 +461,13 @@ def _can_wed_here(c) -> bool:
 
 
 def wedding_pairs(state: GameState, p: int) -> list[tuple[str, str]]:
-    return list(_iter_wedding_pairs(state, p))
+    return _find_wedding_pairs(state, p, False)
 
 
-def _iter_wedding_pairs(state: GameState, p: int) -> Iterator[tuple[str, str]]:
+def _find_wedding_pairs(state: GameState, p: int, first: bool) -> list[tuple[str, str]]:
+    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
+    the compiled engine runs faster than a generator)."""
+    out: list[tuple[str, str]] = []
     chars = state.chars
     for cid in owned_ids(state, p):  # p's characters, in ``state.chars`` order
         c = chars[cid]
@@ -473,11 +481,14 @@ def _iter_wedding_pairs(state: GameState, p: int) -> Iterator[tuple[str, str]]:
         if not (_unmarried(state, cid) and _unmarried(state, other)):
             continue
         if wedding_pp_ok(state, p, cid, other):
-            yield cid, other
+            out.append((cid, other))
+            if first:
+                return out
+    return out
 
 
 def _legal_wedding(state: GameState, p: int) -> bool:
-    return next(_iter_wedding_pairs(state, p), None) is not None
+    return bool(_find_wedding_pairs(state, p, True))
 
 
 @op("wedding_start")

@@ -162,7 +162,8 @@ def seducers(state: GameState, p: int) -> list[str]:
 
 
 @registry.hook("ri_seduce_targets")
-def seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
+def seduce_targets(state: GameState, p: int, seducer: str, first: bool = False) -> list[str]:
+    """The targets ``seducer`` may seduce for p, in order (only the first with ``first``)."""
     kind = _kind(seducer)
     loc = state.chars[seducer].location
     out = []
@@ -188,6 +189,8 @@ def seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
                 continue  # RI 5: married EACs only
         if can_hold(state, p, owners=[cid]):
             out.append(cid)
+            if first:
+                return out
     return out
 
 

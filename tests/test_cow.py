@@ -222,3 +222,23 @@ def test_the_log_is_shared_by_a_clone_until_the_first_append_and_never_after() -
     a, b = pickle.loads(pickle.dumps([g.state, d.state]))
     assert a.log == b.log and a.log is not b.log and not a.log_shared and not b.log_shared
     assert copy.deepcopy(d.state).log is not d.state.log
+
+
+def test_character_constructor_and_copy_follow_the_fields_in_order():
+    """``Character.__init__`` and ``copy`` are written out (compiled): each field has its parameter,
+    in the fields' order and with the field's default, and a copy carries every value."""
+    from dataclasses import fields
+
+    from fandonia_env.engine.character import CHAR_FIELDS, char_values
+
+    assert char_values(Character()) == tuple("" if f.name == "cid" else f.default for f in fields(Character))
+    # a distinct value per field, of the field's kind: every parameter lands in its own field
+    distinct = []
+    for i, f in enumerate(fields(Character)):
+        kind = str(f.type)  # the annotation's text (``from __future__ import annotations``)
+        distinct.append(not f.default if kind == "bool" else 100 + i if kind.startswith("int") else f"v{i}")
+    c = Character(*distinct)
+    assert char_values(c) == tuple(distinct)
+    assert char_values(Character(**dict(zip(CHAR_FIELDS, distinct, strict=True)))) == tuple(distinct)
+    k = c.copy()
+    assert k is not c and char_values(k) == tuple(distinct) and k == c

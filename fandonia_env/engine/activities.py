@@ -294,15 +294,10 @@ def title_cost(state: GameState, cid: str) -> int | None:
     return ruleset(state).title_cost[ladder[idx]]
 
 
-def _title_candidates(state: GameState, p: int) -> list[str]:
+def _title_candidates(state: GameState, p: int, first: bool = False) -> list[str]:
     """§13.4.1: PC or FAC below Duke/Duchess, not banished/hiding/imprisoned/stuck at war,
-    not titled this turn, affordable in IP (and PP, see the module's reading)."""
-    return _find_title_candidates(state, p, False)
-
-
-def _find_title_candidates(state: GameState, p: int, first: bool) -> list[str]:
-    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
-    the compiled engine runs faster than a generator)."""
+    not titled this turn, affordable in IP (and PP, see the module's reading).
+    With ``first``, only the first (a legality check stops there)."""
     out: list[str] = []
     done = state.tstate.get("titled", [])
     for cid in _pc_or_facs(state, p):
@@ -321,7 +316,7 @@ def _find_title_candidates(state: GameState, p: int, first: bool) -> list[str]:
 
 
 def _legal_title(state: GameState, p: int) -> bool:
-    return bool(_find_title_candidates(state, p, True))  # the first candidate will do
+    return bool(_title_candidates(state, p, first=True))  # the first candidate will do
 
 
 @op("act_title")
@@ -522,19 +517,13 @@ def act_henchman_pick(state: GameState, choice: int, p: int) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _recruit_candidates(state: GameState, p: int) -> list[str]:
+def _recruit_candidates(state: GameState, p: int, first: bool = False) -> list[str]:
     """NCs whose Loyalty counter p drew, not imprisoned/hiding/stuck at war (§13.4.13),
     not a consort (§18.10), affordable in PP (§35.4).
 
     Reading: §13.4.13 puts no restriction on a NC abroad (§20.6.4 and A36 concern
     seduction and treachery only), nor on a banished NC; both may be recruited.
-    """
-    return _find_recruit_candidates(state, p, False)
-
-
-def _find_recruit_candidates(state: GameState, p: int, first: bool) -> list[str]:
-    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
-    the compiled engine runs faster than a generator)."""
+    With ``first``, only the first (a legality check stops there)."""
     out: list[str] = []
     for cid in state.players[p].loyalty_drawn:
         c = state.chars[cid]
@@ -549,7 +538,7 @@ def _find_recruit_candidates(state: GameState, p: int, first: bool) -> list[str]
 
 def _legal_recruit(state: GameState, p: int) -> bool:
     return (bool(state.players[p].loyalty_drawn)
-            and bool(_find_recruit_candidates(state, p, True)))
+            and bool(_recruit_candidates(state, p, first=True)))
 
 
 @op("act_recruit")
@@ -586,19 +575,14 @@ def _present_abroad(state: GameState, p: int, country: str) -> bool:
     return False
 
 
-def _treachery_targets(state: GameState, p: int) -> list[str]:
+def _treachery_targets(state: GameState, p: int, first: bool = False) -> list[str]:
     """EACs/EARCs (§13.4.14): not PCs, not imprisoned/hiding/stuck at war, not married
     (§18.7), not King George or Thomas, not a FARC Monarch (§36.10.5), abroad only if
     p's PC or a henchman is in the same country (A36), affordable in PP.
 
     Romantic Intrigue 2 (§38): married characters may be recruited too, with their spouse
-    (``romantic_intrigue.married_joining``)."""
-    return _find_treachery_targets(state, p, False)
-
-
-def _find_treachery_targets(state: GameState, p: int, first: bool) -> list[str]:
-    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
-    the compiled engine runs faster than a generator)."""
+    (``romantic_intrigue.married_joining``).
+    With ``first``, only the first (a legality check stops there)."""
     out: list[str] = []
     married = ruleset(state).married_recruitment_hook  # §38 RI 2
     for cid, c in state.chars.items():
@@ -624,7 +608,7 @@ def _find_treachery_targets(state: GameState, p: int, first: bool) -> list[str]:
 
 def _legal_treachery(state: GameState, p: int) -> bool:
     return (_intrigue_ok(state, p, need_treachery=True)
-            and bool(_find_treachery_targets(state, p, True)))
+            and bool(_treachery_targets(state, p, first=True)))
 
 
 @op("act_treachery")
@@ -690,10 +674,10 @@ def seducers_1981(state: GameState, p: int) -> list[str]:
     return out
 
 
-def _seduce_targets(state: GameState, p: int, seducer: str) -> list[str]:
+def _seduce_targets(state: GameState, p: int, seducer: str, first: bool = False) -> list[str]:
     """The hook of the game's ruleset: ``seduce_targets_1981`` or, with Romantic Intrigue,
-    ``romantic_intrigue.seduce_targets`` (a hook lists the targets, or only the first with ``first``)."""
-    return registry.HOOKS[ruleset(state).seduce_targets_hook](state, p, seducer)
+    ``romantic_intrigue.seduce_targets`` (the targets, or only the first with ``first``)."""
+    return registry.HOOKS[ruleset(state).seduce_targets_hook](state, p, seducer, first)
 
 
 @registry.hook("seduce_targets_1981")
@@ -732,9 +716,8 @@ def _seduction_pairs(state: GameState, p: int) -> dict[str, list[str]]:
 def _legal_seduce(state: GameState, p: int) -> bool:
     if not _intrigue_ok(state, p, need_treachery=False):
         return False
-    targets = registry.HOOKS[ruleset(state).seduce_targets_hook]
     # a seducer with a first target will do (``_seduction_pairs`` lists them all)
-    return any(targets(state, p, s, True) for s in _seducers(state, p))
+    return any(_seduce_targets(state, p, s, first=True) for s in _seducers(state, p))
 
 
 @op("act_seduce")
@@ -821,16 +804,11 @@ def _destinations(state: GameState, c: Character) -> list[str]:
     return out
 
 
-def _travellers(state: GameState, p: int) -> list[str]:
+def _travellers(state: GameState, p: int, first: bool = False) -> list[str]:
     """PC and FACs (§13.4.18): not banished/imprisoned/hiding (§20.1), not 45/46/51/52/55
     (§20.7), not Ambassadors or their wives (§20.4), not a Minister who failed a
-    problem (§20.3), not travelled already this turn (§20.1), with somewhere to go."""
-    return _find_travellers(state, p, False)
-
-
-def _find_travellers(state: GameState, p: int, first: bool) -> list[str]:
-    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
-    the compiled engine runs faster than a generator)."""
+    problem (§20.3), not travelled already this turn (§20.1), with somewhere to go.
+    With ``first``, only the first (a legality check stops there)."""
     out: list[str] = []
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
@@ -846,7 +824,7 @@ def _find_travellers(state: GameState, p: int, first: bool) -> list[str]:
 
 
 def _legal_travel(state: GameState, p: int) -> bool:
-    return bool(_find_travellers(state, p, True))
+    return bool(_travellers(state, p, first=True))
 
 
 @op("act_travel")

@@ -215,13 +215,9 @@ def _use_auto(state: GameState, p: int) -> None:
     d[str(p)] -= 1
 
 
-def _pairs(state: GameState, p: int) -> list[tuple[str, str]]:
-    return _find_pairs(state, p, False)
-
-
-def _find_pairs(state: GameState, p: int, first: bool) -> list[tuple[str, str]]:
-    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
-    the compiled engine runs faster than a generator)."""
+def _pairs(state: GameState, p: int, first: bool = False) -> list[tuple[str, str]]:
+    """The (proposer, proposee) pairs p may propose, in order; with ``first``, only the first (a
+    legality check stops there)."""
     out: list[tuple[str, str]] = []
     cands = _candidates(state, p)
     if len(cands) < 2:
@@ -279,7 +275,7 @@ def romance_sweep(state: GameState) -> None:
 def _legal_propose(state: GameState, p: int) -> bool:
     if not state.pt or state.pt.get("player") != p:
         return False
-    return bool(_find_pairs(state, p, True))  # the first pair will do
+    return bool(_pairs(state, p, first=True))  # the first pair will do
 
 
 @op("propose_start")
@@ -460,13 +456,9 @@ def _can_wed_here(c) -> bool:
     return not c.dead and c.location == FANDONIA and not (c.imprisoned or c.hiding or c.banished)
 
 
-def wedding_pairs(state: GameState, p: int) -> list[tuple[str, str]]:
-    return _find_wedding_pairs(state, p, False)
-
-
-def _find_wedding_pairs(state: GameState, p: int, first: bool) -> list[tuple[str, str]]:
-    """The list in order, or only its first item with ``first`` (the legality check; a loop, which
-    the compiled engine runs faster than a generator)."""
+def wedding_pairs(state: GameState, p: int, first: bool = False) -> list[tuple[str, str]]:
+    """The engaged pairs p may wed now, in order; with ``first``, only the first (a legality check
+    stops there)."""
     out: list[tuple[str, str]] = []
     chars = state.chars
     for cid in owned_ids(state, p):  # p's characters, in ``state.chars`` order
@@ -488,7 +480,7 @@ def _find_wedding_pairs(state: GameState, p: int, first: bool) -> list[tuple[str
 
 
 def _legal_wedding(state: GameState, p: int) -> bool:
-    return bool(_find_wedding_pairs(state, p, True))
+    return bool(wedding_pairs(state, p, first=True))
 
 
 @op("wedding_start")

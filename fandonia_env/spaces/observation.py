@@ -14,7 +14,6 @@ fixed constant and clipped to [0, 1] (or [-1, 1] for signed values).
 from __future__ import annotations
 
 from array import array
-from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -346,21 +345,18 @@ def _discard_block(state: GameState) -> array:
     counts, which cards added on top of that pile only add to."""
     discard = state.discard
     memo = state.memo.get(_MEMO_DISCARD)
-    counts: dict[str, int]
+    counts: dict[str, int] = {}
+    added: list[str] = discard  # the cards to count on top of ``counts``
     if memo is not None:
-        seen, counts, block = memo
+        seen, old, block = memo
         k = len(seen)
         if len(discard) == k and discard == seen:
             return block
         if len(discard) > k and discard[:k] == seen:
-            counts = dict(counts)
-            for card in discard[k:]:
-                tk = CARD_TYPE_OF[card]
-                counts[tk] = counts.get(tk, 0) + 1
-        else:
-            counts = dict(Counter(map(CARD_TYPE_OF.__getitem__, discard)))
-    else:
-        counts = dict(Counter(map(CARD_TYPE_OF.__getitem__, discard)))
+            counts, added = dict(old), discard[k:]
+    for card in added:
+        tk = CARD_TYPE_OF[card]
+        counts[tk] = counts.get(tk, 0) + 1
     block = array("f", bytes(4 * len(CARD_TYPE_KEYS)))
     for tk, n in counts.items():
         block[_CARD_INDEX[tk]] = _clip(_fourteenths(n))

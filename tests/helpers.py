@@ -169,7 +169,7 @@ def government(players: int = 3, seed: int = 1, *, keep_free: Iterable[str] = ()
     for office, cid in zip(NON_MONARCH_OFFICES, pool):
         if office in vacant:
             continue
-        st.chars[cid].office = office
+        st.wchar(cid).office = office
         place_ambassador(st, cid)
     for office, cid in (offices or {}).items():
         pos.office(office, cid)
@@ -189,7 +189,7 @@ def justice_position(players: int = 3, seed: int = 1, *, plain: Sequence[str],
     for office in vacant:
         pos.office(office, None)
     for cid in plain:
-        c = pos.state.chars[cid]
+        c = pos.state.wchar(cid)
         if c.office:
             pos.office(c.office, None)
         c.location = "fandonia"
@@ -208,7 +208,7 @@ def free_noble(st, pred: Callable[[str], bool] = lambda cid: True, exclude: Iter
             return cid
     if unseat:
         for cid in NOBLES:
-            c = st.chars[cid]
+            c = st.wchar(cid)
             if c.owner is None and not c.is_pc and cid not in exclude and pred(cid):
                 c.office, c.location = None, "fandonia"
                 return cid
@@ -234,11 +234,11 @@ def numbered_nc(pos: Position, lo: int, hi: int, office: bool | None = False, sk
 def crown_farc(pos: Position, p: int, cid: str) -> None:
     """Make ``cid`` (alive) the Monarch, player p's FARC, reigning since this turn; King George dead."""
     st = pos.state
-    st.chars["george"].dead = True
-    st.chars["george"].office = None
-    st.chars[cid].dead = False
-    st.chars[cid].office = "monarch"
-    st.chars[cid].owner = p
+    st.wchar("george").dead = True
+    st.wchar("george").office = None
+    st.wchar(cid).dead = False
+    st.wchar(cid).office = "monarch"
+    st.wchar(cid).owner = p
     st.monarch = cid
     st.reign = {"player": p, "cid": cid, "since": st.turn}
 
@@ -301,8 +301,8 @@ def counsel_position(players: int = 3, *, empty_hands: bool = False, **config: A
     pos = Position(players=players, seed=5, first=0, **config)
     st = pos.state
     for cid in COUNSEL_NCS:
-        st.chars[cid].office = None
-        st.chars[cid].location = "fandonia"
+        st.wchar(cid).office = None
+        st.wchar(cid).location = "fandonia"
     if empty_hands:
         for p in range(players):
             pos.empty_hand(p)

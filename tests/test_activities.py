@@ -84,21 +84,21 @@ def test_13_4_1_dukes_functionaries_rcs_and_blocked_characters_cannot():
     pos = setup()
     st = pos.state
     pc = st.players[0].pc
-    st.chars[pc].banished = True  # the PC is banished: no title
+    st.wchar(pc).banished = True  # the PC is banished: no title
     duke = nc(st, titled("duke"))
     judge = "46"
     earl = nc(st, titled("earl"))
     pos.char(duke, owner=0).char(judge, owner=0).char(earl, owner=0, hiding=True)
     pos.player(0, ip=20, pp=60)
     assert not legal(st, "acquire_title")
-    st.chars[earl].hiding = False
+    st.wchar(earl).hiding = False
     assert legal(st, "acquire_title")
 
 
 def test_13_4_1_not_offered_without_enough_ip_or_pp():
     pos = setup()
     st = pos.state
-    st.chars[st.players[0].pc].imprisoned = True
+    st.wchar(st.players[0].pc).imprisoned = True
     lord = nc(st, titled("lord"))
     pos.char(lord, owner=0)
     pos.player(0, ip=4, pp=20)  # Lord -> Duke costs 5
@@ -125,7 +125,7 @@ def test_13_4_3_counselor_card_goes_under_pc_or_fac_not_office_holder_or_henchma
     pos.give(0, "henchman", "monarchs_counselor")
     card_h = next(c for c in st.players[0].hand if CARD_TYPE_OF[c] == "henchman")
     st.players[0].hand.remove(card_h)
-    st.chars[hm].henchman_card = card_h
+    st.wchar(hm).henchman_card = card_h
     g = pos.run("act_counselor", p=0)
     halted(g)  # only the PC was eligible: chosen automatically
     assert CARD_TYPE_OF[st.chars[pc].counselor_card] == "monarchs_counselor"
@@ -143,8 +143,8 @@ def _farc(pos, r="john", p=0):
     st = pos.state
     card = next(c for c in st.players[p].hand if CARD_TYPE_OF[c] == f"ra_{r}")
     st.players[p].hand.remove(card)
-    st.chars[r].owner = p
-    st.chars[r].alignment_card = card
+    st.wchar(r).owner = p
+    st.wchar(r).alignment_card = card
     return card
 
 
@@ -191,7 +191,7 @@ def test_17_2_4_henchman_courting_farc_never_becomes_nrc():
     hm = nc(st, titled("sir"))
     pos.char(hm, owner=0).player(0, pp=40)
     pos.give(0, "henchman")
-    st.chars[hm].henchman_card = st.players[0].hand.pop()
+    st.wchar(hm).henchman_card = st.players[0].hand.pop()
     pos.dice(1, 1)
     g = pos.run("act_favor", p=0)
     d = g.decision()
@@ -205,8 +205,8 @@ def test_13_4_4_a59_usurping_farc_monarch_stays_when_displeased():
     pos = setup()
     st = pos.state
     _farc(pos)
-    st.chars["george"].office = None
-    st.chars["john"].office = "monarch"
+    st.wchar("george").office = None
+    st.wchar("john").office = "monarch"
     st.monarch = "john"
     pos.player(0, pp=40).dice(1, 1)
     g = pos.run("act_favor", p=0)
@@ -241,7 +241,7 @@ def test_13_4_7_henchman_card_under_a_fac_not_pc_or_counselor():
     pos.char(a, owner=0).char(b, owner=0).player(0, pp=40)
     assert not legal(st, "create_henchman")
     pos.give(0, "monarchs_counselor", "henchman")
-    st.chars[b].counselor_card = next(c for c in st.players[0].hand if CARD_TYPE_OF[c] == "monarchs_counselor")
+    st.wchar(b).counselor_card = next(c for c in st.players[0].hand if CARD_TYPE_OF[c] == "monarchs_counselor")
     st.players[0].hand.remove(st.chars[b].counselor_card)
     g = pos.run("act_henchman", p=0)
     halted(g)  # only a: chosen automatically
@@ -280,10 +280,10 @@ def test_13_4_13_recruit_needs_pp_and_a_free_nc():
     assert not legal(st, "recruit")  # Status 5 > 4 PP
     pos.player(0, pp=5)
     assert legal(st, "recruit")
-    st.chars[a].hiding = True
+    st.wchar(a).hiding = True
     assert not legal(st, "recruit")
-    st.chars[a].hiding = False
-    st.chars[a].location = "epalin"
+    st.wchar(a).hiding = False
+    st.wchar(a).location = "epalin"
     st.wars = ["epalin"]
     assert not legal(st, "recruit")  # stuck at war
     st.wars = []
@@ -313,7 +313,7 @@ def test_13_4_14_treachery_enemy_fac_changes_side_keeps_counter_loses_henchman_c
     t = nc(st, titled("knight"))
     pos.char(t, owner=1).player(0, pp=10)
     pos.give(1, "henchman")
-    st.chars[t].henchman_card = st.players[1].hand.pop()
+    st.wchar(t).henchman_card = st.players[1].hand.pop()
     hcard = st.chars[t].henchman_card
     assert not legal(st, "recruit_treachery")  # no Treachery card
     pos.give(0, "treachery")
@@ -331,14 +331,14 @@ def test_13_4_14_exclusions_married_george_thomas_pc_and_pp():
     st = pos.state
     pos.give(0, "treachery").player(0, pp=40)
     for r in ("george", "thomas"):
-        st.chars[r].owner = 1
+        st.wchar(r).owner = 1
     assert not legal(st, "recruit_treachery")  # enemy PCs and George/Thomas never
     w = nc(st, titled("lady"))
     h = nc(st, titled("sir"))
     pos.char(w, owner=1).char(h, owner=1)
-    st.chars[w].spouse, st.chars[h].spouse = h, w
+    st.wchar(w).spouse, st.wchar(h).spouse = h, w
     assert not legal(st, "recruit_treachery")  # married
-    st.chars[w].spouse = st.chars[h].spouse = None
+    st.wchar(w).spouse = st.wchar(h).spouse = None
     pos.player(0, pp=0)
     assert not legal(st, "recruit_treachery")  # PP
 
@@ -349,9 +349,9 @@ def test_13_4_14_a36_abroad_only_with_pc_or_henchman_in_same_country():
     t = nc(st, titled("knight"))
     pos.char(t, owner=1, location="cronos").player(0, pp=10).give(0, "treachery")
     assert not legal(st, "recruit_treachery")
-    st.chars[st.players[0].pc].location = "epalin"
+    st.wchar(st.players[0].pc).location = "epalin"
     assert not legal(st, "recruit_treachery")
-    st.chars[st.players[0].pc].location = "cronos"
+    st.wchar(st.players[0].pc).location = "cronos"
     assert legal(st, "recruit_treachery")
 
 
@@ -448,9 +448,9 @@ def test_13_4_15_needs_intrigue_unmarried_female_and_same_country():
     assert not legal(st, "seduce")  # no Intrigue grant
     st.pt["intrigue"] = 1
     assert legal(st, "seduce")
-    st.chars[male].location = "cronos"
+    st.wchar(male).location = "cronos"
     assert male not in _seduce_targets(st, 0, lady)
-    st.chars[lady].location = "cronos"
+    st.wchar(lady).location = "cronos"
     assert male in _seduce_targets(st, 0, lady)
     assert "55" not in _seduce_targets(st, 0, lady)  # never the Archbishop
 
@@ -483,7 +483,7 @@ def test_20_1_no_travel_to_or_from_war_nor_when_blocked_or_never_abroad():
     pos = setup()
     st = pos.state
     pc = st.players[0].pc
-    st.chars[pc].hiding = True
+    st.wchar(pc).hiding = True
     judge = "46"
     pos.char(judge, owner=0).player(0, pp=20)
     amb = next(cid for cid, c in st.chars.items() if c.office == "amb_cronos")
@@ -491,13 +491,13 @@ def test_20_1_no_travel_to_or_from_war_nor_when_blocked_or_never_abroad():
     failed = nc(st, titled("sir"))
     pos.char(failed, owner=0, failed_problem=True)
     assert not legal(st, "travel")
-    st.chars[pc].hiding = False
-    st.chars[pc].location = "epalin"
+    st.wchar(pc).hiding = False
+    st.wchar(pc).location = "epalin"
     st.wars = ["epalin"]
     assert not legal(st, "travel")  # may not return from a country at war
     st.wars = ["cronos"]
     assert "cronos" not in _destinations(st, st.chars[pc])
-    st.chars[pc].travel_turn = st.turn  # already travelled this turn
+    st.wchar(pc).travel_turn = st.turn  # already travelled this turn
     assert not legal(st, "travel")
 
 
@@ -608,7 +608,7 @@ def test_35_5_1_release_returns_counter_discards_cards_keeps_office():
     holder = next(cid for cid, c in st.chars.items() if c.office == "minister_of_trade")
     pos.char(holder, owner=0).give(0, "henchman")
     card = st.players[0].hand.pop()
-    st.chars[holder].henchman_card = card
+    st.wchar(holder).henchman_card = card
     g = pos.run("release", cid=holder)
     halted(g)
     c = st.chars[holder]
@@ -646,7 +646,7 @@ def test_31_2_release_of_dead_farc_removes_alignment_card_from_game():
     pos = setup()
     st = pos.state
     card = _farc(pos, "alan")
-    st.chars["alan"].dead = True
+    st.wchar("alan").dead = True
     release_character(st, "alan")
     assert st.chars["alan"].owner is None and card in st.removed and card not in st.discard
 
@@ -657,8 +657,8 @@ def test_36_10_5_farc_monarch_cannot_be_recruited_by_treachery():
     _farc(pos, "john", p=1)
     pos.give(0, "treachery").player(0, pp=40)
     assert legal(st, "recruit_treachery")
-    st.chars["george"].office = None
-    st.chars["john"].office = "monarch"
+    st.wchar("george").office = None
+    st.wchar("john").office = "monarch"
     st.monarch = "john"
     assert not legal(st, "recruit_treachery")
 
@@ -797,7 +797,7 @@ def test_13_1_restriction_lifts_the_turn_after_the_pc_returns_to_normal():
 
     pos = Position(players=3, seed=4)
     st = pos.state
-    pc0 = st.chars[st.players[0].pc]
+    pc0 = st.wchar(st.players[0].pc)
     pc0.hiding = True
     end_of_turn(st)  # turn 1 ends with the PC in hiding
     st.stack.clear()
@@ -820,7 +820,7 @@ def test_14_2_1_played_cards_do_not_count_towards_the_hand_limit():
     a = nc(st, titled("sir"))
     pos.char(a, owner=0).player(0, pp=20)
     pos.give(0, "henchman")
-    st.chars[a].henchman_card = st.players[0].hand.pop()
+    st.wchar(a).henchman_card = st.players[0].hand.pop()
     pos.give(0, *(["alibi"] * 6 + ["evidence"] * 5))  # 12 cards in hand with DWTK
     assert len(st.players[0].hand) == 12
     g = pos.run("end_player_turn", p=0)
@@ -857,10 +857,10 @@ def test_14_5_19_alignment_not_of_dead_rcs_catherine_once_george_is_not_monarch(
     pos = setup()
     st = pos.state
     pos.give(0, "ra_catherine", "ra_anne").player(0, pp=40)
-    st.chars["anne"].dead = True
+    st.wchar("anne").dead = True
     assert not free_legal(st, "royal_alignment")  # Catherine barred while George reigns
     st.monarch = "edward"
-    st.chars["george"].office, st.chars["edward"].office = None, "monarch"
+    st.wchar("george").office, st.wchar("edward").office = None, "monarch"
     g = pos.run("free_alignment", p=0)
     halted(g)
     assert st.chars["catherine"].owner == 0 and st.chars["anne"].owner is None
@@ -873,7 +873,7 @@ def test_17_6_henchman_abroad_may_not_court_the_favor_of_a_farc():
     hm = nc(st, titled("sir"))
     pos.char(hm, owner=0, location="cronos").player(0, pp=40)
     pos.give(0, "henchman")
-    st.chars[hm].henchman_card = st.players[0].hand.pop()
+    st.wchar(hm).henchman_card = st.players[0].hand.pop()
     pos.dice(3, 3)
     g = pos.run("act_favor", p=0)
     halted(g)  # no 'through a henchman?' question: the only henchman is abroad
@@ -884,11 +884,11 @@ def test_20_3_minister_who_failed_a_problem_may_not_travel():
     pos = setup()
     st = pos.state
     pc = st.players[0].pc
-    st.chars[pc].hiding = True
+    st.wchar(pc).hiding = True
     m = nc(st, titled("sir"))
     pos.char(m, owner=0, failed_problem=True).player(0, pp=20)
     assert not legal(st, "travel")
-    st.chars[m].failed_problem = False
+    st.wchar(m).failed_problem = False
     assert legal(st, "travel")
 
 
@@ -896,20 +896,20 @@ def test_20_4_ambassador_and_his_wife_may_not_travel():
     pos = setup()
     st = pos.state
     pc = st.players[0].pc
-    st.chars[pc].hiding = True
+    st.wchar(pc).hiding = True
     amb = next(cid for cid, c in st.chars.items() if c.office == "amb_cronos")
     wife = nc(st, lambda c: NOBLES[c].female)
     pos.char(amb, owner=0).char(wife, owner=0, location="cronos").player(0, pp=40)
-    st.chars[amb].spouse, st.chars[wife].spouse = wife, amb
+    st.wchar(amb).spouse, st.wchar(wife).spouse = wife, amb
     assert not legal(st, "travel")
-    st.chars[amb].spouse = st.chars[wife].spouse = None
+    st.wchar(amb).spouse = st.wchar(wife).spouse = None
     assert legal(st, "travel")  # the lady alone may travel
 
 
 def test_20_7_rcs_and_functionaries_never_travel():
     pos = setup()
     st = pos.state
-    st.chars[st.players[0].pc].hiding = True
+    st.wchar(st.players[0].pc).hiding = True
     _farc(pos, "john")
     for f in ("45", "46", "51", "52", "55"):
         pos.char(f, owner=0)
@@ -924,12 +924,12 @@ def test_13_4_13_consort_and_dead_characters_cannot_be_recruited():
     st = pos.state
     a = nc(st, titled("sir"))
     pos.loyalty(0, a).player(0, pp=10)
-    st.chars[a].consort = True
+    st.wchar(a).consort = True
     assert not legal(st, "recruit")  # §18.10: not recruited in any manner
-    st.chars[a].consort = False
-    st.chars[a].imprisoned = True
+    st.wchar(a).consort = False
+    st.wchar(a).imprisoned = True
     assert not legal(st, "recruit")
-    st.chars[a].imprisoned = False
+    st.wchar(a).imprisoned = False
     assert legal(st, "recruit")
 
 
@@ -939,11 +939,11 @@ def test_13_4_15_married_female_does_not_seduce_and_no_male_rc_or_married_male_t
     lady, male = _seduction(pos, rating=5)
     assert legal(st, "seduce")
     h = nc(st, titled("earl"), exclude=(male,))
-    st.chars[lady].spouse, st.chars[h].spouse = h, lady
+    st.wchar(lady).spouse, st.wchar(h).spouse = h, lady
     assert lady not in _seducers(st, 0)  # a married female may not seduce
-    st.chars[lady].spouse = st.chars[h].spouse = None
+    st.wchar(lady).spouse = st.wchar(h).spouse = None
     other = nc(st, lambda c: NOBLES[c].female, exclude=(lady,))
-    st.chars[male].spouse, st.chars[other].spouse = other, male
+    st.wchar(male).spouse, st.wchar(other).spouse = other, male
     targets = _seduce_targets(st, 0, lady)
     assert male not in targets and not any(t in targets for t in ("john", "edward", "george"))
 
@@ -953,7 +953,7 @@ def test_14_5_19_alignment_checks_the_pp_limit_of_a_spouse_owner_35_5():
     st = pos.state
     f = nc(st, lambda c: NOBLES[c].female and NOBLES[c].status <= 3)
     pos.char(f, owner=1)
-    st.chars[f].spouse, st.chars["alfred"].spouse = "alfred", f
+    st.wchar(f).spouse, st.wchar("alfred").spouse = "alfred", f
     pos.player(1, pp=status(st, f)).player(0, pp=40).give(0, "ra_alfred")
     assert status(st, f) == 5  # the higher of the two (§18.9)
     g = pos.run("free_alignment", p=0)

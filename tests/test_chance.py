@@ -429,3 +429,30 @@ def record(seed):
     return play(lambda d: rng.choice(d))
 '''
     assert rng_violations(ok) == []
+
+
+def _pcg32_reference(state: int, inc: int, count: int) -> list[int]:
+    """PCG32 as ``pcg32_random_r`` writes it, on 64-bit integers (the generator keeps halves)."""
+    out = []
+    for _ in range(count):
+        old = state
+        state = (old * 6364136223846793005 + inc) & ((1 << 64) - 1)
+        xs = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
+        rot = old >> 59
+        out.append(((xs >> rot) | (xs << ((-rot) & 31))) & 0xFFFFFFFF)
+    return out
+
+
+@pytest.mark.parametrize("seed,stream", [(0, 54), (1, 54), (42, 7), ((1 << 63) - 1, 54), ((1 << 64) + 5, 1 << 40),
+                                         (123456789, (1 << 64) - 1)])
+def test_rng_is_pcg32_on_its_64_bit_state(seed, stream):
+    """The generator's split arithmetic gives the reference PCG32 stream, state and increment."""
+    r = RNG(seed, stream)
+    s0, inc = r.state, r.inc
+    assert 0 <= s0 < 1 << 64 and inc % 2 == 1 and inc == ((stream << 1) | 1) & ((1 << 64) - 1)
+    want = _pcg32_reference(s0, inc, 2000)
+    assert [r._next32() for _ in range(2000)] == want
+    c = RNG(0, 0, (s0, inc, []))  # a saved generator restarts the same stream
+    assert c.state == s0 and [c._next32() for _ in range(50)] == want[:50]
+    k = r.copy()
+    assert k == r and k is not r and k._next32() == r._next32()

@@ -347,7 +347,7 @@ def test_13_1_pc_restricted_during_his_own_turn_has_no_more_than_one_activity():
     pos = Position(players=3, seed=4)
     pos.turn_state(0, done=["travel"], extra=1)
     assert activities_left(pos.state) == 2
-    pos.state.chars[pos.state.players[0].pc].imprisoned = True  # sentenced during his turn
+    pos.state.wchar(pos.state.players[0].pc).imprisoned = True  # sentenced during his turn
     assert activities_left(pos.state) == 0
     assert pos.state.pt["imprisoned"] and pos.state.tstate["restricted_0"]
 
@@ -392,7 +392,7 @@ def test_18_10_a18_farc_married_to_a_fac_has_at_least_the_spouses_status_8():
     pos.char("alfred", owner=0, spouse="56").char("56", owner=0, spouse="alfred")
     st = pos.state
     assert status(st, "56") == 8 and status(st, "alfred") == 8
-    st.chars["alfred"].owner = None  # no longer a FARC: §18.9, the higher of the two
+    st.wchar("alfred").owner = None  # no longer a FARC: §18.9, the higher of the two
     assert status(st, "56") == 5 and status(st, "alfred") == 5
 
 

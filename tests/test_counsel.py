@@ -22,7 +22,7 @@ def calls(stub_ops):
 
     def discharge(state, kw):
         assert isinstance(kw.pop("why", ""), str)  # optional reason (offices chapter)
-        c = state.chars[kw["cid"]]  # minimal stand-in so that later steps see the office vacant
+        c = state.wchar(kw["cid"])  # minimal stand-in so that later steps see the office vacant
         c.office = None
         c.location = "fandonia"
 
@@ -81,7 +81,7 @@ def test_15_2_ambassador_abroad_may_counsel_but_not_if_country_at_war_7_10_4():
         pos = counsel_turn(mc=False)
         pos.char("36", owner=0)
         pos.office("amb_cronos", "36")
-        pos.state.chars["36"].location = "cronos"
+        pos.state.wchar("36").location = "cronos"
         pos.state.wars = wars
         g = pos.run("counsel_step", p=0)
         assert kind(g) == expected
@@ -89,10 +89,10 @@ def test_15_2_ambassador_abroad_may_counsel_but_not_if_country_at_war_7_10_4():
 
 def test_15_2_other_office_holders_and_counselors_abroad_may_not_counsel():
     pos = counsel_turn(mc=True)
-    pos.state.chars[MC].location = "epalin"
+    pos.state.wchar(MC).location = "epalin"
     pos.char("36", owner=0)
     pos.office("high_minister", "36")
-    pos.state.chars["36"].location = "sandarkan"
+    pos.state.wchar("36").location = "sandarkan"
     g = pos.run("counsel_step", p=0)
     assert kind(g) == "halt"
 
@@ -131,7 +131,7 @@ def test_15_3_henchman_may_stand_in_and_real_counselor_keeps_card_15_8(calls):
 def test_15_3_henchman_abroad_may_not_counsel():
     pos = counsel_turn()
     make_hm(pos, 0, "41")
-    pos.state.chars["41"].location = "epalin"
+    pos.state.wchar("41").location = "epalin"
     pos.dice(3, 3)
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("court_ball"))
@@ -234,7 +234,7 @@ def test_15_7_opponent_may_subtract_and_a6_clamps_to_row_2(calls):
 
 def test_15_11_farc_monarch_player_modifies_all_counsels_and_may_not_counsel_36_10_2(calls):
     pos = counsel_turn()
-    pos.state.chars["george"].owner = 1
+    pos.state.wchar("george").owner = 1
     make_mc(pos, 1, "44")
     pos.dice(4, 4)
     g = pos.run("counsel_step", p=0)
@@ -246,7 +246,7 @@ def test_15_11_farc_monarch_player_modifies_all_counsels_and_may_not_counsel_36_
     assert pos.state.players[0].pp == 10 + 2 + 2  # 9: accepted, Two PP + Gambling Advice Two PP
     # player 1 himself may not counsel
     pos2 = counsel_turn()
-    pos2.state.chars["george"].owner = 0
+    pos2.state.wchar("george").owner = 0
     g2 = pos2.run("counsel_step", p=0)
     assert kind(g2) == "halt"
 
@@ -418,7 +418,7 @@ def test_intrigue_2_new_ambassador_to_besyzan_a57(calls):
     pos.char("42", owner=1)
     pos.office("minister_of_state", "42")
     pos.office("amb_besyzan", "31")
-    pos.state.chars["31"].location = "besyzan"
+    pos.state.wchar("31").location = "besyzan"
     old = "31"
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("intrigue"))
@@ -521,7 +521,7 @@ def test_take_military_action_and_like_counsels_discard_support_cards(table, i, 
 
 def test_scandal_3_condemn_earc_releases_it_to_nrc(calls):
     pos = counsel_turn(crown="scandal")
-    pos.state.chars["john"].owner = 1
+    pos.state.wchar("john").owner = 1
     run_counsel(pos, "scandal", 3, char_action("john"))
     assert calls == [("release", {"cid": "john"})]
 
@@ -579,7 +579,7 @@ def test_international_incident_2_recall_stated_ambassador_who_may_modify(calls)
     pos = counsel_turn(problems=("international_incident",))
     pos.char("36", owner=1)
     pos.office("amb_epalin", "36")
-    pos.state.chars["36"].location = "epalin"
+    pos.state.wchar("36").location = "epalin"
     pos.dice(4, 4)
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("international_incident"))
@@ -633,7 +633,7 @@ def test_intrigue_2_with_real_offices_mc_target_loses_card_and_old_ambassador_re
     pos = counsel_turn(crown="intrigue")
     make_mc(pos, 1, "44")
     pos.office("amb_besyzan", "31")
-    pos.state.chars["31"].location = "besyzan"
+    pos.state.wchar("31").location = "besyzan"
     card = pos.state.chars["44"].counselor_card
     run_counsel(pos, "intrigue", 2, char_action("44"))
     c44, c31 = pos.state.chars["44"], pos.state.chars["31"]
@@ -666,12 +666,12 @@ def test_15_random_counsels_keep_invariants(monkeypatch):
         if r.random() < 0.3:
             st.wars = r.sample(["sandarkan", "epalin", "cronos", "city_states", "besyzan"], 1)
         for cid in ("25", "26", "31", "32", "33", "34"):
-            st.chars[cid].office = None
+            st.wchar(cid).office = None
         p = r.randrange(n)
         make_mc(pos, p, "25")
         pos.char("26", owner=(p + 1) % n)
         pos.char("32", wrongdoer=True, hiding=True, location=r.choice(["fandonia", "epalin"]))
-        st.chars["john"].owner = (p + 1) % n
+        st.wchar("john").owner = (p + 1) % n
         for q in range(n):
             st.players[q].ip = r.randint(0, 8)
             st.players[q].counsels = {t: r.sample([1, 2, 3, 4], r.randint(0, 4)) for t in COUNSELING_TABLE_KEYS}
@@ -697,7 +697,7 @@ def test_court_ball_2_twice_forces_one_court_ball():
 
 def test_intrigue_3_opponent_with_farc_monarch_cannot_be_stated_14_2_7(calls):
     pos = counsel_turn(crown="intrigue")
-    pos.state.chars["george"].owner = 2
+    pos.state.wchar("george").owner = 2
     pos.dice(6, 6)
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("intrigue"))

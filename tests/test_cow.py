@@ -191,7 +191,7 @@ def test_pickling_and_copying_give_plain_private_characters():
     assert a == g.state and b == c.state
     for st in (a, b, copy.deepcopy(c.state), pickle.loads(pickle.dumps(c.state))):
         assert all(type(x) is Character for x in st.chars.values())
-    a.chars["11"].titles += 1  # plain characters, owned by one state each
+    a.wchar("11").titles += 1  # plain characters, owned by one state each
     assert b.chars["11"].titles == g.state.chars["11"].titles
     one = pickle.loads(pickle.dumps(c.state.chars["george"]))
     assert type(one) is Character and one == g.state.chars["george"]

@@ -37,7 +37,7 @@ def pos3(seed=1, first=0):
     pos = Position(players=3, seed=seed, first=first)
     st = pos.state
     for pl in st.players:  # every PC at home, in a normal situation
-        st.chars[pl.pc].location = "fandonia"
+        st.wchar(pl.pc).location = "fandonia"
     return pos
 
 
@@ -133,7 +133,7 @@ def test_8_4_1_royal_death_dice_count_names_the_rc_by_death_number():
 
 def test_8_4_1_royal_death_rerolls_a_dead_rc_a4():
     pos = pos3()
-    pos.state.chars["john"].dead = True
+    pos.state.wchar("john").dead = True
     pos.dice(1, 1, 4, 3, 6, 6)  # 43 John is dead: roll again; 66 King George
     g = pos.run("crown_phase")
     assert recorded(g.state, "kill") == [{"cid": "george", "cause": "royal_death"}]
@@ -200,7 +200,7 @@ def test_8_4_3_farc_monarch_players_hand_is_protected_36_10_1():
     hand_of(pos, 1, "henchman", "henchman", "henchman", "henchman")
     hand_of(pos, 2, "henchman", "henchman", "henchman", "henchman")
     st = pos.state
-    st.chars["george"].owner = 2  # player 2's FARC is the Monarch
+    st.wchar("george").owner = 2  # player 2's FARC is the Monarch
     pos.dice(2, 3)
     g = pos.run("crown_phase")
     d = g.decision()
@@ -269,7 +269,7 @@ def test_14_2_7_legal_card_is_discarded_and_shown_to_all():
 def test_8_4_3_face_down_pc_is_not_accused_a47():
     pos = pos3()
     _only(pos, 1, "treachery")
-    pos.state.chars[pos.state.players[1].pc].dead = True
+    pos.state.wchar(pos.state.players[1].pc).dead = True
     g = pos.run("intrigue_draw", p=0, victim=1)
     assert not recorded(g.state, "accuse") and len(g.state.players[1].hand) == 4
 
@@ -297,7 +297,7 @@ def test_13_4_12_needs_grant_or_card_and_a_victim_with_more_than_three_cards():
     hand_of(pos, 0, "intrigue")
     hand_of(pos, 2, "henchman", "henchman", "henchman")
     assert intrigue_card_legal(st, 0)
-    st.chars["george"].owner = 2  # FARC Monarch's player (§36.10.1)
+    st.wchar("george").owner = 2  # FARC Monarch's player (§36.10.1)
     assert not intrigue_card_legal(st, 0)
 
 
@@ -403,7 +403,7 @@ def test_8_4_4_attending_henchman_takes_the_ban_and_may_be_designated_17_2_3():
     pos.give(0, "henchman")
     card = next(c for c in st.players[0].hand if CARD_TYPE_OF[c] == "henchman")
     st.players[0].hand.remove(card)
-    st.chars[hm].henchman_card = card
+    st.wchar(hm).henchman_card = card
     g = ball(pos, 2, 2, 3, 4, 3, 4)  # 4: Disgraceful Conduct
     d = g.decision()
     assert d["kind"] == "court_ball_designate"
@@ -416,7 +416,7 @@ def test_8_4_4_attending_henchman_takes_the_ban_and_may_be_designated_17_2_3():
 def test_8_4_4_insulting_schedules_a_court_ball_duel_among_attendees():
     pos = pos3()
     st = pos.state
-    st.chars["11"].hiding = True  # does not attend
+    st.wchar("11").hiding = True  # does not attend
     g = ball(pos, 1, 2, 3, 4, 3, 4)
     duel = recorded(g.state, "duel")
     assert len(duel) == 1 and duel[0]["player"] == 0 and duel[0]["source"] == "court_ball"
@@ -428,7 +428,7 @@ def test_8_4_4_insulting_schedules_a_court_ball_duel_among_attendees():
 def test_8_4_4_player_whose_pc_cannot_attend_does_not_roll_a43(situation):
     pos = pos3()
     st = pos.state
-    c = st.chars[st.players[1].pc]
+    c = st.wchar(st.players[1].pc)
     if situation == "abroad":
         c.location = "epalin"
     else:
@@ -457,7 +457,7 @@ def test_8_4_6_scandal_rerolls_a_face_down_pc_a3():
     pos = pos3()
     st = pos.state
     pc0 = st.players[0].pc
-    st.chars[pc0].dead = True
+    st.wchar(pc0).dead = True
     pos.dice(5, 6, int(pc0[0]), int(pc0[1]), 4, 2)
     g = pos.run("crown_phase")
     assert [c["cid"] for c in recorded(g.state, "scandal")] == ["42"]
@@ -472,8 +472,8 @@ def test_8_4_7_plague_two_different_counts_reroll_pcs_and_abroad():
     pos = pos3()
     st = pos.state
     pc0 = st.players[0].pc
-    st.chars["35"].location = "cronos"
-    st.chars["35"].office = None
+    st.wchar("35").location = "cronos"
+    st.wchar("35").office = None
     pos.dice(6, 6,  # Plague
              int(pc0[0]), int(pc0[1]),  # a PC: roll again
              3, 5,  # abroad: roll again
@@ -491,10 +491,10 @@ def test_8_4_7_plague_two_different_counts_reroll_pcs_and_abroad():
 
 
 def _kill_george(st):
-    st.chars["george"].dead = True
-    st.chars["george"].office = None
-    st.chars["catherine"].spouse = None
-    st.chars["george"].spouse = None
+    st.wchar("george").dead = True
+    st.wchar("george").office = None
+    st.wchar("catherine").spouse = None
+    st.wchar("george").spouse = None
 
 
 def test_9_2_next_in_line_succeeds_support_rerolled_offices_discharged_9_4():
@@ -527,7 +527,7 @@ def test_9_2_dead_rcs_are_skipped_and_ra_card_removed_9_4():
     pos = pos3()
     st = pos.state
     _kill_george(st)
-    st.chars["alan"].dead = True
+    st.wchar("alan").dead = True
     pos.give(1, "ra_anne")
     ra = next(c for c in st.players[1].hand if CARD_TYPE_OF[c] == "ra_anne")
     g = pos.run("succession")
@@ -546,7 +546,7 @@ def test_9_2_farc_heir_becomes_nrc_and_spouse_nrc_consort_a56():
     pos.char("alan", owner=1, alignment_card=ra)
     wife = "62" if st.chars["62"].owner is None else "63"
     pos.char(wife, owner=1, spouse="alan")
-    st.chars["alan"].spouse = wife
+    st.wchar("alan").spouse = wife
     g = pos.run("succession")
     while g.decision()["kind"] != "halt":
         g.apply(g.legal_actions()[0])
@@ -562,10 +562,10 @@ def test_9_3_jane_and_thomas_never_succeed():
 
     st = pos3().state
     for rc in ("george", "alan", "anne", "john", "edward", "phillip", "almery", "catherine"):
-        st.chars[rc].dead = True
+        st.wchar(rc).dead = True
     st.monarch = "catherine"
     assert next_in_line(st) == "alfred"
-    st.chars["alfred"].dead = True
+    st.wchar("alfred").dead = True
     assert next_in_line(st) is None  # Thomas and Jane alive, yet nobody can succeed
 
 
@@ -573,7 +573,7 @@ def test_37_no_rc_can_succeed_goes_to_the_draw_check():
     pos = pos3()
     st = pos.state
     for rc in ("george", "alan", "anne", "john", "edward", "phillip", "almery", "catherine", "alfred"):
-        st.chars[rc].dead = True
+        st.wchar(rc).dead = True
     g = pos.run("succession")
     assert recorded(g.state, "check_draw") == [{}]
 

@@ -149,9 +149,45 @@ def test_38_clemency_overrules_a_banishment_with_imprisonment():
     pos = Position(players=3, seed=1)
     st = pos.state
     cid = pc(pos, 1)
-    st.chars[cid].banished = True
+    st.wchar(cid).banished = True
     then = ("justice_clemency", {"cid": cid, "i": 1})
     ctx = Ctx(cid=cid, params={"clemency": True, "then": then})
     steps = apply_row(st, T.lookup(T.CLEMENCY, 4), clemency.CLEMENCY_ORDER, ctx)
     c = st.chars[cid]
     assert c.imprisoned and not c.banished and steps[-1] == then
+
+
+def test_ctx_constructor_follows_the_fields_in_order():
+    """``Ctx.__init__`` is written out (the compiled engine builds it natively): each field has its
+    parameter, in the fields' order, with the field's default; containers are fresh per context."""
+    from dataclasses import MISSING, fields
+
+    fs = fields(Ctx)
+    blank = Ctx()
+    for f in fs:
+        want = f.default_factory() if f.default_factory is not MISSING else f.default
+        assert getattr(blank, f.name) == want, f.name
+    assert Ctx().params is not blank.params and Ctx().steps is not blank.steps
+    distinct = [object() for _ in fs]
+    by_pos = Ctx(*distinct)
+    by_kw = Ctx(**{f.name: v for f, v in zip(fs, distinct, strict=True)})
+    for f, v in zip(fs, distinct, strict=True):
+        assert getattr(by_pos, f.name) is v and getattr(by_kw, f.name) is v, f.name
+
+
+def test_frame_constructor_keeps_op_and_args():
+    """``Frame.__init__`` is written out too: the two fields, in order, and a copy is deep."""
+    from dataclasses import fields
+
+    from fandonia_env.engine.state import Frame
+
+    assert [f.name for f in fields(Frame)] == ["op", "args"]
+    args = {"p": 1, "opts": [1, 2]}
+    fr = Frame("turn_main", args)
+    assert fr.op == "turn_main" and fr.args is args and Frame(op="x", args={}).op == "x"
+    k = fr.copy()
+    assert k == fr and k.args is not args and k.args["opts"] is not args["opts"]
+    import pickle
+
+    assert pickle.loads(pickle.dumps(fr)) == fr  # unpickling a compiled class calls it with no argument
+    assert Frame() == Frame("", {}) and Frame().args is not Frame().args

@@ -36,9 +36,9 @@ def test_errata_d30_d41_counselor_influence_and_privateer_are_absent():
         assert not any(w in key for w in words), key
     pos = setup(any_activity=1, intrigue=1)
     st = pos.state
-    st.chars[_pc(st)].counselor_card = None
+    st.wchar(_pc(st)).counselor_card = None
     pos.give(0, "monarchs_counselor")
-    st.chars[_pc(st)].counselor_card = st.players[0].hand.pop()  # a PC "able to counsel" (A29)
+    st.wchar(_pc(st)).counselor_card = st.players[0].hand.pop()  # a PC "able to counsel" (A29)
     st.players[0].ip = 20
     opts = activity_options(st, 0)
     names = {CATALOGUE[a][0] for a in opts}
@@ -126,8 +126,8 @@ def test_errata_d42_take_bribe_failure_accuses_pc_with_bribe_on_wrongdoing_and_h
     st = pos.state
     me = _pc(st)
     pos.give(0, "monarchs_counselor").player(0, ip=2)
-    st.chars[me].counselor_card = st.players[0].hand.pop()
-    st.chars[me].fixed_status = 5
+    st.wchar(me).counselor_card = st.players[0].hand.pop()
+    st.wchar(me).fixed_status = 5
     sv = status(st, me)
     assert 5 <= sv <= 8
     # bribe die 3 (not > 3): accused; wrongdoing (sv - 3) + 3 = sv: hearing (innocent without the
@@ -173,9 +173,9 @@ def test_errata_d43_offer_bribe_only_in_errata_same_country_and_with_ip():
     for cid, c in st.chars.items():
         if c.office and c.office != "monarch" and c.owner is None and c.location == "fandonia":
             c.location = "epalin" if cid != m else c.location
-    st.chars[m].location = "epalin"
+    st.wchar(m).location = "epalin"
     assert not free_legal(st, "offer_bribe")  # nobody of p0 in Epalin
-    st.chars[_pc(st)].location = "epalin"
+    st.wchar(_pc(st)).location = "epalin"
     assert free_legal(st, "offer_bribe")
 
 
@@ -231,8 +231,8 @@ def test_errata_d43_a_six_accuses_the_nc_and_the_offerer_with_the_amount():
     st = pos.state
     m = _minister(pos)
     me = _pc(st)
-    st.chars[m].fixed_status = 8
-    st.chars[me].fixed_status = 8
+    st.wchar(m).fixed_status = 8
+    st.wchar(me).fixed_status = 8
     pos.player(0, ip=9).dice(6, 1, 1)  # a natural 6 fails even a 6-IP offer (A27 ii); 1 + 6 = 7 < 8
     g = pos.run("bribe_offer", p=0)
     if kind(g) == "bribe_target":
@@ -289,12 +289,12 @@ def _farc_and_henchman(pos, r="john", p=0):
     pos.give(p, f"ra_{r}")
     card = next(c for c in st.players[p].hand if CARD_TYPE_OF[c] == f"ra_{r}")
     st.players[p].hand.remove(card)
-    st.chars[r].owner = p
-    st.chars[r].alignment_card = card
+    st.wchar(r).owner = p
+    st.wchar(r).alignment_card = card
     hm = free_noble(st)
     pos.char(hm, owner=p).player(p, pp=40)
     pos.give(p, "henchman")
-    st.chars[hm].henchman_card = st.players[p].hand.pop()
+    st.wchar(hm).henchman_card = st.players[p].hand.pop()
     return hm
 
 

@@ -262,14 +262,14 @@ def test_errata_d80_support_cards_boosted_in_crisis_caps_still_win():
 def _success(monkeypatch, edition):
     pos = pos_with(edition=edition, mc=False)
     st = pos.state
-    st.chars["john"].dead = False
+    st.wchar("john").dead = False
     pos.char("john", owner=0)
     rec = []
 
     def kill(state, cid, cause):
         rec.append(cid)
-        state.chars[cid].dead = True
-        state.chars[cid].office = None
+        state.wchar(cid).dead = True
+        state.wchar(cid).office = None
 
     def go(state):
         usurpation._success(state, 0, "john", 40, 20, None)

@@ -103,7 +103,7 @@ def test_errata_d15_ambassador_away_from_his_post_loses_the_office_too():
     pos = make(minister_of_army="43")
     st = pos.state
     amb = next(cid for cid, c in st.chars.items() if c.office == "amb_cronos")
-    st.chars[amb].location = "fandonia"  # e.g. extradited home and acquitted, still in office
+    st.wchar(amb).location = "fandonia"  # e.g. extradited home and acquitted, still in office
     pos.dice(3, 3, 1, 5, 6)  # Foreign War; Foreign War Table 6 = Cronos; attempt fails
     halted(pos.run("new_problem"))
     assert st.wars == ["cronos"]
@@ -124,7 +124,7 @@ def test_errata_d15_1981_contrast_ambassador_stays_stuck():
 def test_errata_d16_minister_in_country_when_war_begins_is_expelled_and_attempts():
     pos = make(minister_of_army="43", support=60)
     st = pos.state
-    st.chars["43"].location = "cronos"
+    st.wchar("43").location = "cronos"
     pos.dice(3, 3, 3, 3, 1)  # Foreign War; Cronos; the attempt rolls 1
     halted(pos.run("new_problem"))
     assert st.chars["43"].location == "fandonia" and st.chars["43"].office == "minister_of_army"
@@ -136,7 +136,7 @@ def test_errata_d16_minister_in_country_when_war_begins_is_expelled_and_attempts
 def test_errata_d16_stuck_minister_is_not_automatically_unresolved():
     pos = make(minister_of_army="43")
     st = pos.state
-    st.chars["43"].location = "epalin"
+    st.wchar("43").location = "epalin"
     st.wars = ["epalin"]
     st.problems = {"foreign_war": {"fails": 0, "turns": 1, "countries": ["epalin"], "minister": None}}
     pos.dice(1)
@@ -306,14 +306,14 @@ def test_errata_d20_free_counsel_needs_nine_or_more():
 def test_errata_d21_banned_pc_loses_two_pp_at_every_court_ball():
     pos = make()
     st = pos.state
-    st.chars[st.players[1].pc].banned = True
+    st.wchar(st.players[1].pc).banned = True
     pp = [pl.pp for pl in st.players]
     g = ball(pos, 3, 4, 3, 4)  # players 0 and 2 roll 7 (no effect)
     halted(g)
     assert [pl.pp - q for pl, q in zip(st.players, pp)] == [0, -2, 0]
     p81 = make(edition="1981")
     s81 = p81.state
-    s81.chars[s81.players[1].pc].banned = True
+    s81.wchar(s81.players[1].pc).banned = True
     pp = [pl.pp for pl in s81.players]
     ball(p81, 3, 4, 3, 4)
     assert [pl.pp - q for pl, q in zip(s81.players, pp)] == [0, 0, 0]
@@ -322,7 +322,7 @@ def test_errata_d21_banned_pc_loses_two_pp_at_every_court_ball():
 def test_errata_d21_face_down_banned_pc_loses_nothing():
     pos = make()
     st = pos.state
-    c = st.chars[st.players[1].pc]
+    c = st.wchar(st.players[1].pc)
     c.banned = True
     c.dead = True  # face-down (§31.5): he takes part in nothing
     pp = [pl.pp for pl in st.players]
@@ -337,7 +337,7 @@ def test_errata_d21_face_down_banned_pc_loses_nothing():
 
 def farc_monarch(pos, since_ago: int = 1):
     st = pos.state
-    st.chars["george"].owner = 0
+    st.wchar("george").owner = 0
     st.reign = {"player": 0, "cid": "george", "since": st.turn - since_ago}
 
 
@@ -400,10 +400,10 @@ def test_errata_d64_fac_spouse_in_hiding_of_a_new_monarch_comes_out(edition):
     pos = Position(players=3, seed=1, edition=edition)
     st = pos.state
     for pl in st.players:
-        st.chars[pl.pc].location = "fandonia"
-    g0 = st.chars["george"]
+        st.wchar(pl.pc).location = "fandonia"
+    g0 = st.wchar("george")
     g0.dead, g0.office, g0.spouse = True, None, None
-    st.chars["catherine"].spouse = None
+    st.wchar("catherine").spouse = None
     wife = "62" if st.chars["62"].owner is None else "64"
     pos.char("alan", owner=1, spouse=wife)
     pos.char(wife, owner=1, spouse="alan", hiding=True)

@@ -100,8 +100,8 @@ def test_errata_d77_a32_office_holder_pile_runs_dry_office_stays_vacant():
         if cid not in pcs(pos):
             pos.run("kill", cid=cid, cause="plague")
     for p in pcs(pos):
-        pos.state.chars[p].office = None
-        pos.state.chars[p].hiding = True
+        pos.state.wchar(p).office = None
+        pos.state.wchar(p).hiding = True
     g = pos.run("offices_random")
     halted(g)
     assert not any(c.office for c in g.state.chars.values() if c.office != "monarch")
@@ -129,7 +129,7 @@ def test_errata_d77_a32_pc_spouse_who_dies_is_removed():
     functionaries = tuple(c for c in pos.state.chars if c.isdigit() and 45 <= int(c) <= 55)
     sp = numbered_nc(pos, 11, 66, office=False, skip=functionaries)
     pos.char(sp, owner=0, spouse=me)
-    pos.state.chars[me].spouse = sp
+    pos.state.wchar(me).spouse = sp
     g = pos.run("kill", cid=sp, cause="plague")
     halted(g)
     assert g.state.chars[sp].dead and sp in removed_characters(g.state)

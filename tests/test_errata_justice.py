@@ -60,7 +60,7 @@ def test_errata_d62_unhiding_abroad_may_stay_living_openly_or_return_to_a_hearin
     assert kind(g) == "unhide_abroad"
     g.apply(YES)
     halted(g)
-    c = g.state.chars[ROLAND]
+    c = g.state.wchar(ROLAND)
     assert not c.hiding and c.location == "cronos" and c.wrongdoer
     # a wrongdoer living openly abroad may hide there again (§20.8) - not in the same turn (§24.2)
     c.hid_turn = 0
@@ -391,7 +391,7 @@ def test_errata_d72_captured_escaped_prisoner_holding_an_office_loses_it():
     pos.give(1, "extradition")
     pos.char(ROLAND, wrongdoer=True, escaped=True, location="cronos")
     pos.office("high_minister", ROLAND)
-    pos.state.chars[ROLAND].location = "cronos"
+    pos.state.wchar(ROLAND).location = "cronos"
     g = pos.run("justice_extradite", p=1)
     halted(g)
     c = g.state.chars[ROLAND]
@@ -408,7 +408,7 @@ def test_errata_d62_wrongdoer_living_abroad_may_not_be_given_an_office():
     st = pos.state
     cid = next(c for c in OFFICE_ELIGIBLE if st.chars[c].owner is None and st.chars[c].office is None
                and not st.chars[c].dead)
-    c = st.chars[cid]
+    c = st.wchar(cid)
     c.location = "cronos"
     assert offices.eligible(st, cid)
     c.escaped = True  # an escaped prisoner living openly abroad (ES §20.8, §24.7)

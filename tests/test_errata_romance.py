@@ -149,8 +149,8 @@ def test_errata_d61_abroad_eac_recruited_by_treachery_only_with_pc_there():
 
 
 def _engaged(pos: Position, a: str, b: str) -> None:
-    pos.state.chars[a].engaged_to = b
-    pos.state.chars[b].engaged_to = a
+    pos.state.wchar(a).engaged_to = b
+    pos.state.wchar(b).engaged_to = a
 
 
 def test_errata_d38_host_rolls_on_socializing_table(rec):

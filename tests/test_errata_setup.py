@@ -69,11 +69,11 @@ def test_errata_d11_two_players_all_ladies_are_countesses_with_status_3():
     assert status(st, "jane") == 5
     # the ladder of a Condesa: Marquesa (4 IP), Duquesa (5 IP), then no more (A20)
     lady = _free_female(st)
-    st.chars[lady].titles = 0
+    st.wchar(lady).titles = 0
     assert title_cost(st, lady) == 4
-    st.chars[lady].titles = 1
+    st.wchar(lady).titles = 1
     assert title_cost(st, lady) == 5 and status(st, lady) == 4
-    st.chars[lady].titles = 2
+    st.wchar(lady).titles = 2
     assert title_cost(st, lady) is None and status(st, lady) == 5
 
 
@@ -198,7 +198,7 @@ def test_errata_d26_functionaries_and_rcs_may_not_take_titles():
         pos.char(cid, owner=0)
     pos.player(0, ip=30, pp=80).turn_state(0)
     pc = st.players[0].pc
-    st.chars[pc].hiding = True  # the PC cannot take one either: nobody is left
+    st.wchar(pc).hiding = True  # the PC cannot take one either: nobody is left
     from fandonia_env.engine import registry
 
     assert not registry.ACTIVITIES["acquire_title"].legal(st, 0)

@@ -56,7 +56,7 @@ def test_23_2_wrongdoing_roll_at_status_goes_to_hearing_and_hiding_is_offered():
 def test_23_2_natural_six_goes_to_hearing_whatever_the_status():
     pos = fresh()
     pos.char(J1, titles=0)
-    pos.state.chars[J1].fixed_status = 9
+    pos.state.wchar(J1).fixed_status = 9
     pos.dice(6)
     g = pos.run("accuse", cid=J1)
     assert kind(g) == "hide_from_hearing"
@@ -335,7 +335,7 @@ def test_29_9_suicide_after_three_turns_dies_at_end_of_player_turns():
     pos.char(f, owner=1, banished=True, wrongdoer=True, location="epalin", situation_turns=2)
     pos.turn_state(1)
     assert not registry.FREE_ACTIONS["suicide"].legal(pos.state, 1)
-    pos.state.chars[f].situation_turns = 3
+    pos.state.wchar(f).situation_turns = 3
     assert registry.FREE_ACTIONS["suicide"].legal(pos.state, 1)
     g = pos.run("justice_suicide", p=1)
     halted(g)
@@ -354,7 +354,7 @@ def test_30_10_pc_prison_death_rolled_at_start_of_player_turn_from_second_turn()
     g = pos.run("justice_prison_deaths", p=1)
     halted(g)
     assert g.state.rng.scripted == [6, 6]  # first turn: no roll
-    g.state.chars[me].situation_turns = 1
+    g.state.wchar(me).situation_turns = 1
     g = pos.run("justice_prison_deaths", p=1)
     halted(g)
     assert g.state.chars[me].dead
@@ -869,7 +869,7 @@ def test_31_4_fac_death_heir_neutral_cards_discarded_counter_returned_spouse_wid
     pos.char(ROLAND, owner=1, henchman_card=card, titles=0, office=None)
     wife = lady(pos)
     pos.char(wife, owner=1, spouse=ROLAND)
-    pos.state.chars[ROLAND].spouse = wife
+    pos.state.wchar(ROLAND).spouse = wife
     pos.office("minister_of_state", ROLAND)
     g = pos.run("kill", cid=ROLAND, cause="duel")
     halted(g)
@@ -884,7 +884,7 @@ def test_31_7_widow_of_rc_gets_status_eight():
     pos.char(ROLAND, owner=1)
     wife = lady(pos)
     pos.char(wife, owner=1, spouse="alfred")
-    pos.state.chars["alfred"].spouse = wife
+    pos.state.wchar("alfred").spouse = wife
     g = pos.run("kill", cid="alfred", cause="test")
     halted(g)
     assert g.state.chars[wife].fixed_status == 8 and g.state.chars[wife].spouse is None

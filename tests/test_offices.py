@@ -139,7 +139,7 @@ def test_A3_office_stays_vacant_when_no_character_can_fill_it():
     st = pos.state
     for cid in OFFICE_ELIGIBLE:
         if st.chars[cid].office is None:
-            st.chars[cid].imprisoned = True
+            st.wchar(cid).imprisoned = True
     pos.dice(4, 4)
     g = pos.run("offices_phase")
     halted(g)
@@ -157,7 +157,7 @@ def test_6_2_moving_office_holder_vacates_his_office_which_is_filled_this_phase(
     pos = make(vacant=("high_minister",), ip=0)
     st = pos.state
     old = holder(st, "minister_of_trade")
-    st.chars[old].office = None
+    st.wchar(old).office = None
     pos.office("minister_of_trade", "42")
     pos.char("42", owner=0)
     pos.player(0, ip=4)
@@ -243,9 +243,9 @@ def test_16_5_recalled_ambassador_returns_to_fandonia_with_his_wife():
     st = pos.state
     amb = holder(st, "amb_epalin")
     assert st.chars[amb].location == "epalin"
-    st.chars[amb].spouse = "64"
-    st.chars["64"].spouse = amb
-    st.chars["64"].location = "epalin"
+    st.wchar(amb).spouse = "64"
+    st.wchar("64").spouse = amb
+    st.wchar("64").location = "epalin"
     g = pos.run("discharge", cid=amb)
     halted(g)
     assert st.chars[amb].office is None
@@ -258,9 +258,9 @@ def test_7_10_4_recalled_ambassador_to_a_country_at_war_is_no_longer_stuck():
     pos = make()
     st = pos.state
     amb = holder(st, "amb_sandarkan")
-    st.chars[amb].spouse = "64"
-    st.chars["64"].spouse = amb
-    st.chars["64"].location = "sandarkan"
+    st.wchar(amb).spouse = "64"
+    st.wchar("64").spouse = amb
+    st.wchar("64").location = "sandarkan"
     st.wars = ["sandarkan"]
     g = pos.run("discharge", cid=amb)
     halted(g)
@@ -273,7 +273,7 @@ def test_7_10_4_recalled_ambassador_hiding_there_stays_abroad():
     pos = make()
     st = pos.state
     amb = holder(st, "amb_sandarkan")
-    st.chars[amb].hiding = True
+    st.wchar(amb).hiding = True
     st.wars = ["sandarkan"]
     g = pos.run("discharge", cid=amb)
     halted(g)
@@ -336,8 +336,8 @@ def test_13_4_2_fill_office_may_move_an_office_holder():
     pos = make(vacant=("high_minister",), ip=0)
     st = pos.state
     old = holder(st, "amb_cronos")
-    st.chars[old].office = None
-    st.chars[old].location = "fandonia"
+    st.wchar(old).office = None
+    st.wchar(old).location = "fandonia"
     pos.office("amb_cronos", "42")
     place_ambassador(st, "42")
     pos.char("42", owner=2)
@@ -383,7 +383,7 @@ def test_16_2_one_office_at_a_time_the_old_one_is_vacated():
     pos = make(vacant=("high_minister",), ip=0)
     st = pos.state
     old = holder(st, "minister_of_navy")
-    st.chars[old].office = None
+    st.wchar(old).office = None
     pos.office("minister_of_navy", "42")
     pos.char("42", owner=1)
     pos.player(1, ip=2)

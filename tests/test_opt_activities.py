@@ -22,12 +22,12 @@ def setup(optional=(), edition="1981", players=3, seed=5, p=0, **pt) -> Position
 def test_opt_foreign_support_off_by_default_and_needs_a_fac_abroad():
     pos = setup()
     st = pos.state
-    st.chars[st.players[0].pc].location = "epalin"
+    st.wchar(st.players[0].pc).location = "epalin"
     assert not legal(st, "foreign_support")
     pos = setup(["foreign_support"])
     st = pos.state
     assert not legal(st, "foreign_support")
-    st.chars[st.players[0].pc].location = "epalin"
+    st.wchar(st.players[0].pc).location = "epalin"
     assert legal(st, "foreign_support")
     st.wars.append("epalin")
     assert not legal(st, "foreign_support")  # never a country at war
@@ -36,7 +36,7 @@ def test_opt_foreign_support_off_by_default_and_needs_a_fac_abroad():
 def test_opt_foreign_support_success_takes_card_from_another_hand():
     pos = setup(["foreign_support"])
     st = pos.state
-    st.chars[st.players[0].pc].location = "epalin"
+    st.wchar(st.players[0].pc).location = "epalin"
     pos.give(1, "foreign_support_epalin").dice(5)  # 1 FAC: 5-6 successful
     g = pos.run("opt_foreign_support", p=0)
     halted(g)
@@ -47,7 +47,7 @@ def test_opt_foreign_support_success_takes_card_from_another_hand():
 def test_opt_foreign_support_column_by_fac_count_and_failure():
     pos = setup(["foreign_support"])
     st = pos.state
-    st.chars[st.players[0].pc].location = "cronos"
+    st.wchar(st.players[0].pc).location = "cronos"
     fac = free_noble(st)
     pos.char(fac, owner=0, location="cronos")
     card = next(c for c in st.deck if CARD_TYPE_OF[c] == "foreign_support_cronos")
@@ -67,7 +67,7 @@ def test_opt_foreign_support_column_by_fac_count_and_failure():
 def test_opt_foreign_support_card_still_in_deck_gives_nothing():
     pos = setup(["foreign_support"])
     st = pos.state
-    st.chars[st.players[0].pc].location = "sandarkan"
+    st.wchar(st.players[0].pc).location = "sandarkan"
     pos.dice(6)
     g = pos.run("opt_foreign_support", p=0)
     halted(g)
@@ -175,7 +175,7 @@ def test_opt_emissaries_consort_and_characters_who_travelled_this_turn_are_not_c
     g = pos.run("opt_emissary", p=0)
     opts = g.decision()["options"]
     assert char_action(queen) not in opts and char_action(back) not in opts
-    st.chars[back].travel_turn = st.turn - 1
+    st.wchar(back).travel_turn = st.turn - 1
     g = pos.run("opt_emissary", p=0)
     assert char_action(back) in g.decision()["options"]
 
@@ -282,7 +282,7 @@ def test_opt_blackmail_errata_d94_dwtk_is_returned_and_another_drawn():
 def test_opt_blackmail_1981_dwtk_stays_and_owner_is_accused():
     pos = setup(["blackmail"])
     st = pos.state
-    st.chars[st.players[1].pc].fixed_status = 8
+    st.wchar(st.players[1].pc).fixed_status = 8
     pos.dice(1)  # 1 + 2 = 3: innocent
     g = _dwtk_drawn(pos)
     halted(g)

@@ -22,7 +22,7 @@ def counselor(pos: Position, p: int, cid: str) -> None:
     pos.char(cid, owner=p)
     card = next(x for x in pos.state.deck if CARD_TYPE_OF[x] == "monarchs_counselor")
     pos.state.deck.remove(card)
-    pos.state.chars[cid].counselor_card = card
+    pos.state.wchar(cid).counselor_card = card
 
 
 def verdict(total: int) -> dict:

@@ -76,7 +76,7 @@ def test_opt_counselor_powers_opponents_asked_in_player_order_second_may_prevent
 
 def test_opt_counselor_powers_dead_counselor_gives_no_power():
     pos = counsel_pos()
-    pos.state.chars[MC].dead = True
+    pos.state.wchar(MC).dead = True
     g = pos.run("counsel_step", p=0)
     take(g, "counsel_table", T("court_ball"))
     assert kind(g) == "counsel_choice"

@@ -150,7 +150,7 @@ def test_opt_unresolved_problems_f_foreign_war_spreads_to_every_country():
     st = pos.state
     st.wars = ["cronos"]
     st.problems = {"foreign_war": rec(turns=3, countries=["cronos"])}
-    st.chars["42"].location = "epalin"
+    st.wchar("42").location = "epalin"
     halted(pos.run("offices_phase"))
     assert sorted(st.wars) == sorted(COUNTRIES)
     assert sorted(st.problems["foreign_war"]["countries"]) == sorted(COUNTRIES)

@@ -25,8 +25,8 @@ def ri(edition: str = "1981", extra: tuple[str, ...] = ()) -> Position:
 
 
 def marry(pos: Position, a: str, b: str) -> None:
-    pos.state.chars[a].spouse = b
-    pos.state.chars[b].spouse = a
+    pos.state.wchar(a).spouse = b
+    pos.state.wchar(b).spouse = a
 
 
 @pytest.fixture

@@ -169,12 +169,12 @@ def test_opt_shorter_e_four_rcs_removed_at_the_beginning():
     assert st.chars["george"].spouse is None
     # succession skips them (§9.2): after Edward, no RC is left to succeed
     for r in ("alan", "anne", "john"):
-        st.chars[r].dead = True
+        st.wchar(r).dead = True
     assert next_in_line(st) == "edward"
-    st.chars["edward"].dead = True
+    st.wchar("edward").dead = True
     assert next_in_line(st) is None
     st81 = Position(players=4).state
-    st81.chars["edward"].dead = st81.chars["john"].dead = st81.chars["anne"].dead = st81.chars["alan"].dead = True
+    st81.wchar("edward").dead = st81.wchar("john").dead = st81.wchar("anne").dead = st81.wchar("alan").dead = True
     assert next_in_line(st81) == "phillip"
 
 

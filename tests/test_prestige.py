@@ -62,7 +62,7 @@ def make_henchman(pos, p, cid):
     pos.char(cid, owner=p, location="fandonia", office=None)
     card = next(c for c in st.deck if CARD_TYPE_OF[c] == "henchman")
     st.deck.remove(card)
-    st.chars[cid].henchman_card = card
+    st.wchar(cid).henchman_card = card
 
 
 # ---------------------------------------------------------------------------

@@ -152,7 +152,7 @@ def test_7_6_nc_modifiers_are_ignored():
 def test_7_12_player_with_farc_monarch_modifies_problem_rolls():
     pos = make(minister_of_trade="43")  # ability 5; Natural Disaster has no modifiers (R6)
     st = pos.state
-    st.chars["george"].owner = 1
+    st.wchar("george").owner = 1
     st.problems = {"natural_disaster": rec()}
     pos.dice(5)
     g = pos.run("problems_phase")
@@ -208,7 +208,7 @@ def test_7_4_pc_or_fac_minister_may_deliberately_leave_problem_unresolved():
 def test_7_10_6_minister_stuck_in_country_at_war_leaves_problem_unresolved():
     pos = make(minister_of_army="44")
     st = pos.state
-    st.chars["44"].location = "epalin"
+    st.wchar("44").location = "epalin"
     st.wars = ["epalin"]
     st.problems = {"foreign_war": rec(countries=["epalin"])}
     pos.dice(1)
@@ -221,7 +221,7 @@ def test_7_10_6_minister_stuck_in_country_at_war_leaves_problem_unresolved():
 def test_20_3_minister_abroad_returns_to_fandonia_to_attempt():
     pos = make(minister_of_navy="41")
     st = pos.state
-    st.chars["41"].location = "cronos"
+    st.wchar("41").location = "cronos"
     st.problems = {"pirates": rec()}
     pos.dice(1)
     g = pos.run("problems_phase")
@@ -330,7 +330,7 @@ def test_7_10_1_ambassador_and_travellers_stuck_when_war_breaks_out():
     pos = make(minister_of_army="44")
     st = pos.state
     amb = next(cid for cid, c in st.chars.items() if c.office == "amb_cronos")
-    st.chars["42"].location = "cronos"
+    st.wchar("42").location = "cronos"
     pos.dice(3, 3, 1, 5, 6)  # Foreign War, war with Cronos, attempt fails
     g = pos.run("new_problem")
     halted(g)
@@ -455,7 +455,7 @@ def test_7_10_3_pc_stuck_in_a_country_at_war_loses_his_player_turn():
     pos = make()
     st = pos.state
     pc = st.players[1].pc
-    st.chars[pc].location = "cronos"
+    st.wchar(pc).location = "cronos"
     st.wars = ["cronos"]
     g = pos.run("player_turn", p=1)
     halted(g)
@@ -466,7 +466,7 @@ def test_7_10_3_pc_stuck_in_a_country_at_war_loses_his_player_turn():
 def test_7_10_6_stuck_minister_failures_count_toward_discharge_7_8():
     pos = make(minister_of_army="44")
     st = pos.state
-    st.chars["44"].location = "cronos"
+    st.wchar("44").location = "cronos"
     st.problems = {"foreign_war": rec(fails=2, turns=2, countries=("cronos",), minister="44")}
     st.wars = ["cronos"]
     g = pos.run("problems_phase")
@@ -478,7 +478,7 @@ def test_7_10_6_stuck_minister_failures_count_toward_discharge_7_8():
 def test_7_10_6_minister_in_the_country_a_new_war_is_with_is_stuck_not_returned_20_3():
     pos = make(minister_of_army="44", support=60)
     st = pos.state
-    st.chars["44"].location = "cronos"
+    st.wchar("44").location = "cronos"
     pos.dice(3, 3, 3, 3, 1)  # Foreign War; Foreign War Table 6 = Cronos; the 1 stays unrolled
     g = pos.run("new_problem")
     halted(g)

@@ -115,13 +115,13 @@ def test_18_4_1_pc_may_not_propose_to_an_rc():
 def test_18_1_archbishop_thomas_jane_and_george_never_marry():
     pos = home_position()
     pos.char("55", owner=0).char("56", owner=0).char("jane", owner=0)
-    pos.state.chars["11"].dead = True  # the PC out of the way
+    pos.state.wchar("11").dead = True  # the PC out of the way
     pos.turn_state(0)
     assert not _legal_propose(pos.state, 0)  # Archbishop and Lady Margaret
     pos.char("catherine", spouse=None).char("george", spouse=None, owner=1)
     pos.char("thomas", owner=1).char("61", owner=1, titles=1)  # Status 4
     pos.player(1, ip=10)
-    pos.state.chars["12"].dead = True
+    pos.state.wchar("12").dead = True
     pos.turn_state(1)
     assert not _legal_propose(pos.state, 1)  # George may not remarry; Thomas never marries
     pos.char("alan", owner=1)
@@ -194,7 +194,7 @@ def test_18_4_5_auto_proposal_accepted_and_ignores_18_4_3():
     pos = home_position()
     pos.char("56", owner=0)
     pos.turn_state(0)
-    pos.state.chars["11"].proposal_turn = pos.state.turn  # already proposed this turn
+    pos.state.wchar("11").proposal_turn = pos.state.turn  # already proposed this turn
     assert not _legal_propose(pos.state, 0)
     g = pos.run("auto_proposal", p=0)
     assert g.state.pt["auto_proposal"] == 1
@@ -304,7 +304,7 @@ def test_18_10_fac_marrying_a_farc_gets_status_8(rec):
     c = g.state.chars["42"]
     assert c.spouse == "anne" and c.fixed_status is None
     assert status(g.state, "42") == 8  # §18.10, A19: 8 while married to a FARC
-    g.state.chars["anne"].owner = None  # Anne becomes an NRC: §18.9, the higher Status (A19)
+    g.state.wchar("anne").owner = None  # Anne becomes an NRC: §18.9, the higher Status (A19)
     assert status(g.state, "42") == 10
 
 
@@ -560,8 +560,8 @@ def test_18_10_widow_of_a_farc_keeps_8_and_a_consort_follows_the_farc_to_the_thr
     st = pos.state
     pos.char("42", owner=0, spouse="anne").char("anne", owner=0, spouse="42")
     assert status(st, "42") == 8 and st.chars["42"].fixed_status is None
-    st.chars["george"].dead = True
-    st.chars["alan"].dead = True
+    st.wchar("george").dead = True
+    st.wchar("alan").dead = True
     pos.run("succession")
     c = st.chars["42"]
     assert st.monarch == "anne" and st.chars["anne"].owner is None

@@ -156,6 +156,20 @@ def test_a_game_asks_the_ruleset_of_its_config():
     assert ruleset_for(view["rules"]["edition"], view["rules"]["optional"]) is ruleset(pos.state)
 
 
+def test_a_config_changed_in_place_gets_its_new_ruleset():
+    """``ruleset(state)`` remembers its last answer; a config edited in place (tests do) is not
+    answered from that memory."""
+    pos = Position(players=3, seed=1, preset="errata")
+    st = pos.state
+    assert ruleset(st) is ruleset_for("errata", [])
+    st.config["optional"].append("emissaries")
+    assert ruleset(st) is ruleset_for("errata", ["emissaries"])
+    st.config["edition"] = "1981"
+    assert ruleset(st) is ruleset_for("1981", ["emissaries"])
+    st.config["optional"].clear()
+    assert ruleset(st) is ruleset_for("1981", [])
+
+
 def _field_comments() -> dict[str, str]:
     """attribute -> the comment on its line in ruleset.py."""
     out = {}
@@ -221,7 +235,7 @@ def test_printed_status_title_cost_and_pp_price_by_edition(edition, status, pric
     """D2: 66 is a Lady S1 in the errata (1981: S3); D25: her next step is a Baronesa (2 IP)
     where 1981 makes her a Duchess (3 IP); D81: one PP for two IP (1981: five)."""
     st = Position(players=3, seed=1, edition=edition).state
-    st.chars["66"].titles = 0
+    st.wchar("66").titles = 0
     assert personal_status(st, "66") == status
     assert title_cost(st, "66") == ruleset(st).title_cost["lady"]
     assert ruleset(st).title_cost["lady"] == (2 if edition == "errata" else 3)

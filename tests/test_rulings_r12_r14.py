@@ -338,10 +338,10 @@ def halt_at_end_of_turn(monkeypatch):
 def _mourning_pos(hands: dict[int, tuple[str, ...]]) -> Position:
     pos = empty_handed(3, 1, first=0)
     st = pos.state
-    st.chars["george"].dead = True
-    st.chars["george"].office = None
-    st.chars["catherine"].spouse = None
-    st.chars["george"].spouse = None
+    st.wchar("george").dead = True
+    st.wchar("george").office = None
+    st.wchar("catherine").spouse = None
+    st.wchar("george").spouse = None
     for p in range(3):
         pos.give(p, *hands.get(p, ()))
     return pos

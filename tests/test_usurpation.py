@@ -42,10 +42,10 @@ def calls(monkeypatch):
 
     def kill(state, cid, cause):
         rec.append(("kill", cid, cause))
-        c = state.chars[cid]
+        c = state.wchar(cid)
         c.dead = True
         if c.spouse is not None:
-            state.chars[c.spouse].spouse = None
+            state.wchar(c.spouse).spouse = None
             c.spouse = None
         if not c.is_pc:
             c.owner = None
@@ -53,7 +53,7 @@ def calls(monkeypatch):
 
     def release(state, cid):
         rec.append(("release", cid))
-        c = state.chars[cid]
+        c = state.wchar(cid)
         c.owner = None
         if c.loyalty_counter and cid in NOBLE_IDS:
             c.loyalty_counter = False
@@ -78,7 +78,7 @@ def quiet(pos: Position, support: int = 50) -> Position:
         if st.chars[cid].owner is None:
             pos.char(cid, owner=2)
     for r in LESSER_RCS:
-        st.chars[r].dead = True
+        st.wchar(r).dead = True
     st.players[2].pp = 500
     st.support = support
     for p in range(st.n):
@@ -135,7 +135,7 @@ def test_35_6_pc_spouse_and_farc_monarch_do_not_count_toward_the_limit():
     pos.char("42", owner=0).char("32", owner=0)  # Duke Roland (5 + office 3), Earl Maxwell 3
     st = pos.state
     assert pp_required(st, 0) == 8 + 3
-    st.chars[P0_PC].spouse, st.chars["32"].spouse = "32", P0_PC
+    st.wchar(P0_PC).spouse, st.wchar("32").spouse = "32", P0_PC  # writes go through wchar
     assert pp_required(st, 0) == 8  # §35.6 the PC's spouse is exempt
 
 
@@ -168,7 +168,7 @@ def test_35_5_3_married_fac_lost_dies(calls):
     pos = pos3()
     pos.char("42", owner=0).char("61", owner=0)
     st = pos.state
-    st.chars["42"].spouse, st.chars["61"].spouse = "61", "42"
+    st.wchar("42").spouse, st.wchar("61").spouse = "61", "42"
     pos.player(0, pp=3)
     g = pos.run("pp_check_all")
     g.apply(char_action("42"))
@@ -194,8 +194,8 @@ def test_35_5_pp_check_runs_at_the_end_of_the_turn():
 
 def test_36_2_player_with_several_farcs_chooses_one(calls):
     pos = quiet(pos3())
-    pos.state.chars["john"].dead = False
-    pos.state.chars["edward"].dead = False
+    pos.state.wchar("john").dead = False
+    pos.state.wchar("edward").dead = False
     pos.char("john", owner=0).char("edward", owner=0).turn_state(0)
     g = pos.run("usurp_start", p=0)
     d = g.decision()
@@ -237,7 +237,7 @@ def test_36_4_2_married_pc_doubled_and_spouse_not_counted_a13():
     pos = pos3()
     pos.char("42", owner=0).char("35", owner=0).char("john", owner=0).char("jane", owner=0)
     st = pos.state
-    st.chars[P0_PC].spouse, st.chars["35"].spouse = "35", P0_PC
+    st.wchar(P0_PC).spouse, st.wchar("35").spouse = "35", P0_PC
     pc_val, others = faction_value(st, 0, "john")
     # PC: married, Status max(3, 4) = 4, doubled; FACs: Roland 5 + 3 (Minister of Justice);
     # FARCs other than John: Jane 2; Mortimer (spouse) not counted.
@@ -251,8 +251,8 @@ def test_36_12_banished_imprisoned_hiding_or_stuck_not_counted():
     st = pos.state
     st.wars = ["epalin"]
     assert faction_value(st, 0, None) == (3, 0)
-    st.chars[P0_PC].banished = True
-    st.chars[P0_PC].location = "cronos"
+    st.wchar(P0_PC).banished = True
+    st.wchar(P0_PC).location = "cronos"
     assert faction_value(st, 0, None) == (0, 0)
 
 
@@ -317,7 +317,7 @@ def test_36_5_2_neutrals_exclude_monarch_catherine_and_used_thomas_a14():
     st = pos.state
     assert neutral_value(st, "john") == 4 + 2  # Thomas, Jane; not George, not Catherine
     assert neutral_value(st, "thomas") == 2
-    st.chars["51"].owner = None  # 2nd Judge back to neutral (Status 6)
+    st.wchar("51").owner = None  # 2nd Judge back to neutral (Status 6)
     assert neutral_value(st, "thomas") == 8
 
 
@@ -330,7 +330,7 @@ def test_36_5_4_monarch_support_value_bands(lo, hi, value):
 def test_36_6_successful_usurpation(calls):
     pos = quiet(pos3(), support=10)  # Support value 0
     st = pos.state
-    st.chars["john"].dead = False
+    st.wchar("john").dead = False
     pos.char("john", owner=0).give(0, "army_support").turn_state(0)
     # usurper: John 1d x3 = 6x3 = 18, PC 3, army 1d x7 = 6x7 = 42 -> 63
     # Monarch: George (2+1)x3 = 9, Thomas 4 + Jane 2 + John? (FARC: no) = 6,
@@ -355,7 +355,7 @@ def test_36_6_successful_usurpation(calls):
 def test_36_7_tie_fails_pc_and_farc_killed_cards_discarded(calls):
     pos = quiet(pos3(), support=10)
     st = pos.state
-    st.chars["john"].dead = False
+    st.wchar("john").dead = False
     pos.char("john", owner=0).give(0, "merchant_support").turn_state(0)
     # usurper: John 3x3 = 9 + PC 3 + merchant 1x2 = 2 -> 14
     # Monarch: George (1+1)x3 = 6 + neutrals 6 + Catherine 1x2+10 = 12, support 0... = 24
@@ -386,13 +386,13 @@ def test_36_5_1_jane_halves_a_male_monarch_and_married_monarch_adds_ten(calls):
     pos = quiet(pos3(), support=10)
     st = pos.state
     # Monarch: Prince Alan, married to Lady Victoria (61, an NC of... made neutral here)
-    st.chars["alan"].dead = False
-    st.chars["george"].dead = True
-    st.chars["george"].office = None
-    st.chars["alan"].office = "monarch"
+    st.wchar("alan").dead = False
+    st.wchar("george").dead = True
+    st.wchar("george").office = None
+    st.wchar("alan").office = "monarch"
     st.monarch = "alan"
-    st.chars["61"].owner = None
-    st.chars["alan"].spouse, st.chars["61"].spouse = "61", "alan"
+    st.wchar("61").owner = None
+    st.wchar("alan").spouse, st.wchar("61").spouse = "61", "alan"
     pos.char("jane", owner=0).turn_state(0)
     # Thomas 1 -> 1; Alan (6+5) x2 = 22 -> halved 11; neutrals: Thomas used, Catherine 10, Lady
     # Victoria 3 (married to Alan: max(3, 10) = 10); +10 married; support 0.
@@ -420,7 +420,7 @@ def test_36_8_defender_plays_support_cards_and_36_9_loses_pc_and_cards(calls):
     pos = quiet(pos3(), support=10)
     st = pos.state
     crown_farc(pos, 1, "edward")
-    st.chars["john"].dead = False
+    st.wchar("john").dead = False
     pos.char("john", owner=0).give(1, "merchant_support").turn_state(0)
     # usurper: John 6x3 = 18 + PC 3 = 21; defender: Edward 1x3 = 3 + PC 3 + merchant 1x2 = 2
     # + support 0 = 8.  Support reroll 1+1.
@@ -531,7 +531,7 @@ def test_37_count_resets_when_the_reign_ends():
     crown_farc(pos, 0, "john")
     st = pos.state
     st.reign["since"] = 1
-    st.chars["john"].owner = None  # no longer his FARC
+    st.wchar("john").owner = None  # no longer his FARC
     st.turn = 5
     pos.run("victory_check")
     assert not st.over and st.reign == {}
@@ -541,9 +541,9 @@ def test_36_11_farc_monarch_death_loses_next_player_turn():
     pos = pos3()
     crown_farc(pos, 0, "john")
     st = pos.state
-    st.chars["john"].dead = True  # died, e.g. assassinated; succession put Alan on the throne
-    st.chars["john"].office = None
-    st.chars["alan"].office = "monarch"
+    st.wchar("john").dead = True  # died, e.g. assassinated; succession put Alan on the throne
+    st.wchar("john").office = None
+    st.wchar("alan").office = "monarch"
     st.monarch = "alan"
     pos.run("victory_check")
     assert st.players[0].lost_turns == 1 and st.reign == {}
@@ -553,10 +553,10 @@ def test_37_draw_when_no_rc_can_succeed_a4():
     pos = pos3()
     st = pos.state
     for r in ("alan", "anne", "john", "edward", "phillip", "almery", "catherine"):
-        st.chars[r].dead = True
+        st.wchar(r).dead = True
     pos.run("check_draw")
     assert not st.over  # Alfred can still succeed
-    st.chars["alfred"].dead = True
+    st.wchar("alfred").dead = True
     pos.run("check_draw")
     assert st.over and st.result == "draw" and st.winner is None
 
@@ -567,7 +567,7 @@ def test_37_draw_with_thomas_on_the_throne_after_all_nine_die_a4():
     st = pos.state
     for r in ROYALS:
         if r not in ("thomas", "jane"):
-            st.chars[r].dead = True
+            st.wchar(r).dead = True
     pos.run("check_draw")
     assert st.result == "draw"
 
@@ -584,10 +584,10 @@ def test_36_6_with_the_real_kill_no_succession_and_the_turn_goes_on():
         pytest.skip("the justice chapter's kill is not present")
     pos = quiet(pos3(), support=10)
     st = pos.state
-    st.chars["john"].dead = False
+    st.wchar("john").dead = False
     pos.char("john", owner=0).turn_state(0)
-    st.chars["catherine"].dead = True
-    st.chars["alfred"].dead = False  # someone must be left to succeed, or it is a draw (§37)
+    st.wchar("catherine").dead = True
+    st.wchar("alfred").dead = False  # someone must be left to succeed, or it is a draw (§37)
     # John 6x3 = 18 + PC 3 = 21 > George (1+1)x3 = 6 + Thomas 4 + Jane 2 + Alfred 5 = 17
     pos.dice(6, 1, 1, 3, 4)
     g = pos.run("usurp_start", p=0)
@@ -604,7 +604,7 @@ def test_37_draw_when_the_last_rc_who_can_succeed_dies_under_a_farc_monarch(call
     crown_farc(pos, 0, "john")
     st = pos.state
     for r in ("alan", "anne", "edward", "phillip", "almery", "catherine"):
-        st.chars[r].dead = True
+        st.wchar(r).dead = True
     pos.run("victory_check")
     assert not st.over  # Alfred can still succeed John
     pos.run("kill", cid="alfred", cause="assassination")

@@ -13,6 +13,8 @@ the table being part of the decision's context.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .data.components import (
     ALL_CHARACTER_IDS,
     CARD_TYPE_KEYS,
@@ -26,7 +28,7 @@ from .data.components import (
 )
 
 #: The nineteen activities of §13.4, in rule order.
-ACTIVITIES: tuple[tuple[str, str], ...] = (
+ACTIVITIES: Final[tuple[tuple[str, str], ...]] = (
     ("acquire_title", "Acquire A Title (§13.4.1)"),
     ("fill_office", "Fill A Vacant Office (§13.4.2)"),
     ("become_counselor", "Become A Monarch's Counselor (§13.4.3)"),
@@ -49,7 +51,7 @@ ACTIVITIES: tuple[tuple[str, str], ...] = (
 )
 
 #: Things a player may do during his Player Turn that are not activities.
-FREE_ACTIONS: tuple[tuple[str, str], ...] = (
+FREE_ACTIONS: Final[tuple[tuple[str, str], ...]] = (
     ("propose", "Propose a marriage (§18.4)"),
     ("buy_pp", "Buy One PP with IP (§35.8)"),
     ("buy_modifier", "Buy a +1 Prestige Table modifier for Two IP (§13.4.17)"),
@@ -63,19 +65,19 @@ FREE_ACTIONS: tuple[tuple[str, str], ...] = (
     ("farc_pardon", "FARC Monarch's pardon or lifting of a ban (§36.10.4)"),
 )
 
-PRESTIGE_TABLES: tuple[str, ...] = (
+PRESTIGE_TABLES: Final[tuple[str, ...]] = (
     "literary", "fashion", "craft", "romance", "socializing",
     "patronage", "carousing", "sporting", "gambling", "business",
 )
-COUNSEL_TABLES: tuple[str, ...] = (
+COUNSEL_TABLES: Final[tuple[str, ...]] = (
     "court_ball", "intrigue", "scandal",
     "banking_crisis", "economic_crisis", "international_incident", "foreign_war",
     "treason_trials", "pirates", "townsmen_unrest", "peasant_unrest",
     "agriculture_crisis", "natural_disaster",
 )
-PROBLEMS: tuple[str, ...] = COUNSEL_TABLES[3:]
-MAX_COUNSELS = 10
-MAX_OPPONENTS = 5
+PROBLEMS: Final[tuple[str, ...]] = COUNSEL_TABLES[3:]
+MAX_COUNSELS: Final = 10
+MAX_OPPONENTS: Final = 5
 
 
 def _build() -> list[tuple[str, str]]:
@@ -125,14 +127,17 @@ def _build() -> list[tuple[str, str]]:
     return cat
 
 
-CATALOGUE: tuple[tuple[str, str], ...] = tuple(_build())
-NUM_ACTIONS: int = len(CATALOGUE)
-ID: dict[str, int] = {name: i for i, (name, _) in enumerate(CATALOGUE)}
-NAME: tuple[str, ...] = tuple(name for name, _ in CATALOGUE)
+CATALOGUE: Final[tuple[tuple[str, str], ...]] = tuple(_build())
+NUM_ACTIONS: Final[int] = len(CATALOGUE)
+ID: Final[dict[str, int]] = {name: i for i, (name, _) in enumerate(CATALOGUE)}
+NAME: Final[tuple[str, ...]] = tuple(name for name, _ in CATALOGUE)
 assert len(ID) == NUM_ACTIONS, "duplicate action names"
 
-PASS, YES, NO = ID["pass"], ID["yes"], ID["no"]
-SIGN_PLUS, SIGN_MINUS = ID["sign_plus"], ID["sign_minus"]
+PASS: Final = ID["pass"]
+YES: Final = ID["yes"]
+NO: Final = ID["no"]
+SIGN_PLUS: Final = ID["sign_plus"]
+SIGN_MINUS: Final = ID["sign_minus"]
 
 
 def act(name: str) -> int:

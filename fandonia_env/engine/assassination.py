@@ -9,7 +9,7 @@ table results schedule ``accuse``, ``hearing``, ``to_trial`` (``wrongdoing``, ``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import registry
 from .actions import ID, NAME, YES, char_action
@@ -73,9 +73,9 @@ def scandal(state: GameState, cid: str, exposer: int | None = None, why: str = "
 
 
 #: the order in which a Scandal / Assassination row's effect codes apply (``effects.apply_row``).
-SCANDAL_ORDER = ("lose_half_pp", "lose_half_ip", "trial", "hearing", "wrongdoing", "accuser_wrongdoing",
+SCANDAL_ORDER: Final = ("lose_half_pp", "lose_half_ip", "trial", "hearing", "wrongdoing", "accuser_wrongdoing",
                  "no_effect")
-ASSASSINATION_ORDER = ("trial", "hearing", "wrongdoing", "assassinated")
+ASSASSINATION_ORDER: Final = ("trial", "hearing", "wrongdoing", "assassinated")
 
 
 @op("justice_scandal_result")

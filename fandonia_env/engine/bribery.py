@@ -40,7 +40,7 @@ Readings:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import chance, registry
 from .actions import ID, NAME, action_char, char_action
@@ -50,9 +50,9 @@ from .queries import can_spend, gain_ip, henchmen, ip_spendable, name, pc, spend
 from .ruleset import ruleset
 from .state import GameState
 
-AMOUNTS = tuple(ID[f"amount_{k}"] for k in range(1, 7))
+AMOUNTS: Final = tuple(ID[f"amount_{k}"] for k in range(1, 7))
 #: phases of the next game turn during which a bought modifier still counts (A27 iv)
-_EARLY_PHASES = ("first_player", "offices", "problems")
+_EARLY_PHASES: Final = ("first_player", "offices", "problems")
 
 
 def amount_of(choice: int) -> int:

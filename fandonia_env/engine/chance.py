@@ -66,7 +66,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
 from math import factorial
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Final, NamedTuple, TypeVar
 
 from .data.components import CARD_TYPE_KEYS, CARD_TYPE_OF, LOYALTY_IDS, OPPORTUNITY_TYPE_OF, OPPORTUNITY_TYPES
 from .errors import ChanceError as ChanceError
@@ -75,13 +75,13 @@ from .state import GameState
 
 T = TypeVar("T")
 
-FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+FACES: Final[tuple[int, ...]] = (1, 2, 3, 4, 5, 6)
 #: the piles ``draw`` draws from
-PILES: tuple[str, ...] = ("loyalty", "opportunity", "event")
+PILES: Final[tuple[str, ...]] = ("loyalty", "opportunity", "event")
 #: the kinds ``script`` queues (dice are queued on the generator, the others in ``state.misc``)
-KINDS: tuple[str, ...] = ("dice", *PILES, "pick")
+KINDS: Final[tuple[str, ...]] = ("dice", *PILES, "pick")
 #: the ``state.misc`` key of the scripted queues
-SCRIPT_KEY = "chance_script"
+SCRIPT_KEY: Final = "chance_script"
 
 
 class Draw(NamedTuple):
@@ -94,7 +94,7 @@ class Draw(NamedTuple):
     scripted: bool
 
 
-_RECORD: ContextVar[list[Draw] | None] = ContextVar("fandonia_chance_record", default=None)
+_RECORD: Final[ContextVar[list[Draw] | None]] = ContextVar("fandonia_chance_record", default=None)
 
 
 @contextmanager

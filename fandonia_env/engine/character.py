@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import MISSING, dataclass, fields
-from typing import Any
+from typing import Any, Final
 
 
 @dataclass(slots=True, eq=False, init=False)
@@ -133,7 +133,7 @@ class Character:
         return Character, char_values(self)
 
 
-CHAR_FIELDS = tuple(f.name for f in fields(Character))
+CHAR_FIELDS: Final = tuple(f.name for f in fields(Character))
 char_values = operator.attrgetter(*CHAR_FIELDS)  # all fields of a Character, as a tuple
 assert all(f.default_factory is MISSING for f in fields(Character)), \
     "Character fields must be immutable scalars (Character.copy shares values)"

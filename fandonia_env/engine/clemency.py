@@ -17,6 +17,8 @@ ban).
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import chance, registry
 from .actions import NAME, NO, YES, char_action
 from .data.components import ROYALS
@@ -136,7 +138,7 @@ def justice_clemency(state: GameState, cid: str, i: int = 0) -> None:
 
 
 #: the Clemency Table's verdicts (``effects.apply_row``).
-CLEMENCY_ORDER = ("executed", "pardoned", "new_trial", "imprisoned", "no_effect")
+CLEMENCY_ORDER: Final = ("executed", "pardoned", "new_trial", "imprisoned", "no_effect")
 
 
 @op("justice_clemency_answer")

@@ -110,7 +110,7 @@ Optional rule "Additional Monarch's Counselor Powers" (§38, ``counselor_powers`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .actions import ID, NAME, NO, PASS, YES, action_char, action_player, char_action, player_action
 from .data.components import (
@@ -138,8 +138,8 @@ from .state import Character, GameState
 from .turn import place_ambassador
 from .wrongdoing import extraditable_es
 
-ALL_COUNSELS = frozenset({1, 2, 3, 4})
-_NO_COUNSEL_CROWNS = frozenset({"famine", "plague"})
+ALL_COUNSELS: Final = frozenset({1, 2, 3, 4})
+_NO_COUNSEL_CROWNS: Final = frozenset({"famine", "plague"})
 
 
 # ---------------------------------------------------------------------------
@@ -482,7 +482,7 @@ def _counsel(state: GameState, p: int, table: str, i: int, target: Any, counselo
 
 
 #: the order in which a Counseling Results row's effect codes apply (``effects.apply_row``).
-COUNSELING_RESULTS_ORDER = ("pp", "lose_office")
+COUNSELING_RESULTS_ORDER: Final = ("pp", "lose_office")
 
 
 @op("counsel_result")

@@ -95,7 +95,7 @@ Readings (where rules and rulings are silent):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import chance, registry
 from .actions import NO, YES, action_char, action_player, char_action, player_action
@@ -126,20 +126,20 @@ from .state import GameState
 from .turn import discard_forced, discard_options, forced_discards, uses_intrigue, waived
 
 #: The result keys of the Crown Events Table (other chapters read ``state.crown``).
-CROWN_KEYS: tuple[str, ...] = (
+CROWN_KEYS: Final[tuple[str, ...]] = (
     "royal_death", "famine", "intrigue", "court_ball", "two_problems", "one_problem", "scandal", "plague",
 )
-LABELS: dict[str, str] = {
+LABELS: Final[dict[str, str]] = {
     "royal_death": "Royal Death", "famine": "Famine", "intrigue": "Intrigue", "court_ball": "Court Ball",
     "two_problems": "Two Political Problems", "one_problem": "One Political Problem",
     "scandal": "Scandal", "plague": "Plague",
 }
 #: Intrigue is impossible against a hand of this many cards or fewer (§8.4.3, A39).
-PROTECTED_HAND = 3
+PROTECTED_HAND: Final = 3
 #: Mourning discards (§9.4).
-MOURNING_DISCARDS = 2
+MOURNING_DISCARDS: Final = 2
 #: Prefix of a forced 'One Political Problem' result naming its problem (§38 unresolved e/g).
-FORCED_PROBLEM = "one_problem:"
+FORCED_PROBLEM: Final = "one_problem:"
 
 
 def _label(k: str) -> str:
@@ -442,7 +442,7 @@ def court_ball_next(state: GameState, i: int, attendees: list[str]) -> None:
 
 
 #: the order in which a Court Ball row's effect codes apply after its PP and modifier.
-COURT_BALL_ORDER = ("free_counsel", "designate_pc_or_henchman", "banned_from_court_ball", "duel", "wrongdoing",
+COURT_BALL_ORDER: Final = ("free_counsel", "designate_pc_or_henchman", "banned_from_court_ball", "duel", "wrongdoing",
                     "scandal")
 
 

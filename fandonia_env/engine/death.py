@@ -96,6 +96,8 @@ Errata edition and optional rules (issue 5)
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import chance, registry, turn
 from .actions import ID, NAME, NO, YES
 from .data.components import CARD_TYPE_OF, CARD_TYPES, FANDONIA, ROYAL_ALIGNMENT_CARD, ROYALS
@@ -111,6 +113,7 @@ from .queries import (
     lose_ip,
     lose_pp,
     name,
+    owned_ids,
     player_order,
     pull_loyalty_counter,
     stuck_at_war,
@@ -120,13 +123,13 @@ from .ruleset import ruleset
 from .state import GameState
 
 #: §31.5: cards a player whose PC dies must discard.
-PC_DEATH_DISCARDS = 5
+PC_DEATH_DISCARDS: Final = 5
 
 #: ``state.misc`` key: the characters permanently removed (D77, shorter_b), in order.
-REMOVED_KEY = "death_removed"
+REMOVED_KEY: Final = "death_removed"
 
 #: D95: the errata Funeral Table row 5 costs One PP instead of One IP.
-D95_ROW = 5
+D95_ROW: Final = 5
 
 
 # ---------------------------------------------------------------------------
@@ -502,8 +505,9 @@ def justice_end_of_turn_tail(state: GameState) -> None:
 def justice_prison_deaths(state: GameState, p: int) -> None:
     """§30.10: the player rolls for his imprisoned PC and FACs at the start of his Player Turn."""
     steps = []
-    for cid, c in state.chars.items():
-        if c.owner == p and c.imprisoned and not c.dead and c.situation_turns >= 1:
+    for cid in owned_ids(state, p):  # p's characters, in ``state.chars`` order
+        c = state.chars[cid]
+        if c.imprisoned and not c.dead and c.situation_turns >= 1:
             if ruleset(state).prison_death_bought_off:  # ES §30.10 (D76): One IP for -2; trials.py
                 steps.append(("justice_es_prison_death", {"cid": cid, "roller": p}))
             elif _prison_death_roll(state, cid, p):

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from . import registry
 from .actions import NO, YES, char_action
@@ -83,7 +83,7 @@ __all__ = [
 Step = Any
 
 
-@dataclass
+@dataclass(init=False)
 class Ctx:
     """What a table's effects apply to, and how that table words and parametrises them."""
 
@@ -101,6 +101,20 @@ class Ctx:
     steps: list[Step] = field(default_factory=list)
     after: list[Step] = field(default_factory=list)
 
+    def __init__(self, p: int | None = None, cid: str | None = None, row: dict[str, Any] | None = None,
+                 why: str = "", label: str = "", loss_label: str | None = None, half: bool = False,
+                 pp_check: bool = False, designate: Callable[[str], Step] | None = None,
+                 params: dict[str, Any] | None = None, flags: dict[str, Any] | None = None,
+                 steps: list[Step] | None = None, after: list[Step] | None = None) -> None:
+        # written, not generated, so that the compiled engine builds it natively (as ``Frame``)
+        self.p, self.cid, self.why, self.label, self.loss_label = p, cid, why, label, loss_label
+        self.half, self.pp_check, self.designate = half, pp_check, designate
+        self.row = {} if row is None else row
+        self.params = {} if params is None else params
+        self.flags = {} if flags is None else flags
+        self.steps = [] if steps is None else steps
+        self.after = [] if after is None else after
+
 
 @dataclass(frozen=True, slots=True)
 class Effect:
@@ -109,7 +123,7 @@ class Effect:
     fn: Callable[[GameState, Ctx, str], None]
 
 
-EFFECTS: dict[str, Effect] = {}
+EFFECTS: Final[dict[str, Effect]] = {}
 
 
 def _effect(*codes: str, rule: str) -> Callable:
@@ -217,7 +231,7 @@ def _lose_half(state: GameState, ctx: Ctx, code: str) -> None:
 # Justice: trial, hearing, wrongdoing, scandal (§22-§28)
 # ---------------------------------------------------------------------------
 
-_MISSING = object()
+_MISSING: Final = object()
 
 
 def send(code: str, cid: str, why: str = "", exposer: Any = _MISSING) -> Step:
@@ -400,7 +414,7 @@ def apply_grant(state: GameState, p: int, what: str, n: int) -> None:
                        "turn (T1.14.11 note 3).")
 
 
-_GRANTS = {"extra_activities": "extra", "any_activity": "any_activity", "intrigue_card": "intrigue"}
+_GRANTS: Final = {"extra_activities": "extra", "any_activity": "any_activity", "intrigue_card": "intrigue"}
 
 
 @_effect("extra_activities", "any_activity", "intrigue_card", rule="T1.14.11 notes 3, 10-12")
@@ -433,7 +447,7 @@ def _farc_nrc(state: GameState, ctx: Ctx, code: str) -> None:  # pragma: no cove
 # ---------------------------------------------------------------------------
 
 
-_OFFICE_ELIGIBLE = frozenset(OFFICE_ELIGIBLE)
+_OFFICE_ELIGIBLE: Final = frozenset(OFFICE_ELIGIBLE)
 
 
 def office_ok(state: GameState, c: Character) -> bool:
@@ -619,7 +633,7 @@ def _all_players(state: GameState, ctx: Ctx, code: str) -> None:
 # ---------------------------------------------------------------------------
 
 #: every ``verdict`` of the Trial and Clemency Tables.
-VERDICTS = frozenset(lookup_row["verdict"] for t in (TRIAL, CLEMENCY) for _lo, _hi, lookup_row in t["rows"])
+VERDICTS: Final = frozenset(lookup_row["verdict"] for t in (TRIAL, CLEMENCY) for _lo, _hi, lookup_row in t["rows"])
 
 
 def minister_of_justice(state: GameState) -> str | None:
@@ -691,5 +705,5 @@ def _new_trial(state: GameState, ctx: Ctx, code: str) -> None:
     ctx.steps.append(("justice_trial", {"cid": ctx.cid, "mod": 0}))
 
 
-_ALL = set(EFFECT_CODES) | set(COUNSEL_EFFECT_CODES) | VERDICTS | {"pp", "ip", "assassinated"}
+_ALL: Final = set(EFFECT_CODES) | set(COUNSEL_EFFECT_CODES) | VERDICTS | {"pp", "ip", "assassinated"}
 assert _ALL == set(EFFECTS), sorted(_ALL ^ set(EFFECTS))

@@ -39,7 +39,7 @@ import inspect
 import operator
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from .actions import NAME, NUM_ACTIONS, PASS, SIGN_MINUS, SIGN_PLUS
 from .chance import KINDS as _CHANCE_KINDS
@@ -73,21 +73,21 @@ def _short(v: Any, limit: int = 60) -> str:
     return r if len(r) <= limit else r[:limit - 3] + "..."
 
 
-_CHAR_SET = frozenset(ALL_CHARACTER_IDS)
-_CARD_SET = frozenset(CARD_IDS)
-_LOYALTY_SET = frozenset(LOYALTY_IDS)
-_OFFICE_SET = frozenset(OFFICE_KEYS)
-_LOCATIONS = frozenset((FANDONIA,) + COUNTRIES)
-_COUNTRY_SET = frozenset(COUNTRIES)
-_PROBLEM_SET = frozenset(PROBLEM_KEYS)
-_PTABLE_SET = frozenset(PRESTIGE_TABLE_KEYS)
-_CTABLE_SET = frozenset(COUNSELING_TABLE_KEYS)
-_CTYPE_SET = frozenset(CARD_TYPE_KEYS)
-_ACTIVITY_SET = frozenset(a[4:] for a in NAME if a.startswith("act_"))  # the catalogue's activities
-_JUSTICE = frozenset({"accuse", "accuse_dwtk", "hearing", "trial"})
-_PHASES = frozenset({"setup", "first_player", "offices", "problems", "crown_events", "player_turns",
+_CHAR_SET: Final = frozenset(ALL_CHARACTER_IDS)
+_CARD_SET: Final = frozenset(CARD_IDS)
+_LOYALTY_SET: Final = frozenset(LOYALTY_IDS)
+_OFFICE_SET: Final = frozenset(OFFICE_KEYS)
+_LOCATIONS: Final = frozenset((FANDONIA,) + COUNTRIES)
+_COUNTRY_SET: Final = frozenset(COUNTRIES)
+_PROBLEM_SET: Final = frozenset(PROBLEM_KEYS)
+_PTABLE_SET: Final = frozenset(PRESTIGE_TABLE_KEYS)
+_CTABLE_SET: Final = frozenset(COUNSELING_TABLE_KEYS)
+_CTYPE_SET: Final = frozenset(CARD_TYPE_KEYS)
+_ACTIVITY_SET: Final = frozenset(a[4:] for a in NAME if a.startswith("act_"))  # the catalogue's activities
+_JUSTICE: Final = frozenset({"accuse", "accuse_dwtk", "hearing", "trial"})
+_PHASES: Final = frozenset({"setup", "first_player", "offices", "problems", "crown_events", "player_turns",
                      "player_turn", "end_of_turn", "over"})
-_RESULTS = frozenset({"win", "draw", "truncated"})
+_RESULTS: Final = frozenset({"win", "draw", "truncated"})
 
 
 def _crown_keys() -> frozenset[str]:
@@ -194,7 +194,7 @@ def _check_components(state: GameState, on_chars: list[str], counters: list[str]
         _explain_places(slots, tuple(known), "Opportunity counter", f"{known[0]}..{known[-1]} in this edition")
 
 
-_OPP_SETS = {ids: frozenset(ids) for ids in (OPPORTUNITY_IDS, ERRATA_OPPORTUNITY_IDS)}
+_OPP_SETS: Final = {ids: frozenset(ids) for ids in (OPPORTUNITY_IDS, ERRATA_OPPORTUNITY_IDS)}
 
 
 # ---------------------------------------------------------------------------
@@ -387,7 +387,7 @@ def _dom_problem(state: GameState, dom: str | None, v: Any, path: str) -> str | 
     return None if ok else f"field {path}: {_short(v)} is not {allowed}"
 
 
-_DOMAIN_CACHE: dict[str, frozenset] = {}
+_DOMAIN_CACHE: Final[dict[str, frozenset]] = {}
 
 
 def _DOMAINS() -> dict[str, frozenset]:  # noqa: N802 - a lazily built constant
@@ -431,7 +431,7 @@ def _seat_key(k: str) -> Any:
     return int(k) if k.isdigit() and k.isascii() and len(k) < 3 else k
 
 
-_PT = {
+_PT: Final = {
     "player": (int, "seat"), "done": (list[str], "activity"), "extra": (int, None), "no_more": (bool, None),
     "restricted": (bool, None), "imprisoned": (bool, None), "any_activity": (int, "nat"),
     "intrigue": (int, "nat"), "scandal": (int, "nat"), "favor": (bool, None), "waiver": (bool, None),
@@ -439,10 +439,10 @@ _PT = {
     "free": (list[str], "activity"), "free_used": (int, "nat"),
     "auto_proposal": (int, "nat"), "bought_used": (bool, None), "prestige_table": (str, "ptable"),
 }
-_PT_REQUIRED = frozenset({"player", "done", "extra", "no_more", "restricted", "imprisoned", "any_activity",
+_PT_REQUIRED: Final = frozenset({"player", "done", "extra", "no_more", "restricted", "imprisoned", "any_activity",
                           "intrigue", "scandal", "favor", "waiver", "bought_mod", "proposals", "counselled",
                           "free"})
-_TSTATE = {
+_TSTATE: Final = {
     "aborted": (bool, None), "auto_proposal": (dict[str, int], "nat"), "blackmail_paid": (list[list[int]], "seat"),
     "bribe_accepted": (list[str], "cid"), "bribe_offered": (list[int], "seat"), "bribe_taken": (list[int], "seat"),
     "clemency_asked": (list[str], None), "counsel_ban_logged": (bool, None),
@@ -452,19 +452,19 @@ _TSTATE = {
     "problems_attempted": (list[str], "problem"), "titled": (list[str], "cid"),
     "crown_problems": (list[str], "problem"),
 }
-_TSTATE_KEYS = {"auto_proposal": "seat", "ip_spent": "seat", "ip_start": "seat", "prestige_grants": "seat"}
-_MISC = {
+_TSTATE_KEYS: Final = {"auto_proposal": "seat", "ip_spent": "seat", "ip_start": "seat", "prestige_grants": "seat"}
+_MISC: Final = {
     "bribe_hearing": (dict[str, int], None), "bribery_bought": (dict[str, dict[str, int]], None),
     "death_removed": (list[str], "cid"), "emissary": (dict[str, str], "country"),
     "justice_fate": (dict[str, str], "justice_fate"), "unres_no_ip_turn": (int, "nat"),
     _CHANCE_SCRIPT: (dict[str, list[str]], None),  # chance.script's queues (tests and chance nodes)
 }
-_MISC_KEYS = {"bribe_hearing": "cid", "bribery_bought": "cid", "emissary": "cid", "justice_fate": "cid",
+_MISC_KEYS: Final = {"bribe_hearing": "cid", "bribery_bought": "cid", "emissary": "cid", "justice_fate": "cid",
               _CHANCE_SCRIPT: "chance_kind"}
-_PROBLEM = {"fails": (int, "nat"), "turns": (int, "nat"), "countries": (list[str], "country"),
+_PROBLEM: Final = {"fails": (int, "nat"), "turns": (int, "nat"), "countries": (list[str], "country"),
             "minister": (str | None, "cid")}
-_REIGN = {"player": (int, "seat"), "cid": (str, "cid"), "since": (int, "nat")}
-_LOG = {"turn": (int, "nat"), "t": (str, None), "to": (int | None, "seat")}
+_REIGN: Final = {"player": (int, "seat"), "cid": (str, "cid"), "since": (int, "nat")}
+_LOG: Final = {"turn": (int, "nat"), "t": (str, None), "to": (int | None, "seat")}
 
 
 def _check_waiver(state: GameState, p: int) -> None:
@@ -561,7 +561,7 @@ def _check_bookkeeping(state: GameState) -> None:
 # Deep checks: the stack of pending frames
 # ---------------------------------------------------------------------------
 #: What an operation's argument means, by its name (the engine's naming convention).
-_ARG_DOMAINS: dict[str, str] = {
+_ARG_DOMAINS: Final[dict[str, str]] = {
     "p": "seat", "q": "seat", "player": "seat", "host": "seat", "roller": "seat", "victim": "seat",
     "exposer": "seat", "attending": "seat", "asked": "seat",
     "cid": "cid", "a": "cid", "b": "cid", "assassin": "cid", "seducer": "cid", "farc": "cid", "offerer": "cid",
@@ -570,10 +570,10 @@ _ARG_DOMAINS: dict[str, str] = {
     "forced": "problem", "left": "nat", "i": "nat", "k": "nat",
 }
 #: Exceptions to the naming convention: (operation, argument) -> domain.
-_ARG_DOMAIN_BY_OP: dict[tuple[str, str], str | None] = {
+_ARG_DOMAIN_BY_OP: Final[dict[tuple[str, str], str | None]] = {
     ("turn_use_any", "key"): "activity",
 }
-_TABLE_DOM = {"counsel": "ctable", "prestige": "ptable", "marriage_prestige": "ptable"}
+_TABLE_DOM: Final = {"counsel": "ctable", "prestige": "ptable", "marriage_prestige": "ptable"}
 
 
 def _arg_domain(op_name: str, arg: str) -> str | None:
@@ -588,7 +588,7 @@ def _arg_domain(op_name: str, arg: str) -> str | None:
     return _ARG_DOMAINS.get(arg)
 
 
-_SIGS: dict[str, tuple[dict[str, Any], frozenset[str]]] = {}
+_SIGS: Final[dict[str, tuple[dict[str, Any], frozenset[str]]]] = {}
 
 
 def _signature(op_name: str) -> tuple[dict[str, Any], frozenset[str]]:
@@ -641,17 +641,17 @@ def _check_call(state: GameState, op_name: str, args: dict[str, Any], path: str,
                     _fail(p)
 
 
-_SPEC = {
+_SPEC: Final = {
     "label": (str, None), "dice": (str, None), "base": (int, None), "mod": (int, None),
     "signs": (list[dict[str, Any]], None), "cards": (list[dict[str, Any]], None),
     "absent": (dict[str, Any] | None, None), "clamp": (list[int] | None, None), "then": (str, None),
     "then_args": (dict[str, Any], None), "played": (dict[str, int], "nat"), "by": (dict[str, int], "nat"),
     "negated": (bool, None), "i": (int, "nat"), "signs_done": (int, "nat"),
 }
-_SIGN = {"player": (int, "seat"), "amount": (int, None), "why": (str, None)}
-_CARD_ENTRY = {"card": (str, "ctype"), "who": (Any, None), "effect": (Any, None), "amount": (int, None),
+_SIGN: Final = {"player": (int, "seat"), "amount": (int, None), "why": (str, None)}
+_CARD_ENTRY: Final = {"card": (str, "ctype"), "who": (Any, None), "effect": (Any, None), "amount": (int, None),
                "max_total": (int | None, "nat"), "max_per_player": (int | None, "nat")}
-_DICE = frozenset({"2d", "1d", "count", "none"})
+_DICE: Final = frozenset({"2d", "1d", "count", "none"})
 
 
 def _check_roll_spec(state: GameState, s: dict[str, Any], path: str) -> None:
@@ -690,10 +690,10 @@ def _check_roll_spec(state: GameState, s: dict[str, Any], path: str) -> None:
     _check_call(state, s["then"], s["then_args"], f"{path}.then", supplied=("roll",))
 
 
-_DUEL = {"source": (str, None), "attendees": (list[str] | None, "cid"), "req": (str | None, "cid"),
+_DUEL: Final = {"source": (str, None), "attendees": (list[str] | None, "cid"), "req": (str | None, "cid"),
          "req_player": (int | None, "seat"), "fighter": (str | None, "cid"), "opp": (str | None, "cid"),
          "exclude": (list[str], "cid"), "mod": (dict[str, int], None)}
-_DUEL_REQUIRED = frozenset(_DUEL) - {"mod"}
+_DUEL_REQUIRED: Final = frozenset(_DUEL) - {"mod"}
 
 
 def _check_duel(state: GameState, d: dict[str, Any], path: str) -> None:
@@ -705,7 +705,7 @@ def _check_duel(state: GameState, d: dict[str, Any], path: str) -> None:
                 _fail(f"field {path}.mod: unknown character {_short(k)}")
 
 
-_ROLL = {"natural": (int, None), "total": (int, None), "mod": (int, None), "dice": (list[int], "face"),
+_ROLL: Final = {"natural": (int, None), "total": (int, None), "mod": (int, None), "dice": (list[int], "face"),
          "negated": (bool, None), "played": (dict[str, int], "nat")}
 
 

@@ -29,20 +29,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import fields
-from typing import Any
+from typing import Any, Final
 
 from .errors import ChanceNeeded as ChanceNeeded
 from .errors import IllegalActionError as IllegalActionError
 from .state import EngineError, Frame, GameState
 
-OPS: dict[str, Callable[..., None]] = {}
+OPS: Final[dict[str, Callable[..., None]]] = {}
 
 #: the player id of chance (OpenSpiel's ``kChancePlayerId``)
-CHANCE = -1
+CHANCE: Final = -1
 #: the op name of a pending chance node's frame (never registered: ``run`` stops at it)
-CHANCE_OP = "chance"
+CHANCE_OP: Final = "chance"
 #: the values of ``config["chance"]``: ``"sampled"`` (the default: the key is left out) or ``"explicit"``
-CHANCE_MODES: tuple[str, ...] = ("sampled", "explicit")
+CHANCE_MODES: Final[tuple[str, ...]] = ("sampled", "explicit")
 
 Step = tuple[str, dict[str, Any]] | Frame
 
@@ -97,7 +97,7 @@ class ChanceStep:
         self.mark: int | None = None
 
 
-_STEP: ContextVar[ChanceStep | None] = ContextVar("fandonia_chance_step", default=None)
+_STEP: Final[ContextVar[ChanceStep | None]] = ContextVar("fandonia_chance_step", default=None)
 
 
 def explicit(state: GameState) -> bool:

@@ -70,6 +70,8 @@ Readings:
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import chance, registry
 from .actions import ID, NO, PASS, YES, action_char, char_action, suffix
 from .data.components import (
@@ -86,9 +88,9 @@ from .ruleset import ruleset
 from .state import Character, GameState
 from .turn import place_ambassador
 
-OFFICE_ELIGIBLE_SET = frozenset(OFFICE_ELIGIBLE)
-PHASE_COST = 2  # §6.1.1
-ACTIVITY_COST = 3  # §13.4.2
+OFFICE_ELIGIBLE_SET: Final = frozenset(OFFICE_ELIGIBLE)
+PHASE_COST: Final = 2  # §6.1.1
+ACTIVITY_COST: Final = 3  # §13.4.2
 
 
 def office_name(office: str) -> str:
@@ -345,7 +347,7 @@ def offices_random(state: GameState) -> None:
 # Errata D85 (ES §36.14, A35): dissolving the government
 # ---------------------------------------------------------------------------
 
-DISSOLVE_FILLS = 3  # ES §36.14
+DISSOLVE_FILLS: Final = 3  # ES §36.14
 
 
 def dissolve_player(state: GameState) -> int | None:

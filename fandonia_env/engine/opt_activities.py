@@ -54,6 +54,8 @@ Readings:
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import chance, registry
 from .actions import ID, NO, YES, action_char, char_action, suffix
 from .data.components import (
@@ -72,7 +74,7 @@ from .queries import can_spend, discard, gain_ip, name, pc, spend_ip
 from .ruleset import ruleset
 from .state import GameState
 
-AMBASSADOR_OFFICES = tuple(k for k, o in OFFICES.items() if o.country)
+AMBASSADOR_OFFICES: Final = tuple(k for k, o in OFFICES.items() if o.country)
 
 
 def _own(state: GameState, p: int) -> list[str]:

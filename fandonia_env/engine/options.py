@@ -18,15 +18,15 @@ own name; ``opt(state, "clemency")`` and ``errata(state)`` stay for tests and to
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .compiled import ENGINE
 from .errors import ConfigError as ConfigError
 
-EDITIONS: tuple[str, ...] = ("1981", "errata")
+EDITIONS: Final[tuple[str, ...]] = ("1981", "errata")
 
 #: switch name -> (rules reference, one-line description, editions in which it exists)
-OPTIONAL_RULES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+OPTIONAL_RULES: Final[dict[str, tuple[str, str, tuple[str, ...]]]] = {
     "foreign_support": ("§38 Gaining Foreign Support", "activity: win a country's Foreign Support card",
                         EDITIONS),
     "fandonian_support": ("§38 Gaining Fandonian Support", "activity: win Fandonian Support cards (a-g)",
@@ -62,10 +62,10 @@ OPTIONAL_RULES: dict[str, tuple[str, str, tuple[str, ...]]] = {
                                   "a character who fails a seduction is accused of wrongdoing", ("errata",)),
 }
 
-SHORTER_GAME: tuple[str, ...] = ("shorter_a", "shorter_b", "shorter_c", "shorter_d", "shorter_e")
+SHORTER_GAME: Final[tuple[str, ...]] = ("shorter_a", "shorter_b", "shorter_c", "shorter_d", "shorter_e")
 
 # from a module that is never compiled: a compiled module's __file__ names no real folder
-PRESET_DIR = ENGINE.parents[1] / "configs" / "presets"
+PRESET_DIR: Final = ENGINE.parents[1] / "configs" / "presets"
 
 
 def switches_for(edition: str) -> list[str]:

@@ -93,7 +93,7 @@ Readings (rules and rulings silent):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import registry, turn
 from .actions import ID, YES, action_char, char_action, suffix
@@ -122,18 +122,18 @@ from .state import GameState
 from .turn import activities_left
 
 #: §13.4.17: the price of the bought +1 modifier.
-BUY_COST_IP = 2
-CAP = PRESTIGE_MODIFIER_CAP
+BUY_COST_IP: Final = 2
+CAP: Final = PRESTIGE_MODIFIER_CAP
 
 #: the order in which a Prestige row's effect codes apply (``effects.apply_row``).
-PRESTIGE_ORDER = (
+PRESTIGE_ORDER: Final = (
     "pp", "ip", "lose_all_pp", "lose_all_ip", "double_pp", "double_ip", "duel", "lose_remaining_activities",
     "extra_activities", "any_activity", "intrigue_card", "auto_proposal", "scandal", "wrongdoing", "hearing",
     "trial", "roll_again", "no_effect", "designate_pc_or_henchman",
 )
 
-_COSTS = {k: int(PRESTIGE_TABLES[k].get("cost_ip", 0)) for k in PRESTIGE_TABLE_KEYS}
-_MALE_ONLY = frozenset(k for k in PRESTIGE_TABLE_KEYS if PRESTIGE_TABLES[k]["male_only"])
+_COSTS: Final = {k: int(PRESTIGE_TABLES[k].get("cost_ip", 0)) for k in PRESTIGE_TABLE_KEYS}
+_MALE_ONLY: Final = frozenset(k for k in PRESTIGE_TABLE_KEYS if PRESTIGE_TABLES[k]["male_only"])
 
 
 def table_name(key: str) -> str:

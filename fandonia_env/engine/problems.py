@@ -114,7 +114,7 @@ Readings:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import chance
 from .actions import ID, NO, YES, suffix
@@ -127,19 +127,20 @@ from .rolls import modified_roll
 from .ruleset import ruleset
 from .state import GameState
 
-SUPPORT_MIN, SUPPORT_MAX = 0, 120  # §32.1
-RESOLVED_SUPPORT = 10  # §7.9, §32.2
-UNRESOLVED_SUPPORT = -10
-DISCHARGE_AFTER = 3  # §7.8
-CRISIS_MOD = 1  # §33.2.2
+SUPPORT_MIN: Final = 0  # §32.1
+SUPPORT_MAX: Final = 120
+RESOLVED_SUPPORT: Final = 10  # §7.9, §32.2
+UNRESOLVED_SUPPORT: Final = -10
+DISCHARGE_AFTER: Final = 3  # §7.8
+CRISIS_MOD: Final = 1  # §33.2.2
 
 #: Crown Events results that are political-problem results (rows 7-10, §32.2).
-PROBLEM_CROWN_EVENTS = frozenset({"two_problems", "one_problem"})
+PROBLEM_CROWN_EVENTS: Final = frozenset({"two_problems", "one_problem"})
 
 #: Operations (names) other chapters may add to be run, with ``countries=[...]``, when a
 #: war starts or ends (e.g. resuming proceedings frozen by war, ruling A61).
-WAR_START_HOOKS: list[str] = []
-WAR_END_HOOKS: list[str] = []
+WAR_START_HOOKS: Final[list[str]] = []
+WAR_END_HOOKS: Final[list[str]] = []
 
 
 def problem_name(key: str) -> str:
@@ -540,7 +541,7 @@ def _war_with_all(state: GameState) -> None:
 # §38 Deliberate Incompetence (optional)
 # ---------------------------------------------------------------------------
 
-INCOMPETENCE_DISCHARGE = 6  # §38: discharged on a '6'
+INCOMPETENCE_DISCHARGE: Final = 6  # §38: discharged on a '6'
 
 
 @op("incompetence_roll")

@@ -3,13 +3,14 @@
 Read-only questions (status ratings, factions, who is available...) and the
 bookkeeping primitives (IP/PP with their floors, drawing and discarding cards,
 dice with logging).  Chapter modules build on these; none of them keeps derived
-data in the state.
+data in the state, but for the PP totals (``PPTotals``), kept in the state's unsaved ``memo`` and
+brought up to date from its write log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from . import chance
 from .actions import ID
@@ -53,12 +54,12 @@ def is_female(cid: str) -> bool:
 
 
 #: §18.10, §31.7: the Status of a character married to a FARC, or widowed by an RC.
-ROYAL_SPOUSE_STATUS = 8
+ROYAL_SPOUSE_STATUS: Final = 8
 
 
 #: id(ruleset) -> (ruleset, {players: {cid: printed Status}}): the tables ``personal_status``
 #: reads (a Ruleset is built once per configuration and kept for good, see ``ruleset.py``)
-_PRINTED: dict[int, tuple[Any, dict[int, dict[str, int]]]] = {}
+_PRINTED: Final[dict[int, tuple[Any, dict[int, dict[str, int]]]]] = {}
 
 
 def _printed_table(state: GameState) -> tuple[dict[str, int], int]:
@@ -146,39 +147,101 @@ def _status(chars: dict[str, Character], cid: str, printed: dict[str, int], ccs:
 #: the state; ``can_hold`` weighs its trial changes without writing them); otherwise [None, None]
 #: and the helpers below look at the state afresh.  ``memo`` holds what the checks ask again and
 #: again, computed on first use: ``("hand", p)`` p's card types counted (``has_card``,
-#: ``count_cards``), ``("pp", p)`` ``pp_required(state, p)`` and ``"pp"`` the exemptions and
-#: Status tables (``pp_required_with``), ``("pc_or_facs", p)`` (``activities``); ``scan_memo``.
+#: ``count_cards``), ``("pc_or_facs", p)`` (``activities``); ``scan_memo``.
 #: Nothing of it outlives the call: it is never saved, cloned or seen by another state.
-_SCAN: list[Any] = [None, None]
+_SCAN: Final[list[Any]] = [None, None]
 
 
 def open_scan(state: GameState) -> list[Any]:
     """Index ``state``'s characters for the helpers below; returns what ``close_scan`` restores."""
     prev = [_SCAN[0], _SCAN[1], SCAN_RULESET[0], SCAN_RULESET[1]]
     rs = ruleset(state)
-    owned: dict[int, list[str]] = {}
-    hiding: list[str] = []
-    bi: list[str] = []
-    ih: list[str] = []
-    for cid, c in state.chars.items():
-        o = c.owner
-        if o is not None:
-            lst = owned.get(o)
-            if lst is None:
-                owned[o] = [cid]
-            else:
-                lst.append(cid)
-        if c.hiding or c.imprisoned or c.banished:  # rare: one test for the usual character
-            if c.hiding:
-                hiding.append(cid)
-                ih.append(cid)
-            elif c.imprisoned:
-                ih.append(cid)
-            if c.banished or c.imprisoned:
-                bi.append(cid)
-    _SCAN[0], _SCAN[1] = state, (owned, hiding, bi, ih, {})
+    idx = char_index(state)
+    _SCAN[0], _SCAN[1] = state, (idx.owned, idx.hiding, idx.bi, idx.ih, {})
     SCAN_RULESET[0], SCAN_RULESET[1] = state, rs
     return prev
+
+
+def _membership(c: Character) -> int:
+    """What puts a character in ``CharIndex``'s lists, as one number: owner, hiding, banished or
+    imprisoned, imprisoned or hiding."""
+    o = c.owner
+    return (-8 if o is None else 8 * o) + (4 if c.hiding else 0) + (2 if c.banished or c.imprisoned else 0) \
+        + (1 if c.imprisoned or c.hiding else 0)
+
+
+class CharIndex:
+    """The ids of ``state``'s characters by owner, in hiding, banished or imprisoned, and imprisoned
+    or hiding, each in ``state.chars`` order: kept in ``state.memo`` and brought up to date from
+    ``state.writes`` (``char_index``), so that the helpers below do not scan every character at each
+    question.  A list handed out is never changed afterwards (a change of membership makes new
+    lists): a caller may go on reading it while the state changes.  Never saved, compared or cloned."""
+
+    __slots__ = ("seen", "member", "owned", "hiding", "bi", "ih")
+
+    def __init__(self, state: GameState) -> None:
+        self.seen = 0
+        self.member: dict[str, int] = {}
+        self.owned: dict[int, list[str]] = {}
+        self.hiding: list[str] = []
+        self.bi: list[str] = []
+        self.ih: list[str] = []
+        self.build(state)
+
+    def build(self, state: GameState) -> None:
+        member: dict[str, int] = {}
+        owned: dict[int, list[str]] = {}
+        hiding: list[str] = []
+        bi: list[str] = []
+        ih: list[str] = []
+        for cid, c in state.chars.items():
+            member[cid] = _membership(c)
+            o = c.owner
+            if o is not None:
+                lst = owned.get(o)
+                if lst is None:
+                    owned[o] = [cid]
+                else:
+                    lst.append(cid)
+            if c.hiding or c.imprisoned or c.banished:  # rare: one test for the usual character
+                if c.hiding:
+                    hiding.append(cid)
+                    ih.append(cid)
+                elif c.imprisoned:
+                    ih.append(cid)
+                if c.banished or c.imprisoned:
+                    bi.append(cid)
+        self.seen = len(state.writes)
+        self.member, self.owned, self.hiding, self.bi, self.ih = member, owned, hiding, bi, ih
+
+    def sync(self, state: GameState) -> None:
+        """Bring the lists up to date: made afresh when a character written since changed membership."""
+        writes = state.writes
+        n = len(writes)
+        if n == self.seen:
+            return
+        chars = state.chars
+        member = self.member
+        for i in range(self.seen, n):
+            cid = writes[i]
+            if _membership(chars[cid]) != member[cid]:
+                self.build(state)
+                return
+        self.seen = n
+
+
+#: the key of ``CharIndex`` in ``state.memo``
+_MEMO_INDEX: Final = "char_index"
+
+
+def char_index(state: GameState) -> CharIndex:
+    """``state``'s ``CharIndex``, up to date (made on first use)."""
+    idx = state.memo.get(_MEMO_INDEX)
+    if idx is None:
+        idx = state.memo[_MEMO_INDEX] = CharIndex(state)
+    else:
+        idx.sync(state)
+    return idx
 
 
 def close_scan(prev: list[Any]) -> None:
@@ -191,30 +254,34 @@ def scan_memo(state: GameState) -> dict[Any, Any] | None:
     return _SCAN[1][4] if _SCAN[0] is state else None
 
 
+#: the empty list of ids ``owned_ids`` hands out (not to modify, as every list it hands out)
+_NONE: Final[list[str]] = []
+
+
 def owned_ids(state: GameState, p: int) -> list[str]:
     """Ids of the characters owned by p, in ``state.chars`` order (a list not to modify)."""
     if _SCAN[0] is state:
-        return _SCAN[1][0].get(p, [])
-    return [cid for cid, c in state.chars.items() if c.owner == p]
+        return _SCAN[1][0].get(p, _NONE)
+    return char_index(state).owned.get(p, _NONE)
 
 
 def hiding_ids(state: GameState) -> list[str]:
     """Ids of the characters in hiding, in ``state.chars`` order."""
     if _SCAN[0] is state:
         return _SCAN[1][1]
-    return [cid for cid, c in state.chars.items() if c.hiding]
+    return char_index(state).hiding
 
 
 def banished_or_imprisoned_ids(state: GameState) -> list[str]:
     if _SCAN[0] is state:
         return _SCAN[1][2]
-    return [cid for cid, c in state.chars.items() if c.banished or c.imprisoned]
+    return char_index(state).bi
 
 
 def imprisoned_or_hiding_ids(state: GameState) -> list[str]:
     if _SCAN[0] is state:
         return _SCAN[1][3]
-    return [cid for cid, c in state.chars.items() if c.imprisoned or c.hiding]
+    return char_index(state).ih
 
 
 def abroad(c: Character) -> bool:
@@ -297,35 +364,152 @@ def pp_required(state: GameState, p: int) -> int:
     The PC and the PC's spouse are exempt, except that after the PC's death the
     former spouse counts (§31.5).
     """
-    return _pp_sum(state, p, _pp_context(state))
-
-
-def _pp_context(state: GameState) -> tuple[set[str], dict[str, int], int, bool]:
-    """What every PP sum reads besides the characters: the exemptions, the Status tables, crisis."""
-    return (_exempt(state), *_printed_table(state), state.support == 0)
-
-
-def _pp_sum(state: GameState, p: int, ctx: tuple[set[str], dict[str, int], int, bool]) -> int:
-    """The Status of p's characters that are not exempt (the same exemptions as pp_required_all).
-    Read from the characters themselves, not from an open scan: a legality check may have made a
-    trial change (``romance.wedding_pp_ok``)."""
-    exempt, printed, ccs, crisis = ctx
-    chars = state.chars
-    return sum(_status(chars, cid, printed, ccs, crisis) for cid, c in chars.items()
-               if c.owner == p and cid not in exempt)
+    return pp_totals(state).totals[p]
 
 
 def pp_required_all(state: GameState) -> list[int]:
-    """``pp_required`` of every player, in one pass over the characters."""
-    chars = state.chars
-    exempt = _exempt(state)
-    totals = [0] * len(state.players)
-    printed, ccs = _printed_table(state)
-    crisis = state.support == 0
-    for cid, c in chars.items():
-        if c.owner is not None and cid not in exempt:
-            totals[c.owner] += _status(chars, cid, printed, ccs, crisis)
-    return totals
+    """``pp_required`` of every player."""
+    return list(pp_totals(state).totals)
+
+
+class PPTotals:
+    """``pp_required`` of every player, kept in ``state.memo`` and brought up to date from
+    ``state.writes`` (every character write goes through ``wchar``) instead of summed afresh at
+    each question (``pp_totals``).
+
+    A total sums the Status of a player's characters that are not exempt; a Status reads its
+    character, the character's spouse, the Status tables of the game's ruleset and the crisis flag;
+    the exemptions read the Monarch, the PCs and their spouses.  So after writes, the Statuses
+    summed again are those of the characters written and of whoever names one of them as spouse
+    (``named_by``, kept from the spouses last seen), and, when a PC was written, of those whose
+    exemption changed; a new Monarch, crisis flag, ruleset or PC sums everything again.  Never
+    saved, compared or cloned: a clone or a loaded state starts without it."""
+
+    __slots__ = ("seen", "rs", "crisis", "monarch", "pcs", "exempt", "st", "counted", "spouse", "named_by",
+                 "totals")
+
+    def __init__(self, state: GameState) -> None:
+        self.seen = 0
+        self.rs: Any = None
+        self.crisis = False
+        self.monarch = ""
+        self.pcs: list[str] = []
+        self.exempt: set[str] = set()
+        self.st: dict[str, int] = {}  # the Status of every character
+        self.counted: dict[str, int] = {}  # the characters summed, with the player they count for
+        self.spouse: dict[str, str | None] = {}  # every character's spouse, as last seen
+        self.named_by: dict[str, set[str]] = {}  # who names each character as spouse, as last seen
+        self.totals: list[int] = []
+        self.build(state)
+
+    def build(self, state: GameState) -> None:
+        """Sum every Status afresh."""
+        chars = state.chars
+        printed, ccs = _printed_table(state)
+        crisis = state.support == 0
+        exempt = _exempt(state)
+        self.seen = len(state.writes)
+        self.rs = ruleset(state)
+        self.crisis = crisis
+        self.monarch = state.monarch
+        self.pcs = [pl.pc for pl in state.players]
+        self.exempt = exempt
+        st: dict[str, int] = {}
+        counted: dict[str, int] = {}
+        spouse: dict[str, str | None] = {}
+        named_by: dict[str, set[str]] = {}
+        totals = [0] * len(state.players)
+        for cid, c in chars.items():
+            s = _status(chars, cid, printed, ccs, crisis)
+            st[cid] = s
+            sp = c.spouse
+            spouse[cid] = sp
+            if sp is not None:
+                nb = named_by.get(sp)
+                if nb is None:
+                    named_by[sp] = {cid}
+                else:
+                    nb.add(cid)
+            o = c.owner
+            if o is not None and cid not in exempt:
+                counted[cid] = o
+                totals[o] += s
+        self.st, self.counted, self.spouse, self.named_by, self.totals = st, counted, spouse, named_by, totals
+
+    def sync(self, state: GameState) -> None:
+        """Bring the totals up to date with the state (see the class)."""
+        writes = state.writes
+        n = len(writes)
+        if ((state.support == 0) != self.crisis or state.monarch != self.monarch
+                or ruleset(state) is not self.rs):
+            self.build(state)
+            return
+        if n == self.seen:
+            return
+        chars = state.chars
+        written = set(writes[self.seen:])
+        spouse = self.spouse
+        named_by = self.named_by
+        pcs = self.pcs
+        pc_written = False
+        for x in written:
+            if x in pcs:
+                pc_written = True
+            old = spouse[x]
+            new = chars[x].spouse
+            if old != new:
+                if old is not None:
+                    named_by[old].discard(x)
+                if new is not None:
+                    nb = named_by.get(new)
+                    if nb is None:
+                        named_by[new] = {x}
+                    else:
+                        nb.add(x)
+                spouse[x] = new
+        if pc_written and [pl.pc for pl in state.players] != pcs:
+            self.build(state)
+            return
+        dirty = set(written)
+        for x in written:
+            nb = named_by.get(x)
+            if nb:
+                dirty.update(nb)
+        exempt = self.exempt
+        if pc_written:
+            new_exempt = _exempt(state)
+            dirty.update(exempt ^ new_exempt)
+            exempt = self.exempt = new_exempt
+        printed, ccs = _printed_table(state)
+        crisis = self.crisis
+        st = self.st
+        counted = self.counted
+        totals = self.totals
+        for cid in dirty:
+            o = counted.pop(cid, None)
+            if o is not None:
+                totals[o] -= st[cid]
+            s = _status(chars, cid, printed, ccs, crisis)
+            st[cid] = s
+            o = chars[cid].owner
+            if o is not None and cid not in exempt:
+                counted[cid] = o
+                totals[o] += s
+        self.seen = n
+
+
+#: the key of ``PPTotals`` in ``state.memo``
+_MEMO_PP: Final = "pp_totals"
+
+
+def pp_totals(state: GameState) -> PPTotals:
+    """``state``'s ``PPTotals``, up to date (made on first use)."""
+    t = state.memo.get(_MEMO_PP)
+    if t is None:
+        t = state.memo[_MEMO_PP] = PPTotals(state)
+    else:
+        t.sync(state)
+    return t
 
 
 def pp_required_with(state: GameState, p: int, owners: Any = (), titles: Any = ()) -> int:
@@ -335,23 +519,16 @@ def pp_required_with(state: GameState, p: int, owners: Any = (), titles: Any = (
     The sum runs over p's characters (``owned_ids``); a change can alter only the Status of a
     changed character and of p's characters married to one (``_status`` reads a character and
     its spouse), so those are summed again with the changed values (the exemptions depend on
-    neither owners nor titles).  While a scan is open, p's present sum is computed once."""
+    neither owners nor titles).  p's present sum is the kept one (``PPTotals``)."""
     chars = state.chars
-    owned = owned_ids(state, p)
-    memo = scan_memo(state)
-    ctx = None if memo is None else memo.get("pp")
-    if ctx is None:
-        ctx = _pp_context(state)
-        if memo is not None:
-            memo["pp"] = ctx
-    exempt, printed, ccs, crisis = ctx
-    base = None if memo is None else memo.get(("pp", p))
-    if base is None:
-        base = _pp_sum(state, p, ctx)
-        if memo is not None:
-            memo[("pp", p)] = base
+    t = pp_totals(state)
+    base = t.totals[p]
     if not owners and not titles:
         return base
+    owned = owned_ids(state, p)
+    exempt = t.exempt
+    printed, ccs = _printed_table(state)
+    crisis = t.crisis
     changed: dict[str, Character] = {}
     for cid in titles:
         c = changed.get(cid, chars[cid]).copy()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from .actions import ID
 from .state import GameState
@@ -36,20 +36,20 @@ class Activity:
     aid: int = -1  # its action id (act_<key> or free_<key>)
 
 
-ACTIVITIES: dict[str, Activity] = {}
-FREE_ACTIONS: dict[str, Activity] = {}
-END_OF_TURN: list[tuple[int, str]] = []
-HOOKS: dict[str, Callable[..., Any]] = {}
+ACTIVITIES: Final[dict[str, Activity]] = {}
+FREE_ACTIONS: Final[dict[str, Activity]] = {}
+END_OF_TURN: Final[list[tuple[int, str]]] = []
+HOOKS: Final[dict[str, Callable[..., Any]]] = {}
 
 #: §12.3.1: activities an 'Any Activity' counter allows.
-ANY_ACTIVITY_SET: frozenset[str] = frozenset({
+ANY_ACTIVITY_SET: Final[frozenset[str]] = frozenset({
     "pardon", "amnesty", "assassinate", "expose_scandal", "escape", "extradite",
     "intrigue_card", "recruit_treachery", "seduce",
 })
 #: §12.3.3: activities an 'Intrigue' counter allows.
-INTRIGUE_SET: frozenset[str] = frozenset({"assassinate", "intrigue_card", "recruit_treachery", "seduce"})
+INTRIGUE_SET: Final[frozenset[str]] = frozenset({"assassinate", "intrigue_card", "recruit_treachery", "seduce"})
 #: §30.3: the only activities of a player whose PC is imprisoned.
-IMPRISONED_SET: frozenset[str] = frozenset({"pardon", "amnesty", "escape"})
+IMPRISONED_SET: Final[frozenset[str]] = frozenset({"pardon", "amnesty", "escape"})
 
 
 def activity(key: str, legal: Callable[[GameState, int], bool], start: str) -> None:

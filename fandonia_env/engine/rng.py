@@ -19,14 +19,29 @@ kept in ``state.misc``).
 
 from __future__ import annotations
 
-_MASK64 = (1 << 64) - 1
-_MULT = 6364136223846793005
+from typing import Final
+
+_MASK64: Final = (1 << 64) - 1
+_MULT: Final = 6364136223846793005
+# The 64-bit state is kept as two 32-bit halves and multiplied in 16-bit pieces, so that every
+# intermediate value stays below 2**62: the compiled engine then does the arithmetic on machine
+# words (its ``int`` is a tagged word up to 2**62) instead of allocating 128-bit integers.
+_M0: Final = _MULT & 0xFFFF
+_M1: Final = (_MULT >> 16) & 0xFFFF
+_MH0: Final = (_MULT >> 32) & 0xFFFF
+_MH1: Final = (_MULT >> 48) & 0xFFFF
+
+
+#: ``raw`` of a generator about to be overwritten (``copy``)
+_ZERO: Final[tuple[int, int, list[int]]] = (0, 1, [])
 
 
 class RNG:
-    __slots__ = ("state", "inc", "scripted")
-    state: int
-    inc: int
+    __slots__ = ("hi", "lo", "ihi", "ilo", "scripted")
+    hi: int  # the state's high 32 bits
+    lo: int  # and low 32 bits
+    ihi: int  # the increment's (odd) high and low 32 bits
+    ilo: int
     scripted: list[int]
 
     def __init__(self, seed: int = 0, stream: int = 54, raw: tuple[int, int, list[int]] | None = None) -> None:
@@ -42,12 +57,44 @@ class RNG:
         self.state = (self.state + (seed & _MASK64)) & _MASK64
         self._next32()
 
+    @property
+    def state(self) -> int:
+        """The 64-bit generator state."""
+        return (self.hi << 32) | self.lo
+
+    @state.setter
+    def state(self, value: int) -> None:
+        self.hi = (value >> 32) & 0xFFFFFFFF
+        self.lo = value & 0xFFFFFFFF
+
+    @property
+    def inc(self) -> int:
+        """The 64-bit increment (odd): the stream."""
+        return (self.ihi << 32) | self.ilo
+
+    @inc.setter
+    def inc(self, value: int) -> None:
+        self.ihi = (value >> 32) & 0xFFFFFFFF
+        self.ilo = value & 0xFFFFFFFF
+
     def _next32(self) -> int:
-        old = self.state
-        self.state = (old * _MULT + self.inc) & _MASK64
-        xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
-        rot = old >> 59
-        return ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
+        hi = self.hi
+        lo = self.lo
+        # the output, from the old state: xorshift ((old >> 18) ^ old) >> 27, rotated by old >> 59
+        xs = (((hi << 5) | (lo >> 27)) ^ (hi >> 13)) & 0xFFFFFFFF
+        rot = hi >> 27
+        out = (xs >> rot) | ((xs & ((1 << rot) - 1)) << (32 - rot))
+        # the new state: old * _MULT + inc (mod 2**64)
+        l0 = lo & 0xFFFF
+        l1 = lo >> 16
+        mid = l1 * _M0 + l0 * _M1
+        t = l0 * _M0 + ((mid & 0xFFFF) << 16) + self.ilo
+        self.lo = t & 0xFFFFFFFF
+        h0 = hi & 0xFFFF
+        self.hi = (l1 * _M1 + (mid >> 16) + (t >> 32)
+                   + h0 * _M0 + (((hi >> 16) * _M0 + h0 * _M1) << 16)
+                   + l0 * _MH0 + ((l1 * _MH0 + l0 * _MH1) << 16) + self.ihi) & 0xFFFFFFFF
+        return out
 
     def below(self, n: int) -> int:
         """Uniform integer in [0, n) (unbiased, by rejection)."""
@@ -80,7 +127,9 @@ class RNG:
             items[i], items[j] = items[j], items[i]
 
     def copy(self) -> RNG:
-        return RNG(0, 0, (self.state, self.inc, list(self.scripted)))
+        r = RNG(0, 0, _ZERO)
+        r.hi, r.lo, r.ihi, r.ilo, r.scripted = self.hi, self.lo, self.ihi, self.ilo, list(self.scripted)
+        return r
 
     def to_json(self) -> dict:
         return {"state": str(self.state), "inc": str(self.inc), "scripted": list(self.scripted)}

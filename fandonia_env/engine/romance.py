@@ -110,7 +110,7 @@ Readings:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import chance, registry
 from .actions import NO, PASS, SIGN_MINUS, SIGN_PLUS, YES, action_char, char_action
@@ -136,12 +136,12 @@ from .ruleset import ruleset
 from .state import GameState
 
 #: §18.1, §18.5: never marry (George may not remarry).
-NEVER_MARRY = frozenset({"55", "thomas", "jane", "george"})
-FARC_PROPOSAL_IP = 5  # §18.4.4
-FARC_PROPOSER_STATUS = 4  # §18.4.4
-AVOID_DUEL_IP = 3  # §19.4
+NEVER_MARRY: Final = frozenset({"55", "thomas", "jane", "george"})
+FARC_PROPOSAL_IP: Final = 5  # §18.4.4
+FARC_PROPOSER_STATUS: Final = 4  # §18.4.4
+AVOID_DUEL_IP: Final = 3  # §19.4
 #: §19.7.1: counts that are always rolled again.
-NO_DUEL_COUNTS = frozenset({"45", "46", "51", "55"})
+NO_DUEL_COUNTS: Final = frozenset({"45", "46", "51", "55"})
 
 
 # ---------------------------------------------------------------------------

@@ -84,7 +84,7 @@ Readings:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import registry
 from .actions import NO, YES
@@ -98,10 +98,10 @@ from .rolls import modified_roll
 from .ruleset import ruleset
 from .state import Character, Frame, GameState
 
-RI = "romantic_intrigue"
-NEVER_SEDUCED = frozenset({"george", "thomas"})  # RI 1c
-MARRIAGE_TABLES = frozenset({"fashion", "socializing", "patronage"})  # D97 (and the Court Ball)
-_MODE_RULE = {"base": "§13.4.15", "jane": "§38 Romantic Intrigue 1a", "rc": "§38 Romantic Intrigue 1b",
+RI: Final = "romantic_intrigue"
+NEVER_SEDUCED: Final = frozenset({"george", "thomas"})  # RI 1c
+MARRIAGE_TABLES: Final = frozenset({"fashion", "socializing", "patronage"})  # D97 (and the Court Ball)
+_MODE_RULE: Final = {"base": "§13.4.15", "jane": "§38 Romantic Intrigue 1a", "rc": "§38 Romantic Intrigue 1b",
               "male": "§38 Romantic Intrigue 4"}
 
 

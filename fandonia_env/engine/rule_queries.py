@@ -21,7 +21,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, Final
 
 from .data.components import CARD_TYPE_OF, FANDONIA, ROYALS, SUPPORT_CARDS, character_name
 from .data.tables import (  # noqa: F401 (re-exported)
@@ -49,10 +49,10 @@ __all__ = [
 
 assert set(SUPPORT_VALUES) == set(SUPPORT_CARDS)
 
-ARMY_WAR_MULT = 4  # §7.10.5
-NAVY_PIRATES_MULT = 2  # §7.11
-MARRIED_MONARCH_BONUS = 10  # §36.5.3, §36.8.1
-CATHERINE_BONUS = 10  # §36.5.3
+ARMY_WAR_MULT: Final = 4  # §7.10.5
+NAVY_PIRATES_MULT: Final = 2  # §7.11
+MARRIED_MONARCH_BONUS: Final = 10  # §36.5.3, §36.8.1
+CATHERINE_BONUS: Final = 10  # §36.5.3
 
 
 # ---------------------------------------------------------------------------

@@ -30,6 +30,8 @@ Alignment and Extra Activity free actions of ``activities``; cards in roll windo
 
 from __future__ import annotations
 
+from typing import Final
+
 # the order in which the chapters register their operations is kept
 # isort: off
 from . import (  # noqa: F401  (imported for their registrations)
@@ -56,7 +58,7 @@ from . import (  # noqa: F401  (imported for their registrations)
 # isort: on
 
 #: the chapter modules, in import order (after ``rolls`` and ``turn``)
-CHAPTERS = (
+CHAPTERS: Final = (
     "offices", "problems", "crown", "activities", "prestige", "counsel",
     "romance", "wrongdoing", "trials", "clemency", "assassination", "hiding",  # issue 12: justice split
     "death", "usurpation",

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any
+from typing import Any, Final
 
 from .data import components as C
 from .data import tables as T
 from .options import EDITIONS, OPTIONAL_RULES
 
 #: The attributes that only name the ruleset (not rules).
-IDENTITY = ("edition", "optional")
+IDENTITY: Final = ("edition", "optional")
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,12 +269,12 @@ def ruleset_for(edition: str, optional: Any) -> Ruleset:
 
 #: (edition, optional list as stored) -> its ruleset: the look-up ``ruleset(state)`` makes at
 #: every question, without building a frozenset each time (the same objects as ``_cached``'s)
-_BY_CONFIG: dict[tuple[str, tuple[str, ...]], Ruleset] = {}
+_BY_CONFIG: Final[dict[tuple[str, tuple[str, ...]], Ruleset]] = {}
 
 
 #: [state, its Ruleset] while ``queries.open_scan`` is open for ``state`` (a main decision's
 #: legality checks, which never change the config), else [None, None]
-SCAN_RULESET: list[Any] = [None, None]
+SCAN_RULESET: Final[list[Any]] = [None, None]
 
 
 def ruleset(state: Any) -> Ruleset:
@@ -282,8 +282,19 @@ def ruleset(state: Any) -> Ruleset:
     if SCAN_RULESET[0] is state:
         return SCAN_RULESET[1]
     cfg = state.config
-    key = (cfg["edition"], tuple(cfg["optional"]))
+    edition = cfg["edition"]
+    optional = cfg["optional"]
+    last = _LAST
+    if edition == last[0] and optional == last[1]:  # usually the same game as the last question's
+        return last[2]
+    key = (edition, tuple(optional))
     rs = _BY_CONFIG.get(key)
     if rs is None:
         rs = _BY_CONFIG[key] = _cached(key[0], frozenset(key[1]))
+    _LAST[:] = [edition, list(optional), rs]
     return rs
+
+
+#: [edition, a copy of the optional list, its Ruleset] of the last ``ruleset(state)`` look-up that
+#: missed: compared by value, so a config changed in place (tests do) is never answered stale
+_LAST: Final[list[Any]] = [None, None, None]

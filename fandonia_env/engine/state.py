@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from types import UnionType
-from typing import Any, Union, get_args, get_origin
+from typing import Any, Final, Union, get_args, get_origin
 
 from .character import Character as Character
 from .character import char_values
@@ -24,7 +24,7 @@ from .errors import EngineError as EngineError
 from .errors import StateError as StateError
 from .rng import RNG
 
-SCHEMA_VERSION = 3  # 3: GameState.misc (issue 5)
+SCHEMA_VERSION: Final = 3  # 3: GameState.misc (issue 5)
 
 
 def pcopy(x: Any) -> Any:
@@ -39,7 +39,7 @@ def pcopy(x: Any) -> Any:
     return x
 
 
-_SCALARS = frozenset({str, int, bool, float, type(None)})
+_SCALARS: Final = frozenset({str, int, bool, float, type(None)})
 
 
 
@@ -77,7 +77,7 @@ assert [f.name for f in fields(Player)] == [
     "counsels", "free_counsel", "lost_turns", "pc_dead_turn", "restricted_turn"], "Player.copy lists every field"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Frame:
     """One entry of the pending stack: an operation to run, or a decision to take.
 
@@ -89,6 +89,13 @@ class Frame:
 
     op: str
     args: dict[str, Any]
+
+    def __init__(self, op: str = "", args: dict[str, Any] | None = None) -> None:
+        # written, not generated: the compiled engine then builds a frame natively (a generated
+        # dataclass __init__ stays interpreted), and every step and decision builds one; every
+        # parameter has a default, as unpickling a compiled class calls it with none
+        self.op = op
+        self.args = {} if args is None else args
 
     def copy(self) -> Frame:
         return Frame(self.op, pcopy(self.args))
@@ -256,7 +263,7 @@ class GameState:
 
 #: the fields that make a state (saved, compared, pickled, cloned); ``writes``, ``memo`` and
 #: ``log_shared`` are not among them
-_STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.compare)
+_STATE_FIELDS: Final = tuple(f.name for f in fields(GameState) if f.compare)
 assert _STATE_FIELDS == (
     "config", "players", "chars", "rng", "turn", "first_player", "order", "phase", "active", "deck", "discard",
     "removed", "loyalty_pool", "opportunity_pool", "support", "problems", "wars", "crown", "forced_crown",
@@ -278,8 +285,8 @@ def _as(t: type, v: Any, name: str) -> Any:
     return v
 
 
-_TYPE_WORD = {dict: "JSON object", list: "JSON list", str: "string", int: "int", bool: "bool"}
-_HINTS: dict[type, dict[str, Any]] = {}
+_TYPE_WORD: Final = {dict: "JSON object", list: "JSON list", str: "string", int: "int", bool: "bool"}
+_HINTS: Final[dict[type, dict[str, Any]]] = {}
 
 
 def _hints(cls: type) -> dict[str, Any]:
@@ -355,7 +362,7 @@ def check_type(v: Any, tp: Any, path: str) -> None:
         raise StateError(type_problem(v, tp, path) or f"field {path}: expected {type_name(tp)}")
 
 
-_TESTS: dict[Any, Any] = {}
+_TESTS: Final[dict[Any, Any]] = {}
 
 
 def is_type(v: Any, tp: Any) -> bool:
@@ -392,7 +399,7 @@ def _compile(tp: Any) -> Any:
     raise TypeError(f"is_type: unsupported annotation {tp!r}")  # pragma: no cover - engine bug
 
 
-_PLAIN_SCALARS = (str, int, float, bool, type(None))
+_PLAIN_SCALARS: Final = (str, int, float, bool, type(None))
 
 
 def plain_problem(v: Any, path: str, depth: int = 0) -> str | None:
@@ -424,7 +431,7 @@ def _dc_dict(obj: Any) -> dict[str, Any]:
     return {f.name: pcopy(getattr(obj, f.name)) for f in fields(obj)}
 
 
-_DC_SPECS: dict[type, tuple[Any, list[tuple[str, Any, Any]]]] = {}
+_DC_SPECS: Final[dict[type, tuple[Any, list[tuple[str, Any, Any]]]]] = {}
 
 
 def _dc_from(cls: type, d: Any, name: str) -> Any:
@@ -447,7 +454,7 @@ def _dc_from(cls: type, d: Any, name: str) -> Any:
     return cls(**pcopy(d))
 
 
-_LOG_KEYS = {"turn": 0, "t": 0, "to": 0}.keys()
+_LOG_KEYS: Final = {"turn": 0, "t": 0, "to": 0}.keys()
 
 
 def _log_from(v: Any) -> list[dict[str, Any]]:
@@ -461,7 +468,7 @@ def _log_from(v: Any) -> list[dict[str, Any]]:
     return [dict(e) for e in v]
 
 
-_MAX64 = (1 << 64) - 1
+_MAX64: Final = (1 << 64) - 1
 
 
 def _rng_from(d: Any) -> RNG:

@@ -19,7 +19,7 @@ imprisoned or banished.  ES §30.10: ``death.py`` rolls the prison death and sch
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import chance, registry
 from .actions import NAME, NO, YES, char_action, suffix
@@ -235,7 +235,7 @@ def to_trial(state: GameState, cid: str, extradited: bool = False, cont: bool = 
 
 
 #: the order in which an Interrogation row's effect codes apply (``effects.apply_row``).
-INTERROGATION_ORDER = ("character_dies", "pc_accused", "no_effect")
+INTERROGATION_ORDER: Final = ("character_dies", "pc_accused", "no_effect")
 
 
 @op("justice_interrogation_result")
@@ -315,7 +315,7 @@ def justice_trial_roll(state: GameState, cid: str, mod: int, judge: str | None) 
 
 
 #: the Trial Table's verdicts (``effects.apply_row``).
-TRIAL_ORDER = ("not_guilty", "banished", "imprisoned", "awaiting_execution", "executed")
+TRIAL_ORDER: Final = ("not_guilty", "banished", "imprisoned", "awaiting_execution", "executed")
 
 
 @op("justice_trial_result")

@@ -29,7 +29,7 @@ type, discards them at once (``discard_forced``); a real choice is asked card by
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import chance, registry
 from .actions import ID, NAME, NO, PASS, YES, act
@@ -168,7 +168,7 @@ place_ambassador = _place_ambassador
 # §4 Sequence of play, §5 first player
 # ---------------------------------------------------------------------------
 
-PHASES = ("offices_phase", "problems_phase", "crown_phase", "support_bonus")
+PHASES: Final = ("offices_phase", "problems_phase", "crown_phase", "support_bonus")
 
 
 @op("new_turn")
@@ -271,7 +271,7 @@ def player_turn(state: GameState, p: int) -> None:
         ("turn_counsel", {"p": p}), ("end_player_turn", {"p": p}))
 
 
-START_HOOKS: list[str] = []  # operations run at the start of a Player Turn (e.g. prison deaths §30.10)
+START_HOOKS: Final[list[str]] = []  # operations run at the start of a Player Turn (e.g. prison deaths §30.10)
 
 
 @op("turn_start_hooks")

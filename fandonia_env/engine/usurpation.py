@@ -108,7 +108,7 @@ Errata edition (ruling R1) and optional rules (§38), each behind its switch
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import chance, registry
 from .actions import ID, NAME, PASS, action_char, char_action
@@ -154,7 +154,7 @@ from .wrongdoing import is_wrongdoer, restore
 
 # Support-card values and the static parts of both ratings are rule queries shared with the
 # agents (``rule_queries``: they answer on a state or a player's view); this chapter rolls them.
-VICTORY_TURNS = 3  # §37, A48
+VICTORY_TURNS: Final = 3  # §37, A48
 
 
 # ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ not ``counsel``, so that ``counsel`` can ask it without an import cycle.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import chance, registry
 from .actions import ID
@@ -39,7 +39,7 @@ from .queries import abroad, actor_for, name, status, stuck_at_war
 from .ruleset import ruleset
 from .state import Character, GameState
 
-CLAMP = [2, 12]
+CLAMP: Final = [2, 12]
 
 
 # ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -35,16 +35,16 @@ from ..engine.options import OPTIONAL_RULES
 from ..engine.queries import statuses
 from ..engine.state import Character, GameState
 
-MAX_PLAYERS = 6
-PHASES = ("setup", "first_player", "offices", "problems", "crown", "player_turns", "player_turn",
+MAX_PLAYERS: Final = 6
+PHASES: Final = ("setup", "first_player", "offices", "problems", "crown", "player_turns", "player_turn",
           "end_of_turn", "over")
-CROWN_KEYS = ("royal_death", "famine", "intrigue", "court_ball", "two_problems", "one_problem",
+CROWN_KEYS: Final = ("royal_death", "famine", "intrigue", "court_ball", "two_problems", "one_problem",
               "scandal", "plague")
-LOCATIONS = ("fandonia",) + COUNTRIES
-OPP_KINDS = tuple(OPPORTUNITY_TYPES)
-ACTIVITY_KEYS = tuple(k for k, _ in ACTIVITIES)
+LOCATIONS: Final = ("fandonia",) + COUNTRIES
+OPP_KINDS: Final = tuple(OPPORTUNITY_TYPES)
+ACTIVITY_KEYS: Final = tuple(k for k, _ in ACTIVITIES)
 #: Decision kinds known to the encoder (append-only); anything else is encoded as "other".
-DECISION_KINDS: tuple[str, ...] = (
+DECISION_KINDS: Final[tuple[str, ...]] = (
     "other", "assassin", "assassination_card", "assassination_target", "banish_country",
     "card_sign", "card_window", "choose_draw", "choose_judge", "counsel_choice",
     "counsel_counselor", "counsel_table", "counsel_target", "counselor_character", "court_ball_ban",
@@ -71,10 +71,10 @@ DECISION_KINDS: tuple[str, ...] = (
     "clemency_ask",
     "ri_elope", "ri_elope_romance", "marriage_spouse",
 )
-_KIND_INDEX = {k: i for i, k in enumerate(DECISION_KINDS)}
-_OPT_INDEX = {k: i for i, k in enumerate(OPTIONAL_RULES)}
+_KIND_INDEX: Final = {k: i for i, k in enumerate(DECISION_KINDS)}
+_OPT_INDEX: Final = {k: i for i, k in enumerate(OPTIONAL_RULES)}
 
-CHAR_FEATURES = (
+CHAR_FEATURES: Final = (
     ["owner_none"] + [f"owner_seat{k}" for k in range(MAX_PLAYERS)]
     + ["is_pc", "status", "titles", "fixed_status"]
     + [f"loc_{x}" for x in LOCATIONS]
@@ -83,20 +83,20 @@ CHAR_FEATURES = (
     + ["henchman", "counselor", "aligned", "married", "consort", "banned", "engaged", "situation_turns",
        "is_monarch", "escaped", "pending_justice"]
 )
-SEAT_FEATURES = (
+SEAT_FEATURES: Final = (
     ["present", "ip", "pp", "hand_size", "ball_mod", "lost_turns", "in_front", "order_pos",
      "is_first", "is_active", "pc_dead"]
     + [f"prestige_{t}" for t in PRESTIGE_TABLES]
     + [f"counsels_{t}" for t in COUNSEL_TABLES]
 )
-CTX_VOCAB: tuple[str, ...] = tuple(dict.fromkeys(
+CTX_VOCAB: Final[tuple[str, ...]] = tuple(dict.fromkeys(
     ACTIVITY_KEYS + PRESTIGE_TABLES + COUNSEL_TABLES + OFFICE_KEYS + LOCATIONS + CARD_TYPE_KEYS + CROWN_KEYS
 ))
-_CTX_INDEX = {k: i for i, k in enumerate(CTX_VOCAB)}
-_CHAR_INDEX = {c: i for i, c in enumerate(ALL_CHARACTER_IDS)}
-CTX_NUM_SLOTS = 4
+_CTX_INDEX: Final = {k: i for i, k in enumerate(CTX_VOCAB)}
+_CHAR_INDEX: Final = {c: i for i, c in enumerate(ALL_CHARACTER_IDS)}
+CTX_NUM_SLOTS: Final = 4
 
-LAYOUT: tuple[tuple[str, int], ...] = (
+LAYOUT: Final[tuple[tuple[str, int], ...]] = (
     ("global", 6 + 5 + len(PHASES) + len(CROWN_KEYS) + 1 + 1 + 5),
     ("problems", len(PROBLEMS) * 3),
     ("wars", len(COUNTRIES)),
@@ -114,8 +114,8 @@ LAYOUT: tuple[tuple[str, int], ...] = (
     ("decision_ctx_numbers", CTX_NUM_SLOTS),
     ("rules", 1 + len(OPTIONAL_RULES)),
 )
-OBS_SIZE: int = sum(n for _, n in LAYOUT)
-_OFFSET: dict[str, int] = {}
+OBS_SIZE: Final[int] = sum(n for _, n in LAYOUT)
+_OFFSET: Final[dict[str, int]] = {}
 _o = 0
 for _name, _n in LAYOUT:
     _OFFSET[_name] = _o
@@ -151,7 +151,7 @@ def _labels() -> list[str]:
     return out
 
 
-LABELS: tuple[str, ...] = tuple(_labels())
+LABELS: Final[tuple[str, ...]] = tuple(_labels())
 assert len(LABELS) == OBS_SIZE, (len(LABELS), OBS_SIZE)
 
 
@@ -160,10 +160,10 @@ def label(i: int) -> str:
     return LABELS[i]
 
 
-_PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
-_PRESTIGE_INDEX = {t: i for i, t in enumerate(PRESTIGE_TABLES)}
-_COUNSEL_INDEX = {t: i for i, t in enumerate(COUNSEL_TABLES)}
-_SUMS: list[float] = [0.0]
+_PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
+_PRESTIGE_INDEX: Final = {t: i for i, t in enumerate(PRESTIGE_TABLES)}
+_COUNSEL_INDEX: Final = {t: i for i, t in enumerate(COUNSEL_TABLES)}
+_SUMS: Final[list[float]] = [0.0]
 
 
 def _fourteenths(k: int) -> float:
@@ -172,24 +172,27 @@ def _fourteenths(k: int) -> float:
         _SUMS.append(_SUMS[-1] + 1 / 14)
     return _SUMS[k]
 
-_CROWN_INDEX = {c: i for i, c in enumerate(CROWN_KEYS)}
-_LOC_INDEX = {x: i for i, x in enumerate(LOCATIONS)}
-_OFFICE_INDEX = {o: i for i, o in enumerate(OFFICE_KEYS)}
-_CARD_INDEX = {t: i for i, t in enumerate(CARD_TYPE_KEYS)}
-_LOYALTY_INDEX = {c: i for i, c in enumerate(LOYALTY_IDS)}
-_OPP_INDEX = {k: i for i, k in enumerate(OPP_KINDS)}
-_SEAT_N = len(SEAT_FEATURES)
-_CHAR_N = len(CHAR_FEATURES)
-_N_PRESTIGE = len(PRESTIGE_TABLES)
+_CROWN_INDEX: Final = {c: i for i, c in enumerate(CROWN_KEYS)}
+_LOC_INDEX: Final = {x: i for i, x in enumerate(LOCATIONS)}
+_OFFICE_INDEX: Final = {o: i for i, o in enumerate(OFFICE_KEYS)}
+_CARD_INDEX: Final = {t: i for i, t in enumerate(CARD_TYPE_KEYS)}
+_LOYALTY_INDEX: Final = {c: i for i, c in enumerate(LOYALTY_IDS)}
+_OPP_INDEX: Final = {k: i for i, k in enumerate(OPP_KINDS)}
+_SEAT_N: Final = len(SEAT_FEATURES)
+_CHAR_N: Final = len(CHAR_FEATURES)
+_N_PRESTIGE: Final = len(PRESTIGE_TABLES)
 # offsets of the per-character features (see CHAR_FEATURES)
-_C_PC, _C_STATUS, _C_TITLES, _C_FIXED = 7, 8, 9, 10
-_C_LOC = 11
-_C_SIT = _C_LOC + len(LOCATIONS)
-_C_OFFICE = _C_SIT + 6
-_C_FLAGS = _C_OFFICE + 1 + len(OFFICE_KEYS)
+_C_PC: Final = 7
+_C_STATUS: Final = 8
+_C_TITLES: Final = 9
+_C_FIXED: Final = 10
+_C_LOC: Final = 11
+_C_SIT: Final = _C_LOC + len(LOCATIONS)
+_C_OFFICE: Final = _C_SIT + 6
+_C_FLAGS: Final = _C_OFFICE + 1 + len(OFFICE_KEYS)
 
 
-_ZERO = array("f", bytes(4 * OBS_SIZE))  # the vector is written straight into float32 storage
+_ZERO: Final = array("f", bytes(4 * OBS_SIZE))  # the vector is written straight into float32 storage
 
 
 def _clip(x: float) -> float:
@@ -333,10 +336,10 @@ def encode(state: GameState, observer: int) -> np.ndarray:
     return np.frombuffer(buf, dtype=np.float32)
 
 
-_CHARS_SIZE = len(ALL_CHARACTER_IDS) * _CHAR_N
-_ZERO_ROW = array("f", bytes(4 * _CHAR_N))
-_MEMO_KEY = "observation.v0"
-_MEMO_DISCARD = "observation.v0.discard"
+_CHARS_SIZE: Final = len(ALL_CHARACTER_IDS) * _CHAR_N
+_ZERO_ROW: Final = array("f", bytes(4 * _CHAR_N))
+_MEMO_KEY: Final = "observation.v0"
+_MEMO_DISCARD: Final = "observation.v0.discard"
 
 
 def _discard_block(state: GameState) -> array:
@@ -456,7 +459,7 @@ def _char_block(state: GameState, me: int) -> array:
     return block
 
 
-_CHAR_POS = {cid: i for i, cid in enumerate(ALL_CHARACTER_IDS)}
+_CHAR_POS: Final = {cid: i for i, cid in enumerate(ALL_CHARACTER_IDS)}
 
 
 def _char_row(buf: array, b: int, c: Character, cid: str, status: int, monarch: str) -> None:

@@ -10,16 +10,16 @@ royal keys ``"george"`` .. ``"jane"`` for the eleven cards of the Royalty Deck
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ..options import edition_of
 
 # ---------------------------------------------------------------------------
 # Countries (§20.2)
 # ---------------------------------------------------------------------------
-FANDONIA = "fandonia"
-COUNTRIES: tuple[str, ...] = ("sandarkan", "epalin", "cronos", "city_states", "besyzan")
-COUNTRY_NAMES = {
+FANDONIA: Final = "fandonia"
+COUNTRIES: Final[tuple[str, ...]] = ("sandarkan", "epalin", "cronos", "city_states", "besyzan")
+COUNTRY_NAMES: Final = {
     "fandonia": "Fandonia",
     "sandarkan": "Sandarkan",
     "epalin": "Epalin",
@@ -48,7 +48,7 @@ def _n(cid, name, title, s, a, d, sed=None, female=False, trial=()):
     return Noble(str(cid), name, title, s, a, d, sed, female, trial)
 
 
-NOBLES: dict[str, Noble] = {
+NOBLES: Final[dict[str, Noble]] = {
     n.cid: n
     for n in (
         _n(11, "Sir Drew", "sir", 1, 6, 1),
@@ -89,34 +89,34 @@ NOBLES: dict[str, Noble] = {
         _n(66, "Lady Deborah", "lady", 3, None, None, 6, True),
     )
 }
-NOBLE_IDS: tuple[str, ...] = tuple(NOBLES)
+NOBLE_IDS: Final[tuple[str, ...]] = tuple(NOBLES)
 
 MAGISTRATE, JUDGE_1, JUDGE_2, SHERIFF, GENERAL, ADMIRAL, ARCHBISHOP = (
     "45", "46", "51", "52", "53", "54", "55",
 )
-JUDGES = (JUDGE_1, JUDGE_2)
+JUDGES: Final = (JUDGE_1, JUDGE_2)
 
 #: §3.1: the deck PCs are dealt from (11-24 and 56-66).
-PC_DECK: tuple[str, ...] = tuple(c for c in NOBLE_IDS if int(c) <= 24 or int(c) >= 56)
+PC_DECK: Final[tuple[str, ...]] = tuple(c for c in NOBLE_IDS if int(c) <= 24 or int(c) >= 56)
 #: D10, ruling R3/A22 (ES §3.1): the errata deck for 3-6 players is 11-44 and 56-66
 #: (29 cards); with two players ES §3.1.1 (D11) keeps 11-24 and 56-66 (``PC_DECK``).
-ERRATA_PC_DECK: tuple[str, ...] = tuple(c for c in NOBLE_IDS if int(c) <= 44 or int(c) >= 56)
+ERRATA_PC_DECK: Final[tuple[str, ...]] = tuple(c for c in NOBLE_IDS if int(c) <= 44 or int(c) >= 56)
 #: §3.3 / §16.1: characters who may hold office (11-44).
-OFFICE_ELIGIBLE: tuple[str, ...] = tuple(c for c in NOBLE_IDS if int(c) <= 44)
+OFFICE_ELIGIBLE: Final[tuple[str, ...]] = tuple(c for c in NOBLE_IDS if int(c) <= 44)
 #: §13.4.1: characters who may never acquire a title.
-NO_TITLE: frozenset[str] = frozenset({"45", "46", "51", "52", "53", "54", "55"})
+NO_TITLE: Final[frozenset[str]] = frozenset({"45", "46", "51", "52", "53", "54", "55"})
 #: §13.4.18, §20.7: nobles who may never travel or be abroad.
-NEVER_ABROAD: frozenset[str] = frozenset({"45", "46", "51", "52", "55"})
+NEVER_ABROAD: Final[frozenset[str]] = frozenset({"45", "46", "51", "52", "55"})
 #: §19.2: nobles who can fight duels (11-44 and 52-54).
-DUELISTS: frozenset[str] = frozenset(c for c in NOBLE_IDS if int(c) <= 44 or c in ("52", "53", "54"))
-FEMALES: frozenset[str] = frozenset(c for c, n in NOBLES.items() if n.female)
+DUELISTS: Final[frozenset[str]] = frozenset(c for c in NOBLE_IDS if int(c) <= 44 or c in ("52", "53", "54"))
+FEMALES: Final[frozenset[str]] = frozenset(c for c, n in NOBLES.items() if n.female)
 #: ES §31.4 (D78): the functionaries (45-55), who still have heirs in the errata edition.
-FUNCTIONARIES: frozenset[str] = frozenset(str(i) for i in range(45, 56))
+FUNCTIONARIES: Final[frozenset[str]] = frozenset(str(i) for i in range(45, 56))
 
 #: §13.4.1 male ladder and female ladder; Title Table costs are in data.tables.
-MALE_TITLES: tuple[str, ...] = ("sir", "knight", "earl", "lord", "duke")
-FEMALE_TITLES: tuple[str, ...] = ("lady", "duchess")
-TITLE_NAMES = {
+MALE_TITLES: Final[tuple[str, ...]] = ("sir", "knight", "earl", "lord", "duke")
+FEMALE_TITLES: Final[tuple[str, ...]] = ("lady", "duchess")
+TITLE_NAMES: Final = {
     "sir": "Sir", "knight": "Knight", "earl": "Earl", "lord": "Lord", "duke": "Duke",
     "lady": "Lady", "duchess": "Duchess", "": "",
     # errata female ladder (ES §13.4.1, D25): Baronesa, Condesa, Marquesa, Duquesa
@@ -126,17 +126,17 @@ TITLE_NAMES = {
 # -- errata edition (ruling R1): printed values that differ -------------------
 #: D25, ruling R3/A20 (ES §13.4.1): Lady -> Baronesa -> Condesa -> Marquesa -> Duquesa;
 #: the costs are ``tables.TITLE_TABLE_ERRATA_FEMALE`` (2, 3, 4, 5 IP by rank reached).
-ERRATA_FEMALE_TITLES: tuple[str, ...] = ("lady", "baroness", "countess", "marchioness", "duchess")
+ERRATA_FEMALE_TITLES: Final[tuple[str, ...]] = ("lady", "baroness", "countess", "marchioness", "duchess")
 #: D1 (ES §2.1.1: Jane S5) and D2 (ES §2.1.2: 56/61 Marquesa S4, 62/63 Condesa S3,
 #: 64/65 Baronesa S2, 66 Lady S1; Seduction ratings unchanged).
-ERRATA_STATUS: dict[str, int] = {"jane": 5, "56": 4, "61": 4, "62": 3, "63": 3, "64": 2, "65": 2, "66": 1}
-ERRATA_TITLE: dict[str, str] = {
+ERRATA_STATUS: Final[dict[str, int]] = {"jane": 5, "56": 4, "61": 4, "62": 3, "63": 3, "64": 2, "65": 2, "66": 1}
+ERRATA_TITLE: Final[dict[str, str]] = {
     "56": "marchioness", "61": "marchioness", "62": "countess", "63": "countess",
     "64": "baroness", "65": "baroness", "66": "lady",
 }
 #: D11 (ES §3.1.1): in a two-player errata game every female character is a Condesa
 #: with Status 3 (Jane, a royal, keeps her Status 5).
-ERRATA_2P_FEMALE = ("countess", 3)
+ERRATA_2P_FEMALE: Final = ("countess", 3)
 
 
 def printed_status_in(cid: str, status_overrides: dict[str, int], two_player_female: tuple[str, int] | None,
@@ -160,10 +160,10 @@ def printed_title_in(cid: str, title_overrides: dict[str, str], two_player_femal
 
 #: The printed values of each edition (ruling R1): Status and title overrides, the two-player
 #: female card (D11), the female ladder (D25).  ``ruleset.Ruleset`` picks its edition's.
-STATUS_BY_EDITION: dict[str, dict[str, int]] = {"1981": {}, "errata": ERRATA_STATUS}
-TITLE_BY_EDITION: dict[str, dict[str, str]] = {"1981": {}, "errata": ERRATA_TITLE}
-TWO_PLAYER_FEMALE_BY_EDITION: dict[str, tuple[str, int] | None] = {"1981": None, "errata": ERRATA_2P_FEMALE}
-FEMALE_TITLES_BY_EDITION: dict[str, tuple[str, ...]] = {"1981": FEMALE_TITLES, "errata": ERRATA_FEMALE_TITLES}
+STATUS_BY_EDITION: Final[dict[str, dict[str, int]]] = {"1981": {}, "errata": ERRATA_STATUS}
+TITLE_BY_EDITION: Final[dict[str, dict[str, str]]] = {"1981": {}, "errata": ERRATA_TITLE}
+TWO_PLAYER_FEMALE_BY_EDITION: Final[dict[str, tuple[str, int] | None]] = {"1981": None, "errata": ERRATA_2P_FEMALE}
+FEMALE_TITLES_BY_EDITION: Final[dict[str, tuple[str, ...]]] = {"1981": FEMALE_TITLES, "errata": ERRATA_FEMALE_TITLES}
 
 
 # Kept for code outside the engine that has a config, not a state (play.py, the observation
@@ -202,7 +202,7 @@ def _counts(lo: int, hi: int) -> tuple[int, ...]:
     return tuple(x for x in range(lo, hi + 1) if 1 <= x % 10 <= 6)
 
 
-ROYALS: dict[str, Royal] = {
+ROYALS: Final[dict[str, Royal]] = {
     r.cid: r
     for r in (
         Royal("george", "King George", 10, 2, 3, _counts(55, 66), False),
@@ -218,15 +218,15 @@ ROYALS: dict[str, Royal] = {
         Royal("jane", "Jane (the Mistress)", 2, 0, 0, (), True),
     )
 }
-ROYAL_IDS: tuple[str, ...] = tuple(ROYALS)
+ROYAL_IDS: Final[tuple[str, ...]] = tuple(ROYALS)
 #: §9.2 order of succession.
-SUCCESSION: tuple[str, ...] = (
+SUCCESSION: Final[tuple[str, ...]] = (
     "george", "alan", "anne", "john", "edward", "phillip", "almery", "catherine", "alfred",
 )
 #: §2.1.4: Royal Alignment cards exist for every RC except George and Thomas.
-ALIGNABLE_ROYALS: tuple[str, ...] = tuple(r for r in ROYAL_IDS if r not in ("george", "thomas"))
+ALIGNABLE_ROYALS: Final[tuple[str, ...]] = tuple(r for r in ROYAL_IDS if r not in ("george", "thomas"))
 
-ALL_CHARACTER_IDS: tuple[str, ...] = NOBLE_IDS + ROYAL_IDS
+ALL_CHARACTER_IDS: Final[tuple[str, ...]] = NOBLE_IDS + ROYAL_IDS
 
 
 # ---------------------------------------------------------------------------
@@ -239,7 +239,7 @@ class Office(NamedTuple):
     country: str | None  # ambassadors
 
 
-OFFICES: dict[str, Office] = {
+OFFICES: Final[dict[str, Office]] = {
     o.key: o
     for o in (
         Office("monarch", "Monarch", 4, None),
@@ -257,11 +257,11 @@ OFFICES: dict[str, Office] = {
         Office("amb_besyzan", "Ambassador To Besyzan", 0, "besyzan"),
     )
 }
-OFFICE_KEYS: tuple[str, ...] = tuple(OFFICES)
+OFFICE_KEYS: Final[tuple[str, ...]] = tuple(OFFICES)
 #: The twelve offices other than Monarch (§3.3).
-NON_MONARCH_OFFICES: tuple[str, ...] = OFFICE_KEYS[1:]
-AMBASSADOR_OF: dict[str, str] = {o.country: o.key for o in OFFICES.values() if o.country}
-MINISTERS: tuple[str, ...] = OFFICE_KEYS[1:8]
+NON_MONARCH_OFFICES: Final[tuple[str, ...]] = OFFICE_KEYS[1:]
+AMBASSADOR_OF: Final[dict[str, str]] = {o.country: o.key for o in OFFICES.values() if o.country}
+MINISTERS: Final[tuple[str, ...]] = OFFICE_KEYS[1:8]
 
 
 # ---------------------------------------------------------------------------
@@ -274,7 +274,7 @@ class CardType(NamedTuple):
     support: bool = False  # Support card (§14.5.2)
 
 
-CARD_TYPES: dict[str, CardType] = {
+CARD_TYPES: Final[dict[str, CardType]] = {
     t.key: t
     for t in (
         CardType("dwtk", "DOWN WITH THE KING", 6),
@@ -310,24 +310,24 @@ CARD_TYPES: dict[str, CardType] = {
         CardType("extra_activity", "Extra Activity", 4),
     )
 }
-CARD_TYPE_KEYS: tuple[str, ...] = tuple(CARD_TYPES)
-SUPPORT_CARDS: tuple[str, ...] = tuple(k for k, t in CARD_TYPES.items() if t.support)
-ROYAL_ALIGNMENT_CARD: dict[str, str] = {r: f"ra_{r}" for r in ALIGNABLE_ROYALS}
+CARD_TYPE_KEYS: Final[tuple[str, ...]] = tuple(CARD_TYPES)
+SUPPORT_CARDS: Final[tuple[str, ...]] = tuple(k for k, t in CARD_TYPES.items() if t.support)
+ROYAL_ALIGNMENT_CARD: Final[dict[str, str]] = {r: f"ra_{r}" for r in ALIGNABLE_ROYALS}
 #: §8.4.3, §13.4.12, §14.2.7: illegal cards (1981 edition).
-ILLEGAL_CARDS: frozenset[str] = frozenset({"dwtk", "assassination", "treachery", "intrigue"})
+ILLEGAL_CARDS: Final[frozenset[str]] = frozenset({"dwtk", "assassination", "treachery", "intrigue"})
 #: Errata edition (D19, ES §8.4.3, §13.4.12, §14.2.7, §14.5.2): DWTK, Assassination and the
 #: Foreign Support cards; Treachery and Intrigue are legal (D45, D46).
-ILLEGAL_CARDS_ERRATA: frozenset[str] = frozenset(
+ILLEGAL_CARDS_ERRATA: Final[frozenset[str]] = frozenset(
     {"dwtk", "assassination"} | {k for k in SUPPORT_CARDS if k.startswith("foreign_support")})
 #: §8.4.2: Support cards whose Usurpation Value is boosted in a Famine (1981: Army; errata
 #: D18, A23, ruling R3: Peasant instead of Army).
-FAMINE_SUPPORT: frozenset[str] = frozenset({"trade_guild_support", "merchant_support", "army_support"})
-FAMINE_SUPPORT_ERRATA: frozenset[str] = frozenset({"trade_guild_support", "merchant_support", "peasant_support"})
+FAMINE_SUPPORT: Final[frozenset[str]] = frozenset({"trade_guild_support", "merchant_support", "army_support"})
+FAMINE_SUPPORT_ERRATA: Final[frozenset[str]] = frozenset({"trade_guild_support", "merchant_support", "peasant_support"})
 #: §14.5.7: an Intrigue card may be used as any of these.
-INTRIGUE_SUBSTITUTES: tuple[str, ...] = ("assassination", "treachery", "informer", "escape", "alibi")
+INTRIGUE_SUBSTITUTES: Final[tuple[str, ...]] = ("assassination", "treachery", "informer", "escape", "alibi")
 #: Physical card ids: "c000".."c119", in CARD_TYPES order.
-CARD_IDS: tuple[str, ...] = tuple(f"c{i:03d}" for i in range(120))
-CARD_TYPE_OF: dict[str, str] = {}
+CARD_IDS: Final[tuple[str, ...]] = tuple(f"c{i:03d}" for i in range(120))
+CARD_TYPE_OF: Final[dict[str, str]] = {}
 _i = 0
 for _t in CARD_TYPES.values():
     for _ in range(_t.count):
@@ -340,7 +340,7 @@ del _i, _t
 # ---------------------------------------------------------------------------
 # Opportunity counters (§2.2.2) and Loyalty counters (§2.2.1)
 # ---------------------------------------------------------------------------
-OPPORTUNITY_TYPES: dict[str, tuple[str, int]] = {
+OPPORTUNITY_TYPES: Final[dict[str, tuple[str, int]]] = {
     "any_activity": ("Any Activity", 2),
     "extra_activity": ("Extra Activity", 5),
     "intrigue": ("Intrigue", 3),
@@ -352,8 +352,8 @@ OPPORTUNITY_TYPES: dict[str, tuple[str, int]] = {
     # D7 (ES §12.3.9): errata only, so none in the 1981 mix
     "free_counsel": ("Free Counsel", 0),
 }
-OPPORTUNITY_IDS: tuple[str, ...] = tuple(f"o{i:02d}" for i in range(24))
-OPPORTUNITY_TYPE_OF: dict[str, str] = {}
+OPPORTUNITY_IDS: Final[tuple[str, ...]] = tuple(f"o{i:02d}" for i in range(24))
+OPPORTUNITY_TYPE_OF: Final[dict[str, str]] = {}
 _i = 0
 for _k, (_nm, _c) in OPPORTUNITY_TYPES.items():
     for _ in range(_c):
@@ -362,11 +362,11 @@ for _k, (_nm, _c) in OPPORTUNITY_TYPES.items():
 assert _i == 24
 #: D6 (ES §2.2.2): the errata counter mix, also 24 counters, with the ids "o24".."o47"
 #: (distinct from the 1981 ids, so that ``OPPORTUNITY_TYPE_OF`` stays one static lookup).
-ERRATA_OPPORTUNITY_COUNTS: dict[str, int] = {
+ERRATA_OPPORTUNITY_COUNTS: Final[dict[str, int]] = {
     "any_activity": 2, "extra_activity": 3, "intrigue": 5, "scandal": 4, "favor": 2,
     "duel": 1, "gout": 1, "gain_ip": 4, "free_counsel": 2,
 }
-ERRATA_OPPORTUNITY_IDS: tuple[str, ...] = tuple(f"o{i:02d}" for i in range(24, 48))
+ERRATA_OPPORTUNITY_IDS: Final[tuple[str, ...]] = tuple(f"o{i:02d}" for i in range(24, 48))
 for _k, _c in ERRATA_OPPORTUNITY_COUNTS.items():
     for _ in range(_c):
         OPPORTUNITY_TYPE_OF[f"o{_i:02d}"] = _k
@@ -376,14 +376,14 @@ del _i, _k, _nm, _c
 
 
 #: D6: the 24 Opportunity counters of each edition (§2.2.2).
-OPPORTUNITY_IDS_BY_EDITION: dict[str, tuple[str, ...]] = {"1981": OPPORTUNITY_IDS, "errata": ERRATA_OPPORTUNITY_IDS}
+OPPORTUNITY_IDS_BY_EDITION: Final[dict[str, tuple[str, ...]]] = {"1981": OPPORTUNITY_IDS, "errata": ERRATA_OPPORTUNITY_IDS}
 
 
 def opportunity_ids(config: dict) -> tuple[str, ...]:
     """The 24 Opportunity counters of this game's edition (§2.2.2; D6); kept for code with a config."""
     return OPPORTUNITY_IDS_BY_EDITION[edition_of(config)]
 #: One Loyalty counter per noble, its number that noble's id (§2.2.1).
-LOYALTY_IDS: tuple[str, ...] = NOBLE_IDS
+LOYALTY_IDS: Final[tuple[str, ...]] = NOBLE_IDS
 
 
 def character_name(cid: str) -> str:

@@ -121,7 +121,7 @@ inferred (R5); Natural Disaster has no modifiers (R6); the counseling
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, Final, TypedDict
 
 __all__ = [
     "ACTIVITIES_CHART",
@@ -210,7 +210,7 @@ class CounselingResultRow(TypedDict):
 # Identifiers
 # ---------------------------------------------------------------------------
 
-OFFICES: tuple[str, ...] = (
+OFFICES: Final[tuple[str, ...]] = (
     "monarch",
     "high_minister",
     "minister_of_justice",
@@ -226,7 +226,7 @@ OFFICES: tuple[str, ...] = (
     "amb_besyzan",
 )
 
-AMBASSADORS: tuple[str, ...] = (
+AMBASSADORS: Final[tuple[str, ...]] = (
     "amb_sandarkan",
     "amb_epalin",
     "amb_cronos",
@@ -234,10 +234,10 @@ AMBASSADORS: tuple[str, ...] = (
     "amb_besyzan",
 )
 
-COUNTRIES: tuple[str, ...] = ("sandarkan", "epalin", "cronos", "city_states", "besyzan")
+COUNTRIES: Final[tuple[str, ...]] = ("sandarkan", "epalin", "cronos", "city_states", "besyzan")
 
 #: Royal characters (T2.1).
-ROYAL_KEYS: tuple[str, ...] = (
+ROYAL_KEYS: Final[tuple[str, ...]] = (
     "george",
     "alan",
     "anne",
@@ -252,7 +252,7 @@ ROYAL_KEYS: tuple[str, ...] = (
 )
 
 #: Named functionaries among the nobles (T2.2): key -> character ID.
-FUNCTIONARIES: dict[str, int] = {
+FUNCTIONARIES: Final[dict[str, int]] = {
     "magistrate": 45,
     "judge_1": 46,
     "judge_2": 51,
@@ -262,9 +262,9 @@ FUNCTIONARIES: dict[str, int] = {
     "archbishop": 55,
 }
 _MAG, _J1, _J2, _SHER, _GEN, _ADM, _ARCH = 45, 46, 51, 52, 53, 54, 55
-_JUDGES = (_J1, _J2)
+_JUDGES: Final = (_J1, _J2)
 
-PROBLEM_KEYS: tuple[str, ...] = (
+PROBLEM_KEYS: Final[tuple[str, ...]] = (
     "banking_crisis",
     "economic_crisis",
     "international_incident",
@@ -277,7 +277,7 @@ PROBLEM_KEYS: tuple[str, ...] = (
     "natural_disaster",
 )
 
-PRESTIGE_TABLE_KEYS: tuple[str, ...] = (
+PRESTIGE_TABLE_KEYS: Final[tuple[str, ...]] = (
     "literary",
     "fashion",
     "craft",
@@ -290,9 +290,9 @@ PRESTIGE_TABLE_KEYS: tuple[str, ...] = (
     "business",
 )
 
-COUNSELING_TABLE_KEYS: tuple[str, ...] = ("court_ball", "intrigue", "scandal") + PROBLEM_KEYS
+COUNSELING_TABLE_KEYS: Final[tuple[str, ...]] = ("court_ball", "intrigue", "scandal") + PROBLEM_KEYS
 
-SUPPORT_CARD_KEYS: tuple[str, ...] = (
+SUPPORT_CARD_KEYS: Final[tuple[str, ...]] = (
     "clergy_support",
     "peasant_support",
     "townsmen_support",
@@ -307,9 +307,9 @@ SUPPORT_CARD_KEYS: tuple[str, ...] = (
 )
 
 #: All 36 dice counts (red die then white die), §8.4.1 / T1 conventions.
-DICE_COUNTS: tuple[int, ...] = tuple(10 * r + w for r in range(1, 7) for w in range(1, 7))
+DICE_COUNTS: Final[tuple[int, ...]] = tuple(10 * r + w for r in range(1, 7) for w in range(1, 7))
 
-EFFECT_CODES: dict[str, str] = {
+EFFECT_CODES: Final[dict[str, str]] = {
     "roll_again": "may roll again on the same table with the same modifier (T1.14.11 note 1)",
     "no_effect": "no effect (T1.14.11 note 2: on a Prestige table also ends activities)",
     "lose_remaining_activities": "no more activities this turn (T1.14.11 notes 2, 5, 6)",
@@ -338,7 +338,7 @@ EFFECT_CODES: dict[str, str] = {
     "farc_becomes_nrc": "courted FARC becomes a NRC (§13.4.4; not if a henchman courts, §17.2.4)",
 }
 
-COUNSEL_EFFECT_CODES: dict[str, str] = {
+COUNSEL_EFFECT_CODES: Final[dict[str, str]] = {
     "none": "no effect beyond the Counseling Results Table PP (T1.15)",
     "gain_pp": "counseling player receives effect['amount'] PP",
     "force_crown_event": "next turn's Crown Events result is effect['event']",
@@ -413,7 +413,7 @@ def _table(key: str, name: str, section: str, rules: tuple[str, ...], rows: tupl
 # 1.1 Crown Events Table (§8; no modifiers ever, §8.3)
 # ---------------------------------------------------------------------------
 
-CROWN_EVENTS = _table(
+CROWN_EVENTS: Final = _table(
     "crown_events", "Crown Events Table", "1.1", ("§8", "§8.3", "§8.4"),
     (
         (2, 3, _r("Royal Death", event="royal_death", rule="§8.4.1")),
@@ -439,7 +439,7 @@ CROWN_EVENTS = _table(
 # 1.2 Title Table (§13.4.1)
 # ---------------------------------------------------------------------------
 
-TITLE_TABLE: tuple[dict[str, Any], ...] = (
+TITLE_TABLE: Final[tuple[dict[str, Any], ...]] = (
     {"from": "sir", "to": "knight", "cost_ip": 2, "status": 1},
     {"from": "knight", "to": "earl", "cost_ip": 3, "status": 1},
     {"from": "earl", "to": "lord", "cost_ip": 4, "status": 1},
@@ -451,23 +451,23 @@ TITLE_TABLE: tuple[dict[str, Any], ...] = (
     },
 )
 #: Errata female ladder (ruling R3 / A20): (from, to, cost_ip, status).
-TITLE_TABLE_ERRATA_FEMALE: tuple[dict[str, Any], ...] = (
+TITLE_TABLE_ERRATA_FEMALE: Final[tuple[dict[str, Any], ...]] = (
     {"from": "lady", "to": "baroness", "cost_ip": 2, "status": 1},
     {"from": "baroness", "to": "countess", "cost_ip": 3, "status": 1},
     {"from": "countess", "to": "marchioness", "cost_ip": 4, "status": 1},
     {"from": "marchioness", "to": "duchess", "cost_ip": 5, "status": 1},
 )
 #: Characters who may not acquire titles (§13.4.1): functionaries and all RCs.
-TITLE_NOT_ALLOWED: tuple[int, ...] = (45, 46, 51, 52, 53, 54, 55)
+TITLE_NOT_ALLOWED: Final[tuple[int, ...]] = (45, 46, 51, 52, 53, 54, 55)
 
 # ---------------------------------------------------------------------------
 # 1.3 Court Ball Table (§8.4.4)
 # ---------------------------------------------------------------------------
 
-COURT_BALL_MAX_MODIFIER = 2
-_CB_BAD = ("designate_pc_or_henchman",)
-_CB_GOOD = ("free_counsel",)
-COURT_BALL = _table(
+COURT_BALL_MAX_MODIFIER: Final = 2
+_CB_BAD: Final = ("designate_pc_or_henchman",)
+_CB_GOOD: Final = ("free_counsel",)
+COURT_BALL: Final = _table(
     "court_ball", "Court Ball Table", "1.3", ("§8.4.4",),
     _per_sum([
         _r("Abusive Conduct. Player must designate his PC or a henchman to be accused of wrongdoing.",
@@ -497,7 +497,7 @@ COURT_BALL = _table(
 # 1.4 Assassination Table (§13.4.8, §21)
 # ---------------------------------------------------------------------------
 
-ASSASSINATION = _table(
+ASSASSINATION: Final = _table(
     "assassination", "Assassination Table", "1.4", ("§13.4.8", "§21"),
     (
         (2, 2, _r("Assassination Unsuccessful. Assassin Caught, Goes To Trial.",
@@ -527,7 +527,7 @@ ASSASSINATION = _table(
 # 1.5 Scandal Table (§22)
 # ---------------------------------------------------------------------------
 
-SCANDAL = _table(
+SCANDAL: Final = _table(
     "scandal", "Scandal Table", "1.5", ("§22",),
     (
         (2, 2, _r("Lawlessness. Go To Trial.", special=("trial",))),
@@ -552,7 +552,7 @@ SCANDAL = _table(
 # 1.6 Royal Favor Table (§13.4.4)
 # ---------------------------------------------------------------------------
 
-ROYAL_FAVOR = _table(
+ROYAL_FAVOR: Final = _table(
     "royal_favor", "Royal Favor Table", "1.6", ("§13.4.4",),
     (
         (2, 3, _r("RC Is Displeased. FARC being courted becomes a NRC.", special=("farc_becomes_nrc",))),
@@ -569,7 +569,7 @@ ROYAL_FAVOR = _table(
 # 1.7 Interrogation Table (§27)
 # ---------------------------------------------------------------------------
 
-INTERROGATION = _table(
+INTERROGATION: Final = _table(
     "interrogation", "Interrogation Table", "1.7", ("§27",),
     (
         (2, 4, _r("FAC Exposes PC. The player's PC is accused of wrongdoing.",
@@ -587,7 +587,7 @@ INTERROGATION = _table(
 # 1.8 Trial Table (§28)
 # ---------------------------------------------------------------------------
 
-TRIAL = _table(
+TRIAL: Final = _table(
     "trial", "Trial Table", "1.8", ("§28",),
     (
         (2, 3, _r("Found Not Guilty", verdict="not_guilty")),
@@ -611,7 +611,7 @@ TRIAL = _table(
 # 1.9 Political Problems Table (§7, §8.4.5)
 # ---------------------------------------------------------------------------
 
-PROBLEMS: dict[str, dict[str, Any]] = {
+PROBLEMS: Final[dict[str, dict[str, Any]]] = {
     "banking_crisis": {
         "name": "Banking Crisis", "resolving_office": "minister_of_treasury",
         "modifying_offices": ("high_minister", "minister_of_treasury", "minister_of_trade"),
@@ -669,7 +669,7 @@ PROBLEMS: dict[str, dict[str, Any]] = {
     },
 }
 
-POLITICAL_PROBLEMS = _table(
+POLITICAL_PROBLEMS: Final = _table(
     "political_problems", "Political Problems Table", "1.9", ("§7", "§8.4.5"),
     (
         (2, 2, _r("Banking Crisis", problem="banking_crisis")),
@@ -699,7 +699,7 @@ POLITICAL_PROBLEMS = _table(
 # ---------------------------------------------------------------------------
 
 #: Monarch's Support Value bands (§36.5.4, §36.8.5): (lo, hi, value added).
-MONARCH_SUPPORT_BANDS: tuple[tuple[int, int, int], ...] = (
+MONARCH_SUPPORT_BANDS: Final[tuple[tuple[int, int, int], ...]] = (
     (120, 120, 40),
     (100, 115, 30),
     (70, 95, 20),
@@ -724,7 +724,7 @@ def monarch_support_value(support: int) -> int:
 #: player owns that character (A53); ("famine",) this turn's Crown Events result is Famine
 #: (§8.4.2); ("problem", key) that problem is unresolved; ("ambassador", office) that office
 #: is held by the player's PC or FAC.
-SUPPORT_VALUES: dict[str, tuple[int, int, tuple[tuple[str, ...], ...]]] = {
+SUPPORT_VALUES: Final[dict[str, tuple[int, int, tuple[tuple[str, ...], ...]]]] = {
     "clergy_support": (2, 3, (("fac", "55"),)),
     "peasant_support": (4, 8, (("fac", "52"), ("problem", "peasant_unrest"))),
     "townsmen_support": (3, 5, (("fac", "45"), ("problem", "townsmen_unrest"))),
@@ -740,7 +740,7 @@ SUPPORT_VALUES: dict[str, tuple[int, int, tuple[tuple[str, ...], ...]]] = {
 assert set(SUPPORT_VALUES) == set(SUPPORT_CARD_KEYS)
 
 
-USURPATION_CHART: dict[str, Any] = {
+USURPATION_CHART: Final[dict[str, Any]] = {
     "section": "1.10",
     "rules": ("§36",),
     "usurper": (
@@ -774,7 +774,7 @@ USURPATION_CHART: dict[str, Any] = {
 # 1.11 Foreign War Table (§7.10)
 # ---------------------------------------------------------------------------
 
-FOREIGN_WAR = _table(
+FOREIGN_WAR: Final = _table(
     "foreign_war", "Foreign War Table", "1.11", ("§7.10",),
     _per_sum([
         _r("War with all other countries", countries=COUNTRIES),
@@ -798,12 +798,12 @@ FOREIGN_WAR = _table(
 
 #: George reigns at start; the rest follow in order.  Thomas only by usurpation
 #: (§9.3), Jane never (§9.3), a non-RC consort never (§9.2).
-SUCCESSION_ORDER: tuple[str, ...] = (
+SUCCESSION_ORDER: Final[tuple[str, ...]] = (
     "george", "alan", "anne", "john", "edward", "phillip", "almery", "catherine", "alfred",
 )
 
 #: Royal Death numbers (T2.1, used by Royal Death §8.4.1): RC -> dice counts.
-ROYAL_DEATH_NUMBERS: dict[str, tuple[int, ...]] = {
+ROYAL_DEATH_NUMBERS: Final[dict[str, tuple[int, ...]]] = {
     "george": (55, 56, 61, 62, 63, 64, 65, 66),
     "alan": (53, 54),
     "anne": (51, 52),
@@ -815,13 +815,13 @@ ROYAL_DEATH_NUMBERS: dict[str, tuple[int, ...]] = {
     "alfred": (21, 22),
 }
 #: Dice count -> RC key (inverse of ROYAL_DEATH_NUMBERS).
-ROYAL_DEATH: dict[int, str] = {c: k for k, cs in ROYAL_DEATH_NUMBERS.items() for c in cs}
+ROYAL_DEATH: Final[dict[int, str]] = {c: k for k, cs in ROYAL_DEATH_NUMBERS.items() for c in cs}
 
 # ---------------------------------------------------------------------------
 # 1.13 Counseling Results Table (§15.7-15.8)
 # ---------------------------------------------------------------------------
 
-COUNSELING_RESULTS = _table(
+COUNSELING_RESULTS: Final = _table(
     "counseling_results", "Counseling Results Table", "1.13", ("§15.7", "§15.8"),
     (
         (2, 2, _r("Monarch Is Displeased. Lose Office & Five PP.", pp=-5, accepted=False,
@@ -847,17 +847,17 @@ COUNSELING_RESULTS = _table(
 # 1.14 Prestige Tables (§13.4.17)
 # ---------------------------------------------------------------------------
 
-PRESTIGE_MODIFIER_CAP = 2  # own cumulative modifier capped at +-2 (§13.4.17)
-PRESTIGE_BOUGHT_MODIFIER = 1  # optional bought +1, one, used once (Activities Chart 17)
+PRESTIGE_MODIFIER_CAP: Final = 2  # own cumulative modifier capped at +-2 (§13.4.17)
+PRESTIGE_BOUGHT_MODIFIER: Final = 1  # optional bought +1, one, used once (Activities Chart 17)
 
-_END = ("lose_remaining_activities",)
-_DES = ("designate_pc_or_henchman",)
-_NOEFF = ("no_effect",) + _END
-_DUEL = ("duel",) + _DES + _END
-_SCAN = ("scandal",) + _DES + _END
-_WRONG = ("wrongdoing",) + _DES
-_HEAR = ("hearing",) + _DES
-_TRIAL = ("trial",) + _DES
+_END: Final = ("lose_remaining_activities",)
+_DES: Final = ("designate_pc_or_henchman",)
+_NOEFF: Final = ("no_effect",) + _END
+_DUEL: Final = ("duel",) + _DES + _END
+_SCAN: Final = ("scandal",) + _DES + _END
+_WRONG: Final = ("wrongdoing",) + _DES
+_HEAR: Final = ("hearing",) + _DES
+_TRIAL: Final = ("trial",) + _DES
 
 
 def _p(text: str, mod: int, pp: int = 0, ip: int = 0, special: tuple[str, ...] = (),
@@ -874,7 +874,7 @@ def _prestige(key: str, name: str, sub: str, cost_ip: int, rows: list[dict], **e
     )
 
 
-PRESTIGE_TABLES: dict[str, dict[str, Any]] = {
+PRESTIGE_TABLES: Final[dict[str, dict[str, Any]]] = {
     "literary": _prestige("literary", "Literary Pursuits", "1.14.1", 0, [
         _p("A Scribbler. Lose One PP.", -1, pp=-1, confidence="L"),
         _p("A Dullard. Lose One IP.", 0, ip=-1, confidence="L"),
@@ -1019,7 +1019,7 @@ for _t in PRESTIGE_TABLES.values():
     _t.setdefault("male_only", False)
 
 #: 1.14.11 Prestige Table Results Notes, as flags keyed by effect code.
-PRESTIGE_RESULT_NOTES: dict[str, dict[str, Any]] = {
+PRESTIGE_RESULT_NOTES: Final[dict[str, dict[str, Any]]] = {
     "roll_again": {"note": 1, "optional": True, "same_modifier": True, "ends_activities": False,
                    "designate": False,
                    "text": "The player may roll again on the same table with the same modifier used on the first roll."},
@@ -1080,18 +1080,18 @@ def _c(n: int, text: str, effect: dict[str, Any], offices: tuple[str, ...] = (),
     return c
 
 
-_NONE = {"code": "none"}
+_NONE: Final = {"code": "none"}
 
 
 def _disc(office: str) -> dict:
     return {"code": "discharge_minister", "office": office}
 
 
-_AMNESTY_TXT = "All characters who are banished, imprisoned, or wrongdoers are returned to a normal situation."
-_ACCUSE_TXT = "The player may intrigue a card from the opponent's hand."
-_WELFARE_TXT = "All players with two or less IP receive Two IP."
+_AMNESTY_TXT: Final = "All characters who are banished, imprisoned, or wrongdoers are returned to a normal situation."
+_ACCUSE_TXT: Final = "The player may intrigue a card from the opponent's hand."
+_WELFARE_TXT: Final = "All players with two or less IP receive Two IP."
 
-COUNSELING_TABLES: dict[str, dict[str, Any]] = {
+COUNSELING_TABLES: Final[dict[str, dict[str, Any]]] = {
     "court_ball": {"name": "Court Ball", "counsels": (
         _c(1, "Gambling Advice", {"code": "gain_pp", "amount": 2}, pp_reward=2,
            effect_text="The player receives Two PP."),
@@ -1246,7 +1246,7 @@ for _k, _t in COUNSELING_TABLES.items():
 
 #: Foreign Support Table (1d by number of FACs incl. PC in that country):
 #: lowest successful die by FAC count (4 means 4 or more).
-FOREIGN_SUPPORT: dict[str, Any] = {
+FOREIGN_SUPPORT: Final[dict[str, Any]] = {
     "key": "foreign_support", "name": "Foreign Support Table", "section": "1.16", "rules": ("§38",),
     "dice": "1d",
     "success_min": {1: 5, 2: 4, 3: 3, 4: 2},
@@ -1261,13 +1261,13 @@ FOREIGN_SUPPORT: dict[str, Any] = {
     "note": "card must be held by another player or in the discard pile; never from a country at war",
 }
 
-FANDONIAN_SUPPORT = _table(
+FANDONIAN_SUPPORT: Final = _table(
     "fandonian_support", "Fandonian Support Table", "1.16", ("§38",),
     ((1, 5, _r("—", success=False)), (6, 6, _r("Successful", success=True))),
     dice="1d",
 )
 #: Support card -> (offices, characters) whose holder (PC/FAC) may try for it.
-FANDONIAN_SUPPORT_ELIGIBILITY: dict[str, dict[str, tuple]] = {
+FANDONIAN_SUPPORT_ELIGIBILITY: Final[dict[str, dict[str, tuple]]] = {
     "peasant_support": {"offices": (), "characters": (_SHER, _ARCH)},
     "townsmen_support": {"offices": ("high_minister",), "characters": (_MAG,)},
     "clergy_support": {"offices": (), "characters": (_ARCH,)},
@@ -1277,13 +1277,13 @@ FANDONIAN_SUPPORT_ELIGIBILITY: dict[str, dict[str, tuple]] = {
     "trade_guild_support": {"offices": ("high_minister", "minister_of_treasury"), "characters": ()},
 }
 
-EMISSARY = _table(
+EMISSARY: Final = _table(
     "emissary", "Emissary Table", "1.16", ("§38",),
     ((1, 2, _r("— (Monarch refuses)", success=False)), (3, 6, _r("Successful", success=True))),
     dice="1d",
 )
 
-PC_ADVANTAGE = _table(
+PC_ADVANTAGE: Final = _table(
     "pc_advantage", "PC Advantage Table", "1.16", ("§38",),
     (
         (2, 4, _r("+2 beginning modifier on both the Literary Pursuits Table and the Court Ball Table",
@@ -1297,7 +1297,7 @@ PC_ADVANTAGE = _table(
     note="roll from the player whose PC has the lowest ID, clockwise",
 )
 
-CLEMENCY = _table(
+CLEMENCY: Final = _table(
     "clemency", "Clemency Table", "1.16", ("§38",),
     (
         (2, 3, _r("King is upset. Character is immediately executed.", verdict="executed")),
@@ -1310,7 +1310,7 @@ CLEMENCY = _table(
     errata="ES: a FARC Monarch may pardon a character accused of wrongdoing",
 )
 
-CHARITY = _table(
+CHARITY: Final = _table(
     "charity", "Charity Table", "1.16", ("§38",),
     (
         (2, 5, _r("Caught Begging. Lose Five PP.", pp=-5)),
@@ -1320,7 +1320,7 @@ CHARITY = _table(
     ),
 )
 
-FUNERAL = _table(
+FUNERAL: Final = _table(
     "funeral", "Funeral Table", "1.16", ("§38",),
     _per_sum([
         _r("Made Improper Advances To Relative Of Deceased. Roll On Scandal Table.", special=("scandal",),
@@ -1342,9 +1342,9 @@ FUNERAL = _table(
 # 1.17 Effects of Unresolved Political Problems (optional, §38)
 # ---------------------------------------------------------------------------
 
-UNRESOLVED_PROBLEM_TURNS = 3  # after three consecutive unresolved turns; cumulative, until resolved
+UNRESOLVED_PROBLEM_TURNS: Final = 3  # after three consecutive unresolved turns; cumulative, until resolved
 
-UNRESOLVED_PROBLEM_EFFECTS: dict[str, dict[str, Any]] = {
+UNRESOLVED_PROBLEM_EFFECTS: Final[dict[str, dict[str, Any]]] = {
     "banking_crisis": {"item": "a", "code": "no_ip_spending",
                        "text": "No player may spend IP next turn."},
     "economic_crisis": {"item": "b", "code": "all_players_lose_ip", "amount": 1,
@@ -1379,7 +1379,7 @@ def _a(n: int, key: str, name: str, required: str, modifiers: tuple[str, ...] = 
     return d
 
 
-ACTIVITIES_CHART: tuple[dict[str, Any], ...] = (
+ACTIVITIES_CHART: Final[tuple[dict[str, Any], ...]] = (
     _a(1, "acquire_title", "Acquire A Title", "Title Table cost"),
     _a(2, "fill_vacant_office", "Fill A Vacant Office", "Three IP", cost_ip=3),
     _a(3, "become_monarchs_counselor", "Become A Monarch's Counselor", "Monarch's Counselor card"),
@@ -1421,7 +1421,7 @@ def _e(n: int, key: str, name: str, effects: str, footnote: str = "", illegal: b
             "illegal_1981": illegal}
 
 
-EVENT_CARDS_CHART: tuple[dict[str, Any], ...] = (
+EVENT_CARDS_CHART: Final[tuple[dict[str, Any], ...]] = (
     _e(1, "down_with_the_king", "DOWN WITH THE KING",
        "if drawn from a hand, player accused of wrongdoing, wrongdoing die +2", "never discarded", True),
     _e(2, "support", "Support Cards", "added to a player's Usurpation Rating",
@@ -1469,7 +1469,7 @@ def _d(key: str, name: str, rule: str, roll: str, outcome: str, modifiers: str =
             "modifiers": modifiers, "errata": errata, "table": table}
 
 
-DICE_PROCEDURES: tuple[dict[str, Any], ...] = (
+DICE_PROCEDURES: Final[tuple[dict[str, Any], ...]] = (
     _d("first_player", "First player", "§5", "each player 2 dice, dice count", "highest count is first player",
        errata="", table=None),
     _d("monarch_support", "Monarch's Support", "§3.10, §32.4", "2d sum x10", "20-120"),
@@ -1543,7 +1543,7 @@ DICE_PROCEDURES: tuple[dict[str, Any], ...] = (
 # Registry of every range-keyed dice table
 # ---------------------------------------------------------------------------
 
-DICE_TABLES: dict[str, dict[str, Any]] = {
+DICE_TABLES: Final[dict[str, dict[str, Any]]] = {
     "crown_events": CROWN_EVENTS,
     "court_ball": COURT_BALL,
     "assassination": ASSASSINATION,
@@ -1567,29 +1567,29 @@ DICE_TABLES: dict[str, dict[str, Any]] = {
 # ---------------------------------------------------------------------------
 # Numbers that an edition or an optional rule changes (read through ``ruleset.Ruleset``)
 # ---------------------------------------------------------------------------
-HAND_LIMIT = 12  # §14.2.1
-HAND_LIMIT_SHORTER = 15  # §38 Shorter Game c (ES b)
+HAND_LIMIT: Final = 12  # §14.2.1
+HAND_LIMIT_SHORTER: Final = 15  # §38 Shorter Game c (ES b)
 #: §38 Shorter Game e (ES d): RCs removed at the beginning of the game.
-SHORTER_E_REMOVED: tuple[str, ...] = ("alfred", "catherine", "almery", "phillip")
-START_IP_PP = (2, 10)  # §3.8: (IP, PP) to start the game with
-SHORTER_A_START = (10, 25)  # §38 Shorter Game a: Ten IP and Twenty-five PP
-START_CARDS = 9  # §3.9
-START_CARDS_SHORTER = 12  # §38 Shorter Game c
-ACTIVITIES_PER_TURN = 2  # §13.1
-ACTIVITIES_PER_TURN_SHORTER = 3  # §38 Shorter Game d
-NO_PROBLEM_BONUS = 5  # §32.2 (1981)
-ERRATA_NO_PROBLEM_BONUS = 10  # ES §7.9 (D13)
+SHORTER_E_REMOVED: Final[tuple[str, ...]] = ("alfred", "catherine", "almery", "phillip")
+START_IP_PP: Final = (2, 10)  # §3.8: (IP, PP) to start the game with
+SHORTER_A_START: Final = (10, 25)  # §38 Shorter Game a: Ten IP and Twenty-five PP
+START_CARDS: Final = 9  # §3.9
+START_CARDS_SHORTER: Final = 12  # §38 Shorter Game c
+ACTIVITIES_PER_TURN: Final = 2  # §13.1
+ACTIVITIES_PER_TURN_SHORTER: Final = 3  # §38 Shorter Game d
+NO_PROBLEM_BONUS: Final = 5  # §32.2 (1981)
+ERRATA_NO_PROBLEM_BONUS: Final = 10  # ES §7.9 (D13)
 #: ES §7.9 (D13): the errata bonus needs one of these Crown Events results.
-ERRATA_BONUS_CROWN_EVENTS = frozenset({"court_ball", "intrigue"})
+ERRATA_BONUS_CROWN_EVENTS: Final = frozenset({"court_ball", "intrigue"})
 #: Errata (D20, ES §8.4.4): a free counsel on a Court Ball roll of 9 or more (1981: 8, the table).
-ERRATA_FREE_COUNSEL_MIN = 9
+ERRATA_FREE_COUNSEL_MIN: Final = 9
 #: Errata (D21, ES §8.4.4): a player whose PC is banned loses 2 PP at every Court Ball.
-ERRATA_BANNED_PP = 2
-FARC_MONARCH_BONUS = 10  # ES §36.10.6 (D84): 10 PP and 10 IP
+ERRATA_BANNED_PP: Final = 2
+FARC_MONARCH_BONUS: Final = 10  # ES §36.10.6 (D84): 10 PP and 10 IP
 #: D3, D4 (ES §2.1.4): all four Foreign Support cards are 1dx3 / 1dx4 in the errata edition
-FOREIGN_SUPPORT_ERRATA = (3, 4)
-PP_PRICE = 5  # §35.8: One PP for Five IP
-PP_PRICE_ERRATA = 2  # D81 (ES §35.8): one PP for two IP
+FOREIGN_SUPPORT_ERRATA: Final = (3, 4)
+PP_PRICE: Final = 5  # §35.8: One PP for Five IP
+PP_PRICE_ERRATA: Final = 2  # D81 (ES §35.8): one PP for two IP
 #: D25, ruling R3/A20: IP per title step, by the title left (the errata female steps cost 2, 3, 4, 5).
-TITLE_COST: dict[str, int] = {row["from"]: row["cost_ip"] for row in TITLE_TABLE}
-TITLE_COST_ERRATA: dict[str, int] = {**TITLE_COST, **{row["from"]: row["cost_ip"] for row in TITLE_TABLE_ERRATA_FEMALE}}
+TITLE_COST: Final[dict[str, int]] = {row["from"]: row["cost_ip"] for row in TITLE_TABLE}
+TITLE_COST_ERRATA: Final[dict[str, int]] = {**TITLE_COST, **{row["from"]: row["cost_ip"] for row in TITLE_TABLE_ERRATA_FEMALE}}

@@ -402,3 +402,45 @@ def test_14_2_1_hand_limit_still_applies_when_mourning_cuts_the_turn_short():
     g = pos.run("end_of_turn")
     d = g.decision()
     assert (d["player"], d["kind"]) == (1, "hand_limit_discard")
+
+
+def test_operations_get_their_frame_arguments_by_position_or_by_name_alike(monkeypatch):
+    """``machine._call`` passes a frame's arguments by position when they name the operation's first
+    parameters (a compiled operation then parses no keywords) and by name otherwise: either way the
+    operation gets the same values, and arguments it does not take fail as a keyword call does."""
+    from fandonia_env.engine import machine
+
+    got: list[tuple] = []
+
+    def plain(state, a, b=2, c=3):
+        got.append((a, b, c))
+
+    def choice_op(state, choice, p, q=0):
+        got.append((choice, p, q))
+
+    def loose(state, **kw):
+        got.append(tuple(sorted(kw.items())))
+
+    st = Position(players=3, seed=1).state
+    for args, want in [({}, None), ({"a": 1}, (1, 2, 3)), ({"a": 1, "b": 5}, (1, 5, 3)),
+                       ({"b": 5, "a": 1}, (1, 5, 3)), ({"a": 1, "c": 9}, (1, 2, 9)),
+                       ({"a": 1, "b": 5, "c": 9}, (1, 5, 9)), ({"b": 5}, None), ({"a": 1, "z": 0}, None)]:
+        got.clear()
+        if want is None:
+            with pytest.raises(TypeError):
+                machine._call(st, plain, dict(args))
+        else:
+            machine._call(st, plain, dict(args))
+            assert got == [want], args
+    for args, want in [({"p": 4}, (7, 4, 0)), ({"q": 2, "p": 4}, (7, 4, 2)), ({"q": 2}, None)]:
+        got.clear()
+        if want is None:
+            with pytest.raises(TypeError):
+                machine._call_choice(st, choice_op, 7, dict(args))
+        else:
+            machine._call_choice(st, choice_op, 7, dict(args))
+            assert got == [want], args
+    got.clear()
+    machine._call(st, loose, {"x": 1, "y": 2})
+    machine._call_choice(st, loose, 3, {"x": 1})
+    assert got == [(("x", 1), ("y", 2)), (("choice", 3), ("x", 1))]

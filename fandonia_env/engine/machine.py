@@ -26,11 +26,13 @@ far to its draws in order.  See ``docs/engine.md`` ("Chance nodes").
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import fields
 from typing import Any, Final
 
+from .actions import NAME, NUM_ACTIONS
 from .errors import ChanceNeeded as ChanceNeeded
 from .errors import IllegalActionError as IllegalActionError
 from .state import EngineError, Frame, GameState
@@ -67,7 +69,13 @@ def ask(player: int, kind: str, options: Iterable[int], then: str, ctx: dict[str
     roll...) and must not hold anything hidden from other players except what
     ``player`` himself may know.
     """
-    opts = sorted(set(options))
+    opts = list(options)
+    prev = -1
+    for o in opts:  # usually given in increasing order already: sorted and made unique only if not
+        if o <= prev:
+            opts = sorted(set(opts))
+            break
+        prev = o
     return Frame("decide", {"player": player, "kind": kind, "options": opts,
                             "ctx": ctx or {}, "then": then, "then_args": then_args})
 
@@ -167,9 +175,79 @@ def _run_top(state: GameState) -> None:
     """Pop the top frame and run it (a decision with one option is taken)."""
     top = state.stack.pop()
     if top.op == "decide":
-        OPS[top.args["then"]](state, choice=top.args["options"][0], **top.args["then_args"])
+        a = top.args
+        _call_choice(state, OPS[a["then"]], a["options"][0], a["then_args"])
     else:
-        OPS[top.op](state, **top.args)
+        _call(state, OPS[top.op], top.args)
+
+
+#: an operation -> the names of its parameters after ``state``, or None when it has other kinds
+#: than plain ones (``*args``, ``**kw``, keyword-only): filled on first call (``_params``)
+_PARAMS: Final[dict[Any, tuple[str, ...] | None]] = {}
+#: a value no frame holds
+_MISSING: Final = object()
+
+
+def _params(fn: Callable[..., None]) -> tuple[str, ...] | None:
+    try:
+        ps = list(inspect.signature(fn).parameters.values())[1:]
+    except (TypeError, ValueError):
+        _PARAMS[fn] = None
+        return None
+    names = None if any(x.kind is not x.POSITIONAL_OR_KEYWORD for x in ps) else tuple(x.name for x in ps)
+    _PARAMS[fn] = names
+    return names
+
+
+def _call(state: GameState, fn: Callable[..., None], args: dict[str, Any]) -> None:
+    """``fn(state, **args)``; the values are passed by position when ``args`` names exactly fn's
+    first parameters (up to three), which a compiled operation takes without parsing keywords."""
+    names = _PARAMS[fn] if fn in _PARAMS else _params(fn)
+    k = len(args)
+    if names is not None and k <= len(names) and k <= 3:
+        if k == 0:
+            fn(state)
+            return
+        v0 = args.get(names[0], _MISSING)
+        if v0 is not _MISSING:
+            if k == 1:
+                fn(state, v0)
+                return
+            v1 = args.get(names[1], _MISSING)
+            if v1 is not _MISSING:
+                if k == 2:
+                    fn(state, v0, v1)
+                    return
+                v2 = args.get(names[2], _MISSING)
+                if v2 is not _MISSING:
+                    fn(state, v0, v1, v2)
+                    return
+    fn(state, **args)
+
+
+def _call_choice(state: GameState, fn: Callable[..., None], choice: int, args: dict[str, Any]) -> None:
+    """``fn(state, choice=choice, **args)``, by position as ``_call`` does."""
+    names = _PARAMS[fn] if fn in _PARAMS else _params(fn)
+    k = len(args)
+    if names is not None and names and names[0] == "choice" and k < len(names) and k <= 3:
+        if k == 0:
+            fn(state, choice)
+            return
+        v0 = args.get(names[1], _MISSING)
+        if v0 is not _MISSING:
+            if k == 1:
+                fn(state, choice, v0)
+                return
+            v1 = args.get(names[2], _MISSING)
+            if v1 is not _MISSING:
+                if k == 2:
+                    fn(state, choice, v0, v1)
+                    return
+                v2 = args.get(names[3], _MISSING)
+                if v2 is not _MISSING:
+                    fn(state, choice, v0, v1, v2)
+                    return
+    fn(state, choice=choice, **args)
 
 
 def resolve_chance(state: GameState, outcome: Any) -> None:
@@ -222,8 +300,6 @@ def run(state: GameState) -> None:
 
 def apply(state: GameState, action: int) -> None:
     """Take ``action`` for the pending decision and run on.  Illegal actions change nothing."""
-    from .actions import NAME, NUM_ACTIONS
-
     dec = pending(state)
     if dec is None:
         if chance_node(state) is not None:
@@ -261,7 +337,7 @@ def _take(state: GameState, action: int) -> None:
     """Take ``action`` (legal) for the decision on top."""
     a = state.stack.pop().args
     state.steps += 1
-    OPS[a["then"]](state, choice=action, **a["then_args"])
+    _call_choice(state, OPS[a["then"]], action, a["then_args"])
 
 
 # ---------------------------------------------------------------------------

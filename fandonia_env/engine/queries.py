@@ -177,11 +177,12 @@ class CharIndex:
     question.  A list handed out is never changed afterwards (a change of membership makes new
     lists): a caller may go on reading it while the state changes.  Never saved, compared or cloned."""
 
-    __slots__ = ("seen", "member", "owned", "hiding", "bi", "ih")
+    __slots__ = ("seen", "member", "pos", "owned", "hiding", "bi", "ih")
 
     def __init__(self, state: GameState) -> None:
         self.seen = 0
         self.member: dict[str, int] = {}
+        self.pos: dict[str, int] = {}  # each character's place in ``state.chars`` order
         self.owned: dict[int, list[str]] = {}
         self.hiding: list[str] = []
         self.bi: list[str] = []
@@ -194,8 +195,10 @@ class CharIndex:
         hiding: list[str] = []
         bi: list[str] = []
         ih: list[str] = []
+        pos: dict[str, int] = {}
         for cid, c in state.chars.items():
             member[cid] = _membership(c)
+            pos[cid] = len(pos)
             o = c.owner
             if o is not None:
                 lst = owned.get(o)
@@ -212,10 +215,11 @@ class CharIndex:
                 if c.banished or c.imprisoned:
                     bi.append(cid)
         self.seen = len(state.writes)
-        self.member, self.owned, self.hiding, self.bi, self.ih = member, owned, hiding, bi, ih
+        self.member, self.pos, self.owned, self.hiding, self.bi, self.ih = member, pos, owned, hiding, bi, ih
 
     def sync(self, state: GameState) -> None:
-        """Bring the lists up to date: made afresh when a character written since changed membership."""
+        """Bring the lists up to date: each character written since that changed membership leaves
+        and joins lists, which are made anew (never changed in place)."""
         writes = state.writes
         n = len(writes)
         if n == self.seen:
@@ -224,10 +228,34 @@ class CharIndex:
         member = self.member
         for i in range(self.seen, n):
             cid = writes[i]
-            if _membership(chars[cid]) != member[cid]:
-                self.build(state)
-                return
+            m = _membership(chars[cid])
+            old = member[cid]
+            if m == old:
+                continue
+            member[cid] = m
+            if m >> 3 != old >> 3:  # the owner: -1 for none
+                owned = self.owned = dict(self.owned)
+                if old >> 3 >= 0:
+                    owned[old >> 3] = [x for x in owned[old >> 3] if x != cid]
+                if m >> 3 >= 0:
+                    owned[m >> 3] = self._with(owned.get(m >> 3, _NONE), cid)
+            changed = (m ^ old) & 7
+            if changed & 4:
+                self.hiding = self._with(self.hiding, cid) if m & 4 else [x for x in self.hiding if x != cid]
+            if changed & 2:
+                self.bi = self._with(self.bi, cid) if m & 2 else [x for x in self.bi if x != cid]
+            if changed & 1:
+                self.ih = self._with(self.ih, cid) if m & 1 else [x for x in self.ih if x != cid]
         self.seen = n
+
+    def _with(self, ids: list[str], cid: str) -> list[str]:
+        """A new list: ``ids`` with ``cid`` in its place (``state.chars`` order)."""
+        pos = self.pos
+        at = pos[cid]
+        i = 0
+        while i < len(ids) and pos[ids[i]] < at:
+            i += 1
+        return ids[:i] + [cid] + ids[i:]
 
 
 #: the key of ``CharIndex`` in ``state.memo``
@@ -261,7 +289,8 @@ _NONE: Final[list[str]] = []
 def owned_ids(state: GameState, p: int) -> list[str]:
     """Ids of the characters owned by p, in ``state.chars`` order (a list not to modify)."""
     if _SCAN[0] is state:
-        return _SCAN[1][0].get(p, _NONE)
+        owned: dict[int, list[str]] = _SCAN[1][0]  # typed: the compiled look-up is then native
+        return owned.get(p, _NONE)
     return char_index(state).owned.get(p, _NONE)
 
 
@@ -654,7 +683,7 @@ def hand_types(state: GameState, p: int) -> list[str]:
 
 def _hand_counts(state: GameState, p: int) -> dict[str, int]:
     """p's card types counted, once per open scan (``_SCAN`` must be open for ``state``)."""
-    memo = _SCAN[1][4]
+    memo: dict[Any, Any] = _SCAN[1][4]
     key = ("hand", p)
     d: dict[str, int] | None = memo.get(key)
     if d is None:

@@ -520,11 +520,18 @@ def activity_done(state: GameState) -> None:
     seq(state, ("pp_check_all", {}))
 
 
-def act_label(key: str) -> str:
-    from .actions import ACTIVITIES as A
-    from .actions import ID, describe
+#: activity key -> its label (``act_label``), filled on first use
+_ACT_LABELS: Final[dict[str, str]] = {}
 
-    return (dict(A).get(key) or describe(ID[f"act_{key}"])).split(" (")[0]  # issue 5: appended activities
+
+def act_label(key: str) -> str:
+    label = _ACT_LABELS.get(key)
+    if label is None:
+        from .actions import ACTIVITIES as A
+        from .actions import describe
+
+        label = _ACT_LABELS[key] = (dict(A).get(key) or describe(ID[f"act_{key}"])).split(" (")[0]  # issue 5
+    return label
 
 
 def uses_intrigue(state: GameState, p: int) -> bool:

@@ -56,6 +56,9 @@ def build(engine: Path = ENGINE, verbose: bool = False) -> list[Path]:
                            'pip install -e ".[fast]"') from e
     root = engine.resolve().parent.parent  # the folder holding fandonia_env/
     srcs = sources(engine)
+    # fingerprinted before the build: a source edited while it runs leaves the build stale (its
+    # manifest names the sources as they were when compiling began), not wrongly marked fresh
+    before = fingerprint(srcs, engine)
     clean(engine)
     cwd = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="fandonia_compile_") as tmp:
@@ -80,7 +83,7 @@ def build(engine: Path = ENGINE, verbose: bool = False) -> list[Path]:
     built = extensions(engine)
     if not built:
         raise CompileError("mypyc ran but wrote no extension next to the engine's sources")
-    man = {"sources": fingerprint(srcs, engine), "python": sys.version.split()[0]}
+    man = {"sources": before, "python": sys.version.split()[0]}
     (engine / MANIFEST).write_text(json.dumps(man, indent=1, sort_keys=True) + "\n")
     return built
 

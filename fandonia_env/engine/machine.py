@@ -186,6 +186,8 @@ def _run_top(state: GameState) -> None:
 _PARAMS: Final[dict[Any, tuple[str, ...] | None]] = {}
 #: a value no frame holds
 _MISSING: Final = object()
+#: ``_PARAMS``'s answer for a function not seen yet (no function has a parameter named "")
+_UNSEEN: Final[tuple[str, ...]] = ("",)
 
 
 def _params(fn: Callable[..., None]) -> tuple[str, ...] | None:
@@ -202,7 +204,9 @@ def _params(fn: Callable[..., None]) -> tuple[str, ...] | None:
 def _call(state: GameState, fn: Callable[..., None], args: dict[str, Any]) -> None:
     """``fn(state, **args)``; the values are passed by position when ``args`` names exactly fn's
     first parameters (up to three), which a compiled operation takes without parsing keywords."""
-    names = _PARAMS[fn] if fn in _PARAMS else _params(fn)
+    names = _PARAMS.get(fn, _UNSEEN)
+    if names is _UNSEEN:
+        names = _params(fn)
     k = len(args)
     if names is not None and k <= len(names) and k <= 3:
         if k == 0:
@@ -227,7 +231,9 @@ def _call(state: GameState, fn: Callable[..., None], args: dict[str, Any]) -> No
 
 def _call_choice(state: GameState, fn: Callable[..., None], choice: int, args: dict[str, Any]) -> None:
     """``fn(state, choice=choice, **args)``, by position as ``_call`` does."""
-    names = _PARAMS[fn] if fn in _PARAMS else _params(fn)
+    names = _PARAMS.get(fn, _UNSEEN)
+    if names is _UNSEEN:
+        names = _params(fn)
     k = len(args)
     if names is not None and names and names[0] == "choice" and k < len(names) and k <= 3:
         if k == 0:

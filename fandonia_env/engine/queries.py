@@ -92,19 +92,19 @@ def status(state: GameState, cid: str) -> int:
 
 
 def statuses(state: GameState, cids: Iterable[str] | None = None) -> dict[str, int]:
-    """``status`` of every character (``state.chars`` order), or of ``cids``, in one pass."""
-    printed, ccs = _printed_table(state)
-    chars = state.chars
-    crisis = state.support == 0
-    return {cid: _status(chars, cid, printed, ccs, crisis) for cid in (chars if cids is None else cids)}
+    """``status`` of every character (``state.chars`` order), or of ``cids``: read from the
+    Statuses ``PPTotals`` keeps up to date."""
+    st = pp_totals(state).st
+    return dict(st) if cids is None else {cid: st[cid] for cid in cids}
 
 
 def status_sum(state: GameState, cids: Any) -> int:
-    """The sum of ``status`` over ``cids`` (the Status tables looked up once)."""
-    printed, ccs = _printed_table(state)
-    chars = state.chars
-    crisis = state.support == 0
-    return sum(_status(chars, cid, printed, ccs, crisis) for cid in cids)
+    """The sum of ``status`` over ``cids`` (the Statuses ``PPTotals`` keeps)."""
+    st = pp_totals(state).st
+    total = 0
+    for cid in cids:
+        total += st[cid]
+    return total
 
 
 def _status(chars: dict[str, Character], cid: str, printed: dict[str, int], ccs: int, crisis: bool) -> int:
@@ -143,11 +143,11 @@ def _status(chars: dict[str, Character], cid: str, printed: dict[str, int], ccs:
 # ---------------------------------------------------------------------------
 
 #: [state, (ids by owner, ids in hiding, ids banished or imprisoned, ids imprisoned or hiding,
-#: memo)] while ``turn.activity_options`` checks the legality of every activity (which only reads
+#: memo, hand counts)] while ``turn.activity_options`` checks the legality of every activity (which only reads
 #: the state; ``can_hold`` weighs its trial changes without writing them); otherwise [None, None]
 #: and the helpers below look at the state afresh.  ``memo`` holds what the checks ask again and
-#: again, computed on first use: ``("hand", p)`` p's card types counted (``has_card``,
-#: ``count_cards``), ``("pc_or_facs", p)`` (``activities``); ``scan_memo``.
+#: again, computed on first use: ``("pc_or_facs", p)`` (``activities``; ``scan_memo``); and the hand
+#: counts, p -> p's card types counted (``has_card``, ``count_cards``).
 #: Nothing of it outlives the call: it is never saved, cloned or seen by another state.
 _SCAN: Final[list[Any]] = [None, None]
 
@@ -157,7 +157,7 @@ def open_scan(state: GameState) -> list[Any]:
     prev = [_SCAN[0], _SCAN[1], SCAN_RULESET[0], SCAN_RULESET[1]]
     rs = ruleset(state)
     idx = char_index(state)
-    _SCAN[0], _SCAN[1] = state, (idx.owned, idx.hiding, idx.bi, idx.ih, {})
+    _SCAN[0], _SCAN[1] = state, (idx.owned, idx.hiding, idx.bi, idx.ih, {}, {})
     SCAN_RULESET[0], SCAN_RULESET[1] = state, rs
     return prev
 
@@ -414,12 +414,14 @@ class PPTotals:
     exemption changed; a new Monarch, crisis flag, ruleset or PC sums everything again.  Never
     saved, compared or cloned: a clone or a loaded state starts without it."""
 
-    __slots__ = ("seen", "rs", "crisis", "monarch", "pcs", "exempt", "st", "counted", "spouse", "named_by",
-                 "totals")
+    __slots__ = ("seen", "rs", "printed", "ccs", "crisis", "monarch", "pcs", "exempt", "st", "counted", "spouse",
+                 "named_by", "totals")
 
     def __init__(self, state: GameState) -> None:
         self.seen = 0
         self.rs: Any = None
+        self.printed: dict[str, int] = {}  # the ruleset's printed Statuses, and its counselor card's
+        self.ccs = 0
         self.crisis = False
         self.monarch = ""
         self.pcs: list[str] = []
@@ -439,6 +441,7 @@ class PPTotals:
         exempt = _exempt(state)
         self.seen = len(state.writes)
         self.rs = ruleset(state)
+        self.printed, self.ccs = printed, ccs
         self.crisis = crisis
         self.monarch = state.monarch
         self.pcs = [pl.pc for pl in state.players]
@@ -509,7 +512,7 @@ class PPTotals:
             new_exempt = _exempt(state)
             dirty.update(exempt ^ new_exempt)
             exempt = self.exempt = new_exempt
-        printed, ccs = _printed_table(state)
+        printed, ccs = self.printed, self.ccs
         crisis = self.crisis
         st = self.st
         counted = self.counted
@@ -556,7 +559,7 @@ def pp_required_with(state: GameState, p: int, owners: Any = (), titles: Any = (
         return base
     owned = owned_ids(state, p)
     exempt = t.exempt
-    printed, ccs = _printed_table(state)
+    printed, ccs = t.printed, t.ccs
     crisis = t.crisis
     changed: dict[str, Character] = {}
     for cid in titles:
@@ -683,12 +686,10 @@ def hand_types(state: GameState, p: int) -> list[str]:
 
 def _hand_counts(state: GameState, p: int) -> dict[str, int]:
     """p's card types counted, once per open scan (``_SCAN`` must be open for ``state``)."""
-    memo: dict[Any, Any] = _SCAN[1][4]
-    key = ("hand", p)
-    d: dict[str, int] | None = memo.get(key)
+    hands: dict[int, dict[str, int]] = _SCAN[1][5]
+    d = hands.get(p)
     if d is None:
-        d = {}
-        memo[key] = d
+        d = hands[p] = {}
         for card in state.players[p].hand:
             t = CARD_TYPE_OF[card]
             d[t] = d.get(t, 0) + 1

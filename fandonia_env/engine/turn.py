@@ -461,7 +461,8 @@ def turn_main(state: GameState, p: int) -> None:
     opts = activity_options(state, p)
     if not opts:
         return
-    seq(state, ask(p, "turn_main", opts + [PASS], "turn_main_choice",
+    opts.sort()  # in increasing order (PASS is id 0): ``ask`` then keeps them as they are
+    seq(state, ask(p, "turn_main", [PASS] + opts, "turn_main_choice",
                    {"activities_left": activities_left(state), "done": list(state.pt["done"])}, p=p))
 
 

@@ -138,7 +138,7 @@ class GameState:
     #: the id of every character written since this state was made, in order: ``wchar`` appends
     #: it, so a cache of data derived from the characters knows which ones to recompute
     writes: list[str] = field(default_factory=list, repr=False, compare=False)
-    #: caches of data derived from this state, by owner (the observation encoders' character rows)
+    #: caches of data derived from this state, by owner (PP totals, the character index, encoder rows)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     #: ``log`` is shared with a clone (or the state it was cloned from): ``machine.log``, the one
     #: writer of the log, copies it before its first append (log lines are never changed once written)

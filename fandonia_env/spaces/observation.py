@@ -32,7 +32,7 @@ from ..engine.data.components import (
 )
 from ..engine.machine import pending
 from ..engine.options import OPTIONAL_RULES
-from ..engine.queries import statuses
+from ..engine.queries import pp_totals
 from ..engine.state import Character, GameState
 
 MAX_PLAYERS: Final = 6
@@ -369,15 +369,16 @@ def _discard_block(state: GameState) -> array:
 
 class _Rows:
     """The character rows of one state with no owner marked, the same for every observer, kept in
-    ``state.memo``: ``block`` (47 rows), the position read in ``state.writes``, the Statuses,
-    Monarch and crisis flag the rows were made with, ``log``, every character whose row was
-    rewritten since, and ``seats``: each observer's block with the position it has read in ``log``."""
+    ``state.memo``: ``block`` (47 rows), the position read in ``state.writes``, the Monarch and
+    crisis flag the rows were made with, ``log``, every character whose row was rewritten since, and
+    ``seats``: each observer's block with the position it has read in ``log``.  The Statuses are the
+    engine's, kept up to date in ``queries.PPTotals``."""
 
-    __slots__ = ("block", "seen", "st", "monarch", "crisis", "log", "seats")
+    __slots__ = ("block", "seen", "monarch", "crisis", "log", "seats")
 
     def __init__(self, state: GameState) -> None:
         chars = state.chars
-        self.st: dict[str, int] = statuses(state)
+        st = pp_totals(state).st
         self.monarch: str = state.monarch
         self.crisis: bool = state.support == 0
         self.seen: int = len(state.writes)
@@ -385,7 +386,7 @@ class _Rows:
         self.seats: dict[int, tuple[int, array]] = {}
         self.block = array("f", bytes(4 * _CHARS_SIZE))
         for ci, cid in enumerate(ALL_CHARACTER_IDS):
-            _char_row(self.block, ci * _CHAR_N, chars[cid], cid, self.st[cid], self.monarch)
+            _char_row(self.block, ci * _CHAR_N, chars[cid], cid, st[cid], self.monarch)
 
     def sync(self, state: GameState) -> None:
         """Rewrite the rows of the characters written since, of those whose Status changed with
@@ -406,9 +407,7 @@ class _Rows:
                 sp = chars[cid].spouse
                 if sp is not None and sp in dirty:
                     dirty.add(cid)
-        st = self.st
-        if dirty:
-            st.update(statuses(state, dirty))
+        st = pp_totals(state).st
         if monarch != self.monarch:
             dirty.add(monarch)
             dirty.add(self.monarch)

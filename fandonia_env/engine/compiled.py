@@ -28,9 +28,8 @@ ENGINE = Path(__file__).resolve().parent
 #: the v0 observation encoder, about as much of an AEC step as the engine's own work
 EXTRA_SOURCES = ("spaces/observation.py",)
 #: kept in Python: package inits; the exceptions (mypyc cannot compile exception classes as native
-#: classes); the thin ``Game`` wrapper and the test/playthrough builders
-NOT_COMPILED = frozenset({"__init__.py", "compiled.py", "errors.py", "game.py", "builder.py",
-                          "playthrough.py"})
+#: classes); the test/playthrough builders
+NOT_COMPILED = frozenset({"__init__.py", "compiled.py", "errors.py", "builder.py", "playthrough.py"})
 GROUP = "fandonia_env.engine._compiled"
 MANIFEST = "_compiled.json"
 #: mypy options of the build: the engine imports nothing outside the standard library and itself

@@ -96,15 +96,24 @@ class Game:
 
     __slots__ = ("state",)
 
-    def __init__(self, **config: Any) -> None:
+    def __init__(self, _state: GameState | None = None, /, **config: Any) -> None:
+        # ``_state`` (positional only, private) wraps a state as it stands: ``from_state`` and
+        # ``clone`` build a Game through it, never ``cls.__new__(cls)``, which in the compiled
+        # engine would run this constructor bare and so set up a whole default game first
+        if _state is not None:
+            self.state = _state
+            return
         self.state = setup(make_config(**config))
         run(self.state)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and copied by its state, through the constructor (as above)."""
+        return (Game, (self.state,))
 
     # -- construction -------------------------------------------------------
     @classmethod
     def from_state(cls, state: GameState, *, advance: bool = True) -> Game:
-        g = cls.__new__(cls)
-        g.state = state
+        g = cls(state)
         if advance:
             run(state)
         return g
@@ -165,9 +174,7 @@ class Game:
         return json.dumps(self.to_json(), sort_keys=True)
 
     def clone(self) -> Game:
-        g = Game.__new__(Game)
-        g.state = self.state.clone()
-        return g
+        return Game(self.state.clone())
 
     # -- the decision -------------------------------------------------------
     @property

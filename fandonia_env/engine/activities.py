@@ -389,8 +389,12 @@ def act_counselor_pick(state: GameState, choice: int, p: int) -> None:
 
 
 def _farcs_alive(state: GameState, p: int) -> list[str]:
-    return [cid for cid in ROYALS if state.chars[cid].owner == p and not state.chars[cid].dead
-            and not (cid == state.monarch and ruleset(state).farc_monarch_out_of_romance)]  # ES §36.10.5 (D83)
+    """p's living FARCs, in ``state.chars`` order, less a FARC Monarch where he is out of romance."""
+    chars = state.chars
+    out = [cid for cid in owned_ids(state, p) if cid in ROYALS and not chars[cid].dead]
+    if state.monarch in out and ruleset(state).farc_monarch_out_of_romance:  # ES §36.10.5 (D83)
+        out.remove(state.monarch)
+    return out
 
 
 def _courting_henchmen(state: GameState, p: int) -> list[str]:

@@ -411,7 +411,8 @@ class PPTotals:
     the exemptions read the Monarch, the PCs and their spouses.  So after writes, the Statuses
     summed again are those of the characters written and of whoever names one of them as spouse
     (``named_by``, kept from the spouses last seen), and, when a PC was written, of those whose
-    exemption changed; a new Monarch, crisis flag, ruleset or PC sums everything again.  Never
+    exemption changed, and, when the crisis flag turned, of those it halves; a new Monarch, ruleset or
+    PC sums everything again.  Never
     saved, compared or cloned: a clone or a loaded state starts without it."""
 
     __slots__ = ("seen", "rs", "printed", "ccs", "crisis", "monarch", "pcs", "exempt", "st", "counted", "spouse",
@@ -472,11 +473,11 @@ class PPTotals:
         """Bring the totals up to date with the state (see the class)."""
         writes = state.writes
         n = len(writes)
-        if ((state.support == 0) != self.crisis or state.monarch != self.monarch
-                or ruleset(state) is not self.rs):
+        if state.monarch != self.monarch or ruleset(state) is not self.rs:
             self.build(state)
             return
-        if n == self.seen:
+        flip = (state.support == 0) != self.crisis
+        if n == self.seen and not flip:
             return
         chars = state.chars
         written = set(writes[self.seen:])
@@ -512,6 +513,12 @@ class PPTotals:
             new_exempt = _exempt(state)
             dirty.update(exempt ^ new_exempt)
             exempt = self.exempt = new_exempt
+        if flip:  # §33.2.3: the crisis halves the Status of these only (``_status``); a character
+            # not written since the last sum held the same office, consort flag and owner then
+            self.crisis = not self.crisis
+            for cid, c in chars.items():
+                if c.office is not None or c.consort or (c.owner is None and cid in ROYALS):
+                    dirty.add(cid)
         printed, ccs = self.printed, self.ccs
         crisis = self.crisis
         st = self.st

@@ -52,12 +52,22 @@ INTRIGUE_SET: Final[frozenset[str]] = frozenset({"assassinate", "intrigue_card",
 IMPRISONED_SET: Final[frozenset[str]] = frozenset({"pardon", "amnesty", "escape"})
 
 
+#: what ``turn.activity_options`` walks, in registration order, made anew at each registration:
+#: (key, action id, legality check, allowed by an 'Any Activity' counter, allowed to an imprisoned PC)
+#: for each activity, and (action id, legality check) for each free action
+ACTIVITY_ROWS: Final[list[tuple[str, int, Callable[[GameState, int], bool], bool, bool]]] = []
+FREE_ACTION_ROWS: Final[list[tuple[int, Callable[[GameState, int], bool]]]] = []
+
+
 def activity(key: str, legal: Callable[[GameState, int], bool], start: str) -> None:
     ACTIVITIES[key] = Activity(key, legal, start, ID[f"act_{key}"])
+    ACTIVITY_ROWS[:] = [(a.key, a.aid, a.legal, a.key in ANY_ACTIVITY_SET, a.key in IMPRISONED_SET)
+                        for a in ACTIVITIES.values()]
 
 
 def free_action(key: str, legal: Callable[[GameState, int], bool], start: str) -> None:
     FREE_ACTIONS[key] = Activity(key, legal, start, ID[f"free_{key}"])
+    FREE_ACTION_ROWS[:] = [(a.aid, a.legal) for a in FREE_ACTIONS.values()]
 
 
 def end_of_turn(priority: int, op_name: str) -> None:

@@ -432,24 +432,24 @@ def _activity_options(state: GameState, p: int) -> list[int]:
         done = pt["done"]
         imprisoned = pt["imprisoned"]
         any_activity = pt["any_activity"] > 0
-        for key, a in registry.ACTIVITIES.items():
-            if key in done or a.aid in opts:
+        for key, aid, legal, any_ok, prison_ok in registry.ACTIVITY_ROWS:
+            if key in done or aid in opts:
                 continue  # §13.1: not the same activity twice in a turn
-            if imprisoned and key not in registry.IMPRISONED_SET:
+            if imprisoned and not prison_ok:
                 continue
-            if a.legal(state, p):
-                opts.append(a.aid)
-            elif any_activity and key in registry.ANY_ACTIVITY_SET:
+            if legal(state, p):
+                opts.append(aid)
+            elif any_activity and any_ok:
                 pt["waiver"] = True
                 try:
-                    ok = a.legal(state, p)
+                    ok = legal(state, p)
                 finally:
                     pt["waiver"] = False
                 if ok:
-                    opts.append(a.aid)
-    for a in registry.FREE_ACTIONS.values():
-        if a.legal(state, p):
-            opts.append(a.aid)
+                    opts.append(aid)
+    for aid, legal in registry.FREE_ACTION_ROWS:
+        if legal(state, p):
+            opts.append(aid)
     return opts
 
 

@@ -455,9 +455,12 @@ def court_ball_roll(state: GameState, p: int, attendees: list[str]) -> None:
     row = lookup(COURT_BALL, total)
     ms = f" {mod:+d}" if mod else ""
     log(state, f"Court Ball Table: player {p} rolls {a + b} ({a}+{b}){ms} = {total}: {row['text']}")
-    ctx = Ctx(p=p, label="Court Ball", params={"total": total, "attendees": attendees, "attends": attends,
-                                               "duel_source": "court_ball"})
-    ctx.designate = lambda what: _court_ball_designate(state, p, what, row, ctx.params["hm"])
+    params: dict[str, Any] = {"total": total, "attendees": attendees, "attends": attends, "duel_source": "court_ball"}
+    ctx = Ctx(p=p, label="Court Ball", params=params)
+    # reads ``params`` (filled with "hm" by the designation effect), not ``ctx``: a closure holding
+    # the Ctx that holds it is a reference cycle, which kept the whole state alive after its game
+    # until the cyclic collector ran
+    ctx.designate = lambda what: _court_ball_designate(state, p, what, row, params["hm"])
     if row["pp"]:
         apply_effect(state, "pp", ctx, row)
     if row["mod"]:

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 
 import numpy as np
@@ -309,6 +311,21 @@ def test_malformed_saved_game_rejected_with_field_name():
 def test_invalid_config_names_the_field(kw, field):
     with pytest.raises(ConfigError, match=field):
         Game(**kw)
+
+
+@pytest.mark.parametrize("arg", [4, "4", {"players": 4}])
+def test_game_takes_its_config_as_keywords_only(arg):
+    """A positional argument is a GameState to wrap (``from_state``, ``clone``, pickling); anything
+    else is refused with the keywords allowed."""
+    with pytest.raises(TypeError, match="keywords.*players"):
+        Game(arg)
+
+
+def test_game_pickles_copies_and_wraps_its_state():
+    g = Game(players=3, seed=5)
+    for h in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g), copy.copy(g), Game.from_state(g.state)):
+        assert type(h) is Game and h.to_json() == g.to_json()
+    assert copy.copy(g).state is g.state and copy.deepcopy(g).state is not g.state
 
 
 def test_illegal_action_raises_and_leaves_state_untouched():

@@ -96,11 +96,15 @@ class Game:
 
     __slots__ = ("state",)
 
-    def __init__(self, _state: GameState | None = None, /, **config: Any) -> None:
+    def __init__(self, _state: Any = None, /, **config: Any) -> None:
         # ``_state`` (positional only, private) wraps a state as it stands: ``from_state`` and
         # ``clone`` build a Game through it, never ``cls.__new__(cls)``, which in the compiled
         # engine would run this constructor bare and so set up a whole default game first
         if _state is not None:
+            if not isinstance(_state, GameState):
+                raise TypeError(f"Game() takes the config as keywords (players=..., seed=..., ...: "
+                                f"{sorted(DEFAULTS) + ['chance', 'preset']}), or a GameState to wrap; "
+                                f"got the positional {_state!r}")
             self.state = _state
             return
         self.state = setup(make_config(**config))

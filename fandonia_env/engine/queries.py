@@ -412,8 +412,8 @@ class PPTotals:
     summed again are those of the characters written and of whoever names one of them as spouse
     (``named_by``, kept from the spouses last seen), and, when a PC was written, of those whose
     exemption changed, and, when the crisis flag turned, of those it halves; a new Monarch, ruleset or
-    PC sums everything again.  Never
-    saved, compared or cloned: a clone or a loaded state starts without it."""
+    PC sums everything again.  Never saved, compared or cloned: a clone or a loaded state starts
+    without it."""
 
     __slots__ = ("seen", "rs", "printed", "ccs", "crisis", "monarch", "pcs", "exempt", "st", "counted", "spouse",
                  "named_by", "totals")

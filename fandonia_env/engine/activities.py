@@ -62,6 +62,7 @@ from .queries import (
     card_options,
     count_cards,
     discard,
+    farcs,
     gain_ip,
     gain_pp,
     henchmen,
@@ -391,7 +392,7 @@ def act_counselor_pick(state: GameState, choice: int, p: int) -> None:
 def _farcs_alive(state: GameState, p: int) -> list[str]:
     """p's living FARCs, in ``state.chars`` order, less a FARC Monarch where he is out of romance."""
     chars = state.chars
-    out = [cid for cid in owned_ids(state, p) if cid in ROYALS and not chars[cid].dead]
+    out = [cid for cid in farcs(state, p) if not chars[cid].dead]
     if state.monarch in out and ruleset(state).farc_monarch_out_of_romance:  # ES §36.10.5 (D83)
         out.remove(state.monarch)
     return out

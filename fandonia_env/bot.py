@@ -114,9 +114,14 @@ class Bot:
         except ValueError:
             return _err("malformed_json", "the line is not valid JSON; send one JSON object per line")
         rid = req.get("id") if isinstance(req, dict) else None
+        if not _int(rid) and not isinstance(rid, str):
+            rid = None  # never echoed: a reply's id is a string or an integer
         try:
             if not isinstance(req, dict):
                 raise BotError("bad_request", "a request must be a JSON object with a 'cmd' field")
+            if "id" in req and rid is None:
+                raise BotError("bad_request", "'id' must be a string or an integer (or left out), got "
+                                              f"{_json_value(req['id'])}")
             cmd = req.get("cmd")
             fn = getattr(self, f"cmd_{cmd}") if isinstance(cmd, str) and cmd in COMMANDS else None
             if fn is None:
@@ -130,7 +135,7 @@ class Bot:
             out = _err(e.code, e.detail)
         except Exception as e:  # an agent or engine failure is reported, never fatal
             out = _err("internal", f"{type(e).__name__}: {e}")
-        if rid is not None and isinstance(rid, (str, int)) and not isinstance(rid, bool):
+        if rid is not None:
             out["id"] = rid
         return out
 
@@ -245,6 +250,16 @@ COMMANDS: dict[str, set[str]] = {
 
 def _int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _json_value(x: Any) -> str:
+    """A parsed JSON value for an error message: its JSON type and (the start of) its text."""
+    if x is None:
+        return "null"
+    kind = ("a boolean" if isinstance(x, bool) else
+            {dict: "an object", list: "an array", str: "a string", int: "an integer", float: "a number"}[type(x)])
+    text = json.dumps(x)
+    return f"{kind} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
 def _err(code: str, detail: str) -> dict[str, Any]:

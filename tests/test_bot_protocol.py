@@ -4,6 +4,8 @@ processes is identical to the same game played in Python."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import random
 import re
@@ -18,7 +20,7 @@ jsonschema = pytest.importorskip("jsonschema")
 from helpers import random_moves  # noqa: E402
 
 import agents  # noqa: E402
-from fandonia_env.bot import _version, bot_seeds, seat_information  # noqa: E402
+from fandonia_env.bot import Bot, _version, bot_seeds, seat_information  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.hidden import InfoSet, resample  # noqa: E402
 
@@ -211,3 +213,98 @@ def test_seat_information_depends_only_on_the_seats_view(n):
                 assert a == b
                 assert Game.from_state(seat_information(g.state, seat, random.Random(i)),
                                        advance=False).view(seat) == g.view(seat)
+
+
+@pytest.mark.parametrize("rid", [{"a": 1}, [1, 2], None, True, 1.5])
+def test_request_id_of_the_wrong_type_is_refused_naming_the_field(rid):
+    bot = Bot("random-v1")
+    req = {"cmd": "hello", "id": rid}
+    r = bot.handle(json.dumps(req))
+    validate(r, "reply")
+    assert r["reply"] == "error" and r["error"] == "bad_request", r
+    assert "'id'" in r["detail"] and "a string or an integer" in r["detail"], r["detail"]
+    assert json.dumps(rid) in r["detail"]
+    assert "id" not in r  # nothing to echo: a reply's id is a string or an integer
+    assert bot.handle(json.dumps({"cmd": "hello", "id": 0}))["id"] == 0  # the bot goes on
+    assert bot.handle(json.dumps({"cmd": "hello", "id": "x"}))["id"] == "x"
+
+
+#: the least of each search budget a registered noble's factory may take, so that every noble
+#: answers in a few milliseconds in the test below
+SMALLEST_BUDGET = {"iterations": 1, "determinizations": 1, "stakes_determinizations": 1,
+                   "max_determinizations": 1, "turns_ahead": 1}
+
+
+def _smallest_budget(factory):
+    params = inspect.signature(factory).parameters
+    kw = {k: v for k, v in SMALLEST_BUDGET.items() if k in params}
+    return functools.partial(factory, **kw) if kw else factory
+
+
+#: every documented form of a position (docs/protocol.md): a saved game and a seat; the seat's view
+#: with the legal ids, with and without its log; the view alone (legal from view.decision.options)
+POSITION_FORMS = {
+    "game+seat": lambda g, seat: {"game": g.to_json(), "seat": seat},
+    "view+legal": lambda g, seat: {"view": g.view(seat), "legal": g.legal_actions()},
+    "view+legal, no log": lambda g, seat: {"view": g.view(seat, log=False), "legal": g.legal_actions()},
+    "view alone": lambda g, seat: {"view": g.view(seat)},
+}
+
+
+@pytest.mark.parametrize("agent_id", sorted(agents.AGENTS))
+def test_every_registered_noble_answers_through_every_position_form(agent_id, monkeypatch):
+    """Each registered noble (search nobles at their smallest budget) plays a legal action at every
+    ``go`` after every documented form of ``position``."""
+    monkeypatch.setitem(agents.AGENTS, agent_id, _smallest_budget(agents.AGENTS[agent_id]))
+    bot = Bot(agent_id)
+
+    def ask(req: dict) -> dict:
+        validate(req, "cmd")
+        r = bot.handle(json.dumps(req))
+        validate(r, "reply")
+        return r
+
+    n, seat, rules = 3, 1, {"preset": "short-game", "max_turns": 2}
+    assert ask({"cmd": "new_game", "players": n, "seat": seat, "seed": 5, "rules": rules})["reply"] == "ok"
+    g = Game(players=n, seed=21, **rules)
+    rng = random.Random(21)
+    want = 3
+    answered = dict.fromkeys(POSITION_FORMS, 0)
+    while not g.over and min(answered.values()) < want:
+        legal = g.legal_actions()
+        if g.current_player() == seat and len(legal) >= 2:
+            for form, make in POSITION_FORMS.items():
+                r = ask({"cmd": "position", **make(g, seat)})
+                assert r["reply"] == "ok" and r["legal"] == legal, (form, r)
+                a = ask({"cmd": "go", "id": form})
+                assert a["reply"] == "action" and a["action"] in legal and a["id"] == form, (form, a)
+                answered[form] += 1
+        g.apply(rng.choice(legal))
+    assert answered == dict.fromkeys(POSITION_FORMS, want)
+
+
+@pytest.mark.parametrize("preset,n", [("errata-all-optional", 3), ("1981", 5)])
+def test_a_trained_noble_given_a_view_alone_sees_the_seats_observation(preset, n):
+    """A view + legal position has no InfoSet: a trained noble encodes the state built from the view
+    (``view_state``), which shows the seat exactly that view, so its observation (and so its action)
+    is byte for byte the one it gets from the true game."""
+    from agents.ppo_agent import view_state
+    from fandonia_env.engine.game import player_view
+
+    ppo = agents.make_agent("noble-ppo-v1", seed=0)
+    enc = ppo.policy.encoder
+    g = Game(players=n, seed=60 + n, preset=preset, max_turns=3)
+    rng = random.Random(n)
+    checked = 0
+    while not g.over:
+        p, legal = g.current_player(), g.legal_actions()
+        if len(legal) >= 2:
+            view = json.loads(json.dumps(g.view(p)))  # as a front end sends it
+            made = view_state(view)
+            assert player_view(made, p, log=False) == {**view, "log": None}
+            x = enc.observe(view, InfoSet(made, p))
+            assert x.tobytes() == enc.observe(view, InfoSet(g.state, p)).tobytes()
+            assert ppo.act(view, legal) == ppo.act(view, legal, InfoSet(g.state, p))
+            checked += 1
+        g.apply(rng.choice(legal))
+    assert checked > 20

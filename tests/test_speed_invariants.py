@@ -60,7 +60,7 @@ def _status(state: GameState, cid: str) -> int:
 
 def _no_scan(state: GameState, p: int) -> list[int]:
     saved = turn.open_scan, turn.close_scan
-    turn.open_scan, turn.close_scan = (lambda s: [None, None]), (lambda prev: None)
+    turn.open_scan, turn.close_scan = (lambda s: None), (lambda s, prev: None)
     try:
         return turn.activity_options(state, p)
     finally:
@@ -104,14 +104,14 @@ def test_speed_paths_match_the_plain_ones(preset: str, players: int) -> None:
             continue
         p = top.args["player"]
         assert turn.activity_options(st, p) == _no_scan(st, p)
-        assert queries._SCAN == [None, None]
+        assert st.scan is None
         prev = queries.open_scan(st)
         try:  # the lists the scan serves are those of a fresh look at the characters
             scanned = [activities._pc_or_facs(st, p), romance._candidates(st, p), rule_queries.usurpers(st, p),
                        queries.hiding_ids(st), queries.banished_or_imprisoned_ids(st),
                        queries.imprisoned_or_hiding_ids(st), [queries.owned_ids(st, q) for q in range(st.n)]]
         finally:
-            queries.close_scan(prev)
+            queries.close_scan(st, prev)
         assert scanned == [activities._pc_or_facs(st, p), romance._candidates(st, p), rule_queries.usurpers(st, p),
                            queries.hiding_ids(st), queries.banished_or_imprisoned_ids(st),
                            queries.imprisoned_or_hiding_ids(st), [queries.owned_ids(st, q) for q in range(st.n)]]
@@ -134,8 +134,8 @@ def test_scan_is_per_state() -> None:
         assert cid in queries.owned_ids(g.state, p)
         assert cid not in queries.owned_ids(other, p)
     finally:
-        queries.close_scan(prev)
-    assert queries._SCAN == [None, None]
+        queries.close_scan(g.state, prev)
+    assert g.state.scan is None and other.scan is None
 
 
 # -- session 11: the scan's memo, can_hold without writes, checks stopping at a first candidate --
@@ -228,7 +228,7 @@ def _check_main_decision(g: Game) -> None:
     plain = _no_scan(st, p)  # from scratch: no scan, no memo
     assert turn.activity_options(st, p) == plain
     assert sorted(set(plain + [PASS])) == g.legal_actions()  # what the decision offers
-    assert queries._SCAN == [None, None]
+    assert st.scan is None
     assert _fingerprint(st) == before  # the checks wrote nothing
     _lists_agree(st, p)
     _check_pp_with(st, p)
@@ -242,7 +242,7 @@ def _check_main_decision(g: Game) -> None:
                 hand = [card for card in st.players[q].hand if queries.CARD_TYPE_OF[card] == ctype]
                 assert memo == (bool(hand), len(hand))
     finally:
-        queries.close_scan(prev)
+        queries.close_scan(st, prev)
     assert _fingerprint(st) == before
 
 
@@ -301,4 +301,4 @@ def test_pp_required_with_counts_the_spouse_of_a_changed_character() -> None:
     try:
         _check_pp_with(st, 0)
     finally:
-        queries.close_scan(prev)
+        queries.close_scan(st, prev)

@@ -18,6 +18,7 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable
+from functools import cache
 from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
@@ -136,9 +137,6 @@ def _is_compiled(module: ModuleType) -> bool:
     return f.endswith((".so", ".pyd"))
 
 
-_SOURCE_HINTS: dict[tuple[str, str], dict[str, Any]] = {}
-
-
 def type_hints(obj: Any, from_source: bool | None = None) -> dict[str, Any]:
     """``typing.get_type_hints(obj)`` for an engine class (its annotated fields) or function (its
     parameters), also when it is compiled: mypyc keeps no annotations (``list[str]`` becomes
@@ -148,24 +146,26 @@ def type_hints(obj: Any, from_source: bool | None = None) -> dict[str, Any]:
     module = sys.modules[obj.__module__]
     if not (_is_compiled(module) if from_source is None else from_source):
         return get_type_hints(obj)
-    key = (obj.__module__, obj.__qualname__)
-    hints = _SOURCE_HINTS.get(key)
-    if hints is None:
-        rel = Path(*obj.__module__.split(".")[2:]).with_suffix(".py")  # fandonia_env.engine.<rel>
-        tree = ast.parse((ENGINE / rel).read_text(encoding="utf-8"))
-        node = next((n for n in tree.body if isinstance(n, ast.ClassDef | ast.FunctionDef)
-                     and n.name == obj.__qualname__), None)
-        if node is None:
-            raise LookupError(f"{obj.__qualname__} is not defined at the top level of {rel}")
-        ns = vars(module)
-        if isinstance(node, ast.ClassDef):
-            anns = {n.target.id: n.annotation for n in node.body
-                    if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
-        else:
-            a = node.args
-            anns = {x.arg: x.annotation for x in a.posonlyargs + a.args + a.kwonlyargs if x.annotation is not None}
-            if node.returns is not None:
-                anns["return"] = node.returns
-        ev = {k: eval(ast.unparse(v), ns) for k, v in anns.items()}  # noqa: S307 - our own source
-        hints = _SOURCE_HINTS[key] = {k: type(None) if v is None else v for k, v in ev.items()}
-    return hints
+    return _source_hints(obj.__module__, obj.__qualname__)
+
+
+@cache  # a pure function of the source lying there (a build tool's memo, not a game's)
+def _source_hints(modname: str, qualname: str) -> dict[str, Any]:
+    module = sys.modules[modname]
+    rel = Path(*modname.split(".")[2:]).with_suffix(".py")  # fandonia_env.engine.<rel>
+    tree = ast.parse((ENGINE / rel).read_text(encoding="utf-8"))
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef | ast.FunctionDef)
+                 and n.name == qualname), None)
+    if node is None:
+        raise LookupError(f"{qualname} is not defined at the top level of {rel}")
+    ns = vars(module)
+    if isinstance(node, ast.ClassDef):
+        anns = {n.target.id: n.annotation for n in node.body
+                if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+    else:
+        a = node.args
+        anns = {x.arg: x.annotation for x in a.posonlyargs + a.args + a.kwonlyargs if x.annotation is not None}
+        if node.returns is not None:
+            anns["return"] = node.returns
+    ev = {k: eval(ast.unparse(v), ns) for k, v in anns.items()}  # noqa: S307 - our own source
+    return {k: type(None) if v is None else v for k, v in ev.items()}

@@ -39,6 +39,7 @@ import inspect
 import operator
 from collections import Counter
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, Final, NoReturn
 
 from .actions import NAME, NUM_ACTIONS, PASS, SIGN_MINUS, SIGN_PLUS
@@ -387,19 +388,15 @@ def _dom_problem(state: GameState, dom: str | None, v: Any, path: str) -> str | 
     return None if ok else f"field {path}: {_short(v)} is not {allowed}"
 
 
-_DOMAIN_CACHE: Final[dict[str, frozenset]] = {}
-
-
-def _DOMAINS() -> dict[str, frozenset]:  # noqa: N802 - a lazily built constant
-    if not _DOMAIN_CACHE:
-        _DOMAIN_CACHE.update({
-            "cid": _CHAR_SET, "card": _CARD_SET, "ctype": _CTYPE_SET, "country": _COUNTRY_SET,
-            "location": _LOCATIONS, "office": _OFFICE_SET, "problem": _PROBLEM_SET, "activity": _ACTIVITY_SET,
-            "ptable": _PTABLE_SET, "ctable": _CTABLE_SET, "crown": _crown_keys(),
-            "justice_fate": frozenset({"hearing", "trial"}),
-            "chance_kind": frozenset(k for k in _CHANCE_KINDS if k != "dice"),  # dice: rng.scripted
-        })
-    return _DOMAIN_CACHE
+@cache  # a lazily built constant (a pure function of the tables)
+def _DOMAINS() -> dict[str, frozenset]:  # noqa: N802
+    return {
+        "cid": _CHAR_SET, "card": _CARD_SET, "ctype": _CTYPE_SET, "country": _COUNTRY_SET,
+        "location": _LOCATIONS, "office": _OFFICE_SET, "problem": _PROBLEM_SET, "activity": _ACTIVITY_SET,
+        "ptable": _PTABLE_SET, "ctable": _CTABLE_SET, "crown": _crown_keys(),
+        "justice_fate": frozenset({"hearing", "trial"}),
+        "chance_kind": frozenset(k for k in _CHANCE_KINDS if k != "dice"),  # dice: rng.scripted
+    }
 
 
 def _check_schema(state: GameState, d: dict[str, Any], schema: Mapping[str, tuple[Any, str | None]],
@@ -588,22 +585,20 @@ def _arg_domain(op_name: str, arg: str) -> str | None:
     return _ARG_DOMAINS.get(arg)
 
 
-_SIGS: Final[dict[str, tuple[dict[str, Any], frozenset[str]]]] = {}
-
-
 def _signature(op_name: str) -> tuple[dict[str, Any], frozenset[str]]:
     """(annotation of every argument, the required ones) of a registered operation."""
-    sig = _SIGS.get(op_name)
-    if sig is None:
-        from .machine import OPS
+    from .machine import OPS
 
-        fn = OPS[op_name]
-        hints = type_hints(fn)
-        params = list(inspect.signature(fn).parameters.values())[1:]  # after ``state``
-        ann = {p.name: hints.get(p.name, Any) for p in params}
-        req = frozenset(p.name for p in params if p.default is inspect.Parameter.empty)
-        sig = _SIGS[op_name] = (ann, req)
-    return sig
+    return _fn_signature(OPS[op_name])
+
+
+@cache  # a pure function of the operation's code
+def _fn_signature(fn: Any) -> tuple[dict[str, Any], frozenset[str]]:
+    hints = type_hints(fn)
+    params = list(inspect.signature(fn).parameters.values())[1:]  # after ``state``
+    ann = {p.name: hints.get(p.name, Any) for p in params}
+    req = frozenset(p.name for p in params if p.default is inspect.Parameter.empty)
+    return ann, req
 
 
 def _check_call(state: GameState, op_name: str, args: dict[str, Any], path: str, supplied: tuple[str, ...] = ()) -> None:

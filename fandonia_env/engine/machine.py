@@ -56,6 +56,7 @@ def op(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
         if name in OPS and OPS[name] is not fn:
             raise EngineError(f"operation {name!r} registered twice")
         OPS[name] = fn
+        _PARAMS[fn] = _params(fn)
         return fn
 
     return deco
@@ -182,7 +183,8 @@ def _run_top(state: GameState) -> None:
 
 
 #: an operation -> the names of its parameters after ``state``, or None when it has other kinds
-#: than plain ones (``*args``, ``**kw``, keyword-only): filled on first call (``_params``)
+#: than plain ones (``*args``, ``**kw``, keyword-only): filled when ``op`` registers it (at import),
+#: never while games are played (issue 26)
 _PARAMS: Final[dict[Any, tuple[str, ...] | None]] = {}
 #: a value no frame holds
 _MISSING: Final = object()
@@ -194,11 +196,8 @@ def _params(fn: Callable[..., None]) -> tuple[str, ...] | None:
     try:
         ps = list(inspect.signature(fn).parameters.values())[1:]
     except (TypeError, ValueError):
-        _PARAMS[fn] = None
         return None
-    names = None if any(x.kind is not x.POSITIONAL_OR_KEYWORD for x in ps) else tuple(x.name for x in ps)
-    _PARAMS[fn] = names
-    return names
+    return None if any(x.kind is not x.POSITIONAL_OR_KEYWORD for x in ps) else tuple(x.name for x in ps)
 
 
 def _call(state: GameState, fn: Callable[..., None], args: dict[str, Any]) -> None:

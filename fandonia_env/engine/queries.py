@@ -24,8 +24,8 @@ from .data.components import (
     character_name,
 )
 from .machine import log
-from .ruleset import SCAN_RULESET, ruleset
-from .state import Character, GameState
+from .ruleset import ruleset
+from .state import Character, GameState, Scan
 
 # ---------------------------------------------------------------------------
 # Names
@@ -57,23 +57,11 @@ def is_female(cid: str) -> bool:
 ROYAL_SPOUSE_STATUS: Final = 8
 
 
-#: id(ruleset) -> (ruleset, {players: {cid: printed Status}}): the tables ``personal_status``
-#: reads (a Ruleset is built once per configuration and kept for good, see ``ruleset.py``)
-_PRINTED: Final[dict[int, tuple[Any, dict[int, dict[str, int]]]]] = {}
-
-
 def _printed_table(state: GameState) -> tuple[dict[str, int], int]:
     """The printed Status of every character in ``state``'s edition and player count, and the
     Status the Monarch's Counselor card adds (D1, D2, D11, D28)."""
     rs = ruleset(state)
-    n = len(state.players)
-    e = _PRINTED.get(id(rs))
-    if e is None or e[0] is not rs:
-        e = _PRINTED[id(rs)] = (rs, {})
-    t = e[1].get(n)
-    if t is None:
-        t = e[1][n] = {cid: rs.printed_status(cid, n) for cid in (*NOBLES, *ROYALS)}
-    return t, rs.counselor_card_status
+    return rs.printed_statuses[len(state.players)], rs.counselor_card_status
 
 
 def personal_status(state: GameState, cid: str) -> int:
@@ -142,23 +130,18 @@ def _status(chars: dict[str, Character], cid: str, printed: dict[str, int], ccs:
 # The character scan of a main decision (``turn.activity_options``)
 # ---------------------------------------------------------------------------
 
-#: [state, (ids by owner, ids in hiding, ids banished or imprisoned, ids imprisoned or hiding,
-#: memo, hand counts)] while ``turn.activity_options`` checks the legality of every activity (which only reads
-#: the state; ``can_hold`` weighs its trial changes without writing them); otherwise [None, None]
-#: and the helpers below look at the state afresh.  ``memo`` holds what the checks ask again and
-#: again, computed on first use: ``("pc_or_facs", p)`` (``activities``; ``scan_memo``); and the hand
-#: counts, p -> p's card types counted (``has_card``, ``count_cards``).
-#: Nothing of it outlives the call: it is never saved, cloned or seen by another state.
-_SCAN: Final[list[Any]] = [None, None]
-
-
-def open_scan(state: GameState) -> list[Any]:
-    """Index ``state``'s characters for the helpers below; returns what ``close_scan`` restores."""
-    prev = [_SCAN[0], _SCAN[1], SCAN_RULESET[0], SCAN_RULESET[1]]
+def open_scan(state: GameState) -> Scan | None:
+    """Open a scan on ``state`` while ``turn.activity_options`` checks the legality of every
+    activity (which only reads the state; ``can_hold`` weighs its trial changes without writing
+    them): ``state.scan`` holds its characters' lists for the helpers below, the ruleset, a memo of
+    what the checks ask again and again (``("pc_or_facs", p)``, ``activities``; ``scan_memo``) and
+    the hand counts (p -> p's card types counted: ``has_card``, ``count_cards``).  Returns what
+    ``close_scan`` restores.  The scan lives on ``state`` alone: it is never saved, cloned or seen
+    by another state, so games in other threads never read it (issue 26)."""
+    prev = state.scan
     rs = ruleset(state)
     idx = char_index(state)
-    _SCAN[0], _SCAN[1] = state, (idx.owned, idx.hiding, idx.bi, idx.ih, {}, {})
-    SCAN_RULESET[0], SCAN_RULESET[1] = state, rs
+    state.scan = (idx.owned, idx.hiding, idx.bi, idx.ih, {}, {}, rs)
     return prev
 
 
@@ -272,14 +255,16 @@ def char_index(state: GameState) -> CharIndex:
     return idx
 
 
-def close_scan(prev: list[Any]) -> None:
-    _SCAN[0], _SCAN[1], SCAN_RULESET[0], SCAN_RULESET[1] = prev
+def close_scan(state: GameState, prev: Scan | None) -> None:
+    """Close the scan ``open_scan`` opened on ``state`` (``prev``: what it returned)."""
+    state.scan = prev
 
 
 def scan_memo(state: GameState) -> dict[Any, Any] | None:
-    """The memo of the scan open for ``state`` (answers the legality checks share within one
-    main decision, see ``_SCAN``), or None when no scan is open for it."""
-    return _SCAN[1][4] if _SCAN[0] is state else None
+    """The memo of the scan open on ``state`` (answers the legality checks share within one
+    main decision, see ``open_scan``), or None when no scan is open on it."""
+    scan = state.scan
+    return None if scan is None else scan[4]
 
 
 #: the empty list of ids ``owned_ids`` hands out (not to modify, as every list it hands out)
@@ -288,28 +273,31 @@ _NONE: Final[list[str]] = []
 
 def owned_ids(state: GameState, p: int) -> list[str]:
     """Ids of the characters owned by p, in ``state.chars`` order (a list not to modify)."""
-    if _SCAN[0] is state:
-        owned: dict[int, list[str]] = _SCAN[1][0]  # typed: the compiled look-up is then native
-        return owned.get(p, _NONE)
+    scan = state.scan
+    if scan is not None:
+        return scan[0].get(p, _NONE)
     return char_index(state).owned.get(p, _NONE)
 
 
 def hiding_ids(state: GameState) -> list[str]:
     """Ids of the characters in hiding, in ``state.chars`` order."""
-    if _SCAN[0] is state:
-        return _SCAN[1][1]
+    scan = state.scan
+    if scan is not None:
+        return scan[1]
     return char_index(state).hiding
 
 
 def banished_or_imprisoned_ids(state: GameState) -> list[str]:
-    if _SCAN[0] is state:
-        return _SCAN[1][2]
+    scan = state.scan
+    if scan is not None:
+        return scan[2]
     return char_index(state).bi
 
 
 def imprisoned_or_hiding_ids(state: GameState) -> list[str]:
-    if _SCAN[0] is state:
-        return _SCAN[1][3]
+    scan = state.scan
+    if scan is not None:
+        return scan[3]
     return char_index(state).ih
 
 
@@ -691,9 +679,8 @@ def hand_types(state: GameState, p: int) -> list[str]:
     return [CARD_TYPE_OF[c] for c in state.players[p].hand]
 
 
-def _hand_counts(state: GameState, p: int) -> dict[str, int]:
-    """p's card types counted, once per open scan (``_SCAN`` must be open for ``state``)."""
-    hands: dict[int, dict[str, int]] = _SCAN[1][5]
+def _hand_counts(hands: dict[int, dict[str, int]], state: GameState, p: int) -> dict[str, int]:
+    """p's card types counted, once per open scan (``hands``: the scan's hand counts)."""
     d = hands.get(p)
     if d is None:
         d = hands[p] = {}
@@ -704,14 +691,16 @@ def _hand_counts(state: GameState, p: int) -> dict[str, int]:
 
 
 def has_card(state: GameState, p: int, ctype: str) -> bool:
-    if _SCAN[0] is state:
-        return ctype in _hand_counts(state, p)
+    scan = state.scan
+    if scan is not None:
+        return ctype in _hand_counts(scan[5], state, p)
     return any(CARD_TYPE_OF[c] == ctype for c in state.players[p].hand)
 
 
 def count_cards(state: GameState, p: int, ctype: str) -> int:
-    if _SCAN[0] is state:
-        return _hand_counts(state, p).get(ctype, 0)
+    scan = state.scan
+    if scan is not None:
+        return _hand_counts(scan[5], state, p).get(ctype, 0)
     return sum(1 for c in state.players[p].hand if CARD_TYPE_OF[c] == ctype)
 
 

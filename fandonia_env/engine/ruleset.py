@@ -29,6 +29,8 @@ from .options import EDITIONS, OPTIONAL_RULES
 
 #: The attributes that only name the ruleset (not rules).
 IDENTITY: Final = ("edition", "optional")
+#: The attributes derived from the rules (tables made once per ruleset, not rules of their own).
+DERIVED: Final = ("printed_statuses",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +134,7 @@ class Ruleset:
     heirs_kept: frozenset[str]  # D78 (ES §31.4): the nobles who keep an heir all the same
     funerals: bool  # §38 Funerals
     funeral_grave_loses_pp: bool  # D95 (ES §38 Funerals): Fell Into Grave loses One PP
+    printed_statuses: dict[int, dict[str, int]] = field(hash=False)  # derived (§2, D1, D2, D11): players -> printed Statuses
 
     # -- look-ups ---------------------------------------------------------------------------
     def pc_deck(self, players: int) -> tuple[str, ...]:
@@ -148,7 +151,7 @@ class Ruleset:
 
     def rules(self) -> dict[str, Any]:
         """The attributes that decide rules (everything but the edition and the switches)."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in IDENTITY}
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in IDENTITY + DERIVED}
 
     # -- building ---------------------------------------------------------------------------
     @staticmethod
@@ -168,14 +171,18 @@ class Ruleset:
             return name in on
 
         ri = o("romantic_intrigue")
+        status_overrides = C.STATUS_BY_EDITION[edition]
+        two_player_female = C.TWO_PLAYER_FEMALE_BY_EDITION[edition]
+        printed = {n: {cid: C.printed_status_in(cid, status_overrides, two_player_female, n)
+                       for cid in (*C.NOBLES, *C.ROYALS)} for n in range(2, 7)}
         return Ruleset(
             edition=edition,
             optional=on,
             opportunity_ids=C.OPPORTUNITY_IDS_BY_EDITION[edition],
             pc_deck_3_to_6=C.ERRATA_PC_DECK if es else C.PC_DECK,
-            status_overrides=C.STATUS_BY_EDITION[edition],
+            status_overrides=status_overrides,
             title_overrides=C.TITLE_BY_EDITION[edition],
-            two_player_female=C.TWO_PLAYER_FEMALE_BY_EDITION[edition],
+            two_player_female=two_player_female,
             female_titles=C.FEMALE_TITLES_BY_EDITION[edition],
             title_cost=T.TITLE_COST_ERRATA if es else T.TITLE_COST,
             counselor_card_status=2 if es else 0,
@@ -254,6 +261,7 @@ class Ruleset:
             heirs_kept=C.FUNCTIONARIES if es else frozenset(),
             funerals=o("funerals"),
             funeral_grave_loses_pp=es,
+            printed_statuses=printed,
         )
 
 
@@ -267,34 +275,21 @@ def ruleset_for(edition: str, optional: Any) -> Ruleset:
     return _cached(edition, frozenset(optional))
 
 
-#: (edition, optional list as stored) -> its ruleset: the look-up ``ruleset(state)`` makes at
-#: every question, without building a frozenset each time (the same objects as ``_cached``'s)
-_BY_CONFIG: Final[dict[tuple[str, tuple[str, ...]], Ruleset]] = {}
-
-
-#: [state, its Ruleset] while ``queries.open_scan`` is open for ``state`` (a main decision's
-#: legality checks, which never change the config), else [None, None]
-SCAN_RULESET: Final[list[Any]] = [None, None]
-
-
 def ruleset(state: Any) -> Ruleset:
-    """The ruleset of ``state``'s game (derived from ``state.config``, never saved)."""
-    if SCAN_RULESET[0] is state:
-        return SCAN_RULESET[1]
+    """The ruleset of ``state``'s game (derived from ``state.config``, never saved): the scan's
+    while ``queries.open_scan`` has one open on ``state``, else the one ``state.rules`` remembers
+    when the config still names it (compared by value: a config changed in place is never
+    answered stale).  Kept on the state, never in the module: games in other threads never
+    share an answer (issue 26)."""
+    scan = state.scan
+    if scan is not None:
+        return scan[6]
     cfg = state.config
     edition = cfg["edition"]
     optional = cfg["optional"]
-    last = _LAST
-    if edition == last[0] and optional == last[1]:  # usually the same game as the last question's
+    last = state.rules
+    if last is not None and edition == last[0] and optional == last[1]:
         return last[2]
-    key = (edition, tuple(optional))
-    rs = _BY_CONFIG.get(key)
-    if rs is None:
-        rs = _BY_CONFIG[key] = _cached(key[0], frozenset(key[1]))
-    _LAST[:] = [edition, list(optional), rs]
+    rs = _cached(edition, frozenset(optional))
+    state.rules = (edition, list(optional), rs)
     return rs
-
-
-#: [edition, a copy of the optional list, its Ruleset] of the last ``ruleset(state)`` look-up that
-#: missed: compared by value, so a config changed in place (tests do) is never answered stale
-_LAST: Final[list[Any]] = [None, None, None]

@@ -14,6 +14,7 @@ character (a character with ``owner == p`` that is not p's PC), *NC* neutral
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import cache
 from types import UnionType
 from typing import Any, Final, Union, get_args, get_origin
 
@@ -23,6 +24,10 @@ from .compiled import type_hints
 from .errors import EngineError as EngineError
 from .errors import StateError as StateError
 from .rng import RNG
+
+#: ``GameState.scan``: (ids by owner, ids in hiding, ids banished or imprisoned, ids imprisoned
+#: or hiding, memo, hand counts by seat, the Ruleset) -- see ``queries.open_scan``
+Scan = tuple[dict[int, list[str]], list[str], list[str], list[str], dict[Any, Any], dict[int, dict[str, int]], Any]
 
 SCHEMA_VERSION: Final = 3  # 3: GameState.misc (issue 5)
 
@@ -147,6 +152,14 @@ class GameState:
     #: character before its first write since then, and ``copied`` lists those it has copied
     cow: bool = field(default=False, repr=False, compare=False)
     copied: set[str] = field(default_factory=set, repr=False, compare=False)
+    #: the character lists of a main decision's legality checks while ``queries.open_scan`` has a
+    #: scan open on this state (else None): (ids by owner, ids in hiding, ids banished or
+    #: imprisoned, ids imprisoned or hiding, memo, hand counts, the Ruleset).  It belongs to this
+    #: state alone, so games stepped in other threads never see it (issue 26)
+    scan: Scan | None = field(default=None, repr=False, compare=False)
+    #: (edition, a copy of the optional list, its Ruleset): the last ``ruleset(state)`` answer,
+    #: compared by value with the config at each question (a clone starts with its parent's)
+    rules: tuple[str, list[str], Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def n(self) -> int:
@@ -179,6 +192,8 @@ class GameState:
         object.__setattr__(self, "log_shared", False)
         object.__setattr__(self, "cow", False)
         object.__setattr__(self, "copied", set())
+        object.__setattr__(self, "scan", None)
+        object.__setattr__(self, "rules", None)
 
     # -- copying ----------------------------------------------------------
     def clone(self) -> GameState:
@@ -195,7 +210,7 @@ class GameState:
             pcopy(self.problems), list(self.wars), self.crown, list(self.forced_crown), self.problems_at_start,
             self.monarch, pcopy(self.reign), pcopy(self.pt), pcopy(self.tstate), pcopy(self.misc),
             [f.copy() for f in self.stack], self.log, self.over, self.result, self.winner, self.steps,
-            log_shared=True, cow=True)
+            log_shared=True, cow=True, rules=self.rules)
 
     # -- JSON -------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -286,14 +301,9 @@ def _as(t: type, v: Any, name: str) -> Any:
 
 
 _TYPE_WORD: Final = {dict: "JSON object", list: "JSON list", str: "string", int: "int", bool: "bool"}
-_HINTS: Final[dict[type, dict[str, Any]]] = {}
-
-
+@cache  # a pure function of the class (code, not a game): nothing a game writes (issue 26)
 def _hints(cls: type) -> dict[str, Any]:
-    h = _HINTS.get(cls)
-    if h is None:
-        h = _HINTS[cls] = type_hints(cls)
-    return h
+    return type_hints(cls)
 
 
 def type_name(tp: Any) -> str:
@@ -362,17 +372,12 @@ def check_type(v: Any, tp: Any, path: str) -> None:
         raise StateError(type_problem(v, tp, path) or f"field {path}: expected {type_name(tp)}")
 
 
-_TESTS: Final[dict[Any, Any]] = {}
-
-
 def is_type(v: Any, tp: Any) -> bool:
     """Fast ``type_problem(v, tp, ...) is None`` (a test compiled once per annotation)."""
-    f = _TESTS.get(tp)
-    if f is None:
-        f = _TESTS[tp] = _compile(tp)
-    return f(v)
+    return _compile(tp)(v)
 
 
+@cache  # a pure function of the annotation
 def _compile(tp: Any) -> Any:
     if tp is Any:
         return lambda v: plain_problem(v, "") is None
@@ -431,16 +436,14 @@ def _dc_dict(obj: Any) -> dict[str, Any]:
     return {f.name: pcopy(getattr(obj, f.name)) for f in fields(obj)}
 
 
-_DC_SPECS: Final[dict[type, tuple[Any, list[tuple[str, Any, Any]]]]] = {}
+@cache  # a pure function of the class
+def _dc_spec(cls: type) -> tuple[Any, list[tuple[str, Any, Any]]]:
+    hints = _hints(cls)
+    return ({f.name: None for f in fields(cls)}.keys(), [(f.name, hints[f.name], None) for f in fields(cls)])
 
 
 def _dc_from(cls: type, d: Any, name: str) -> Any:
-    spec = _DC_SPECS.get(cls)
-    if spec is None:
-        hints = _hints(cls)
-        spec = _DC_SPECS[cls] = ({f.name: None for f in fields(cls)}.keys(),
-                                 [(f.name, hints[f.name], None) for f in fields(cls)])
-    names, tests = spec
+    names, tests = _dc_spec(cls)
     _as(dict, d, name)
     if d.keys() != names:
         missing = set(names) - set(d)

@@ -29,6 +29,7 @@ type, discards them at once (``discard_forced``); a real choice is asked card by
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Final
 
 from . import chance, registry
@@ -422,7 +423,7 @@ def activity_options(state: GameState, p: int) -> list[int]:
     try:
         return _activity_options(state, p)
     finally:
-        close_scan(prev)
+        close_scan(state, prev)
 
 
 def _activity_options(state: GameState, p: int) -> list[int]:
@@ -521,18 +522,12 @@ def activity_done(state: GameState) -> None:
     seq(state, ("pp_check_all", {}))
 
 
-#: activity key -> its label (``act_label``), filled on first use
-_ACT_LABELS: Final[dict[str, str]] = {}
-
-
+@cache  # a pure function of the activity key (the catalogue's words)
 def act_label(key: str) -> str:
-    label = _ACT_LABELS.get(key)
-    if label is None:
-        from .actions import ACTIVITIES as A
-        from .actions import describe
+    from .actions import ACTIVITIES as A
+    from .actions import describe
 
-        label = _ACT_LABELS[key] = (dict(A).get(key) or describe(ID[f"act_{key}"])).split(" (")[0]  # issue 5
-    return label
+    return (dict(A).get(key) or describe(ID[f"act_{key}"])).split(" (")[0]  # issue 5
 
 
 def uses_intrigue(state: GameState, p: int) -> bool:

@@ -163,14 +163,21 @@ def label(i: int) -> str:
 _PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
 _PRESTIGE_INDEX: Final = {t: i for i, t in enumerate(PRESTIGE_TABLES)}
 _COUNSEL_INDEX: Final = {t: i for i, t in enumerate(COUNSEL_TABLES)}
-_SUMS: Final[list[float]] = [0.0]
+def _sums(k: int) -> list[float]:
+    """``1/14`` added 0..k times, in order (the sums the encoder has always stored)."""
+    out = [0.0]
+    while len(out) <= k:
+        out.append(out[-1] + 1 / 14)
+    return out
+
+
+#: made at import, never extended afterwards (no module state changes while games run, issue 26)
+_SUMS: Final[tuple[float, ...]] = tuple(_sums(255))
 
 
 def _fourteenths(k: int) -> float:
     """``1/14`` added ``k`` times, in order (the sum the encoder has always stored)."""
-    while len(_SUMS) <= k:
-        _SUMS.append(_SUMS[-1] + 1 / 14)
-    return _SUMS[k]
+    return _SUMS[k] if k < len(_SUMS) else _sums(k)[k]
 
 _CROWN_INDEX: Final = {c: i for i, c in enumerate(CROWN_KEYS)}
 _LOC_INDEX: Final = {x: i for i, x in enumerate(LOCATIONS)}

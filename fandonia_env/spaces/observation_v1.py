@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 import zlib
 from array import array
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -372,7 +373,7 @@ class _Spec:
     """Where one generic dict (decision context or turn bookkeeping) is encoded."""
 
     __slots__ = ("key_i", "n_keys", "key_off", "str_i", "n_str", "str_off", "n_buckets", "char_col",
-                 "char_default", "text_first", "text_other", "seat_col", "seat_default", "seat_text", "cache")
+                 "char_default", "text_first", "text_other", "seat_col", "seat_default", "seat_text")
 
     def __init__(self, keys: tuple[str, ...], key_block: str, strings: tuple[str, ...], str_block: str,
                  n_buckets: int, char_col: dict[str, int], char_default: int, text_first: int,
@@ -388,7 +389,6 @@ class _Spec:
         self.char_col, self.char_default = char_col, char_default
         self.text_first, self.text_other = text_first, text_other
         self.seat_col, self.seat_default, self.seat_text = seat_col, seat_default, seat_text
-        self.cache: dict[tuple[str, int, int], tuple] = {}
 
 
 _CTX_SPEC = _Spec(
@@ -402,12 +402,9 @@ _PT_SPEC = _Spec(
     {}, _S["pt_named"], _S["pt_named"], key_off_extra=1)
 
 
+@lru_cache(maxsize=200_000)  # a pure function of its arguments (the text and the seats)
 def _parse_str(s: str, me: int, n: int, sp: _Spec) -> tuple:
     """(string indices, character rows named, relative seats named, first number/10, hash)."""
-    key = (s, me, n)
-    r = sp.cache.get(key)
-    if r is not None:
-        return r
     str_i = sp.str_i
     if s in str_i:
         r = ((str_i[s],), (), (), 0.0, _h(s))
@@ -435,9 +432,6 @@ def _parse_str(s: str, me: int, n: int, sp: _Spec) -> tuple:
             if idx is None:
                 idx = sp.n_str + _bucket(t, sp.n_buckets)
             r = ((idx,), rows, tuple(seats), nums[0] / 10 if nums else 0.0, _h(s_rel))
-    if len(sp.cache) > 100_000:
-        sp.cache.clear()
-    sp.cache[key] = r
     return r
 
 
@@ -516,16 +510,15 @@ def _leaf(a: array, key: str, val: Any, me: int, n: int, sp: _Spec, top: bool) -
         a[o + 5] += _h(repr(val))
 
 
-_TEMPLATES: dict[tuple, array] = {}
-
-
 def _template(cfg: dict[str, Any], n: int) -> array:
     """The constant part of every observation of a game with this configuration: printed
-    character data, the player count, the present seats and the rules in play."""
-    key = (cfg["edition"], n, tuple(cfg["optional"]))
-    a = _TEMPLATES.get(key)
-    if a is not None:
-        return a
+    character data, the player count, the present seats and the rules in play (not to modify)."""
+    return _template_for(cfg["edition"], n, tuple(cfg["optional"]))
+
+
+@cache  # a pure function of the configuration
+def _template_for(edition: str, n: int, optional: tuple[str, ...]) -> array:
+    cfg = {"edition": edition, "optional": list(optional)}
     a = array("f", bytes(4 * OBS_V1_SIZE))
     cfg_n = dict(cfg, players=n)
     for cid, row in CHAR_ROW.items():
@@ -557,7 +550,6 @@ def _template(cfg: dict[str, Any], n: int) -> array:
     opt = list(OPTIONAL_RULES)
     for k in cfg["optional"]:
         a[o + 1 + opt.index(k)] = 1.0
-    _TEMPLATES[key] = a
     return a
 
 

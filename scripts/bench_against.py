@@ -9,7 +9,9 @@ temporary git worktree, runs ``python -m fandonia_env.bench`` of that commit and
 the other ``--rounds`` times, each in its own process, and prints every row and the ratios of this tree
 to the run just before it. The engine each side runs is its own: this tree runs its compiled build if
 it has a fresh one (``python -m fandonia_env.compile``; ``FANDONIA_ENGINE=pure`` in the environment
-for the pure one). The worktree is removed at the end. It writes no file.
+for the pure one); the ref runs pure Python unless ``--build-ref`` compiles it in its worktree first
+(compiled against compiled: ``python scripts/bench_against.py --ref f72d476 --build-ref``). The worktree
+is removed at the end. It writes no file.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2, help="alternations, >= 1 (default 2)")
     ap.add_argument("--players", type=int, default=4, help="player count 2-6 (default 4)")
     ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement, > 0 (default 3)")
+    ap.add_argument("--build-ref", action="store_true",
+                    help="compile the ref's engine with mypyc in its worktree first (3-5 minutes)")
     a = ap.parse_args(argv)
     if a.rounds < 1 or not 2 <= a.players <= 6 or a.seconds <= 0:
         ap.error(f"--rounds must be >= 1, --players 2-6, --seconds > 0; got {a.rounds}, {a.players}, {a.seconds}")
@@ -55,6 +59,9 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(ref), rev.stdout.strip()],
                        cwd=ROOT, check=True)
         try:
+            if a.build_ref:
+                subprocess.run([sys.executable, "-m", "fandonia_env.compile"], cwd=ref,
+                               env={**os.environ, "PYTHONPATH": str(ref)}, check=True)
             print("| run | engine dec/s | AEC steps/s | clone/s | min cpu/wall |\n|---|---:|---:|---:|---:|")
             ratios: dict[str, list[float]] = {"engine": [], "aec": [], "clone": []}
             for r in range(1, a.rounds + 1):

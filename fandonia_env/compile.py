@@ -27,6 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .cli import require_extra
 from .engine.compiled import ENGINE, GROUP, MANIFEST, MYPY_OPTIONS, extensions, fingerprint, sources, status
 
 
@@ -103,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         gone = clean()
         print(f"removed {len(gone)} file(s): the engine is pure Python")
         return 0
+    require_extra("fast", "fandonia_env.compile", ("mypyc", "setuptools"), cli=True)
     try:
         built = build(verbose=a.verbose)
     except CompileError as e:

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from fandonia_env.cli import require_extra
+
 from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
 
 SCHEMA: dict[str, Opt] = {
@@ -539,6 +541,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     try:
         cfg = load_config(a.config, SCHEMA, a.set)
+        require_extra("train", "training.imitate", ("torch",), cli=True)  # the config is checked without it
         m = imitate(cfg)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from fandonia_env.cli import require_extra
 from fandonia_env.engine.rule_queries import best_usurpation
 
 from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
@@ -613,6 +614,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     try:
         cfg = load_config(a.config, SCHEMA, a.set)
+        require_extra("train", "training.league", ("torch",), cli=True)  # the config is checked without it
         s = train(cfg)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)

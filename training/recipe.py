@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fandonia_env.cli import require_extra
+
 from . import collect as st_collect
 from . import evaluate as st_evaluate
 from . import imitate as st_imitate
@@ -230,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
         own = [item for item in a.set if "." not in item.split("=", 1)[0]]
         cfg = load_config(a.config, SCHEMA, own)
         _, per = _split_overrides(a.set, _step_names(cfg["steps"]))
+        require_extra("train", "training.recipe", ("torch",), cli=True)  # the config is checked without it
         s = run(cfg, per)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -43,6 +43,10 @@ from typing import Any
 
 import numpy as np
 
+from fandonia_env.cli import require_extra
+
+require_extra("rllib", "training.rllib_train")  # one line and exit 2 on the command line without the extra
+
 try:
     import gymnasium as gym
     import ray
@@ -60,7 +64,7 @@ except ImportError as _e:  # pragma: no cover - depends on the optional extra
     raise ImportError(f"training.rllib_train needs Ray RLlib and torch ({_e}); install the extra: "
                       "pip install -e '.[rllib]'") from _e
 
-from .common import REQUIRED, ConfigError, Opt, arg_parser, load_config, prepare_out, seed_everything
+from .common import REQUIRED, ConfigError, Opt, arg_parser, load_config, prepare_out, seed_everything  # noqa: E402
 
 LEARNER = "learner"
 SNAPSHOT = "snapshot"

@@ -162,7 +162,14 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m training.train_ppo", description=__doc__.splitlines()[0])
-    from fandonia_env.cli import add_rules_args, existing_file, positive_int, report_written, rules_from_args
+    from fandonia_env.cli import (
+        add_rules_args,
+        existing_file,
+        positive_int,
+        report_written,
+        require_extra,
+        rules_from_args,
+    )
 
     ap.add_argument("--config", required=True, type=existing_file, help="a YAML training config (configs/*.yaml)")
     ap.add_argument("--timesteps", type=positive_int, default=None, help="override ppo.total_timesteps (>= 1)")
@@ -181,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         cfg["eval"]["games"] = a.eval_games
     if a.out is not None:
         cfg["out"] = a.out
+    require_extra("train", "training.train_ppo", cli=True)  # the config is checked without it
     ev = train(cfg)
     print(json.dumps(ev, indent=2))
     out = pathlib.Path(cfg["out"])

@@ -64,8 +64,9 @@ OPTIONAL_RULES: Final[dict[str, tuple[str, str, tuple[str, ...]]]] = {
 
 SHORTER_GAME: Final[tuple[str, ...]] = ("shorter_a", "shorter_b", "shorter_c", "shorter_d", "shorter_e")
 
-# from a module that is never compiled: a compiled module's __file__ names no real folder
-PRESET_DIR: Final = ENGINE.parents[1] / "configs" / "presets"
+# from a module that is never compiled: a compiled module's __file__ names no real folder; inside
+# the package, so an installed (not editable) copy has them too (configs/presets links to it)
+PRESET_DIR: Final = ENGINE.parent / "presets"
 
 
 def switches_for(edition: str) -> list[str]:

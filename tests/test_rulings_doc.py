@@ -112,15 +112,15 @@ def _key(ident: str) -> tuple[str, int]:
 # -- the scanner itself ---------------------------------------------------------------------------
 
 def _cite(text: str) -> str:
-    """Synthetic citations are written "R~15" in this file, so that its own scan stays clean."""
+    """Synthetic citations are written "R~98" in this file, so that its own scan stays clean."""
     return text.replace("~", "")
 
 
 def test_scanner_finds_ruling_and_reading_references_in_prose_and_code():
-    text = _cite('"""Reading (A13): see ruling R~15; A30\'s fallback; (A27 vi), A10 i."""\n'
+    text = _cite('"""Reading (A13): see ruling R~98; A30\'s fallback; (A27 vi), A10 i."""\n'
                  "# §36 (rulings A9, A13-A16, A53); errata D~100, D1-D3\n"
                  'log(state, "roll again (A~99).")  # R8/A6, D7/A26/R3\n')
-    assert find_references(text) == set(_cite("A13 R~15 A30 A27 A10 A9 A14 A15 A16 A53 D~100 D1 D2 D3 A~99 "
+    assert find_references(text) == set(_cite("A13 R~98 A30 A27 A10 A9 A14 A15 A16 A53 D~100 D1 D2 D3 A~99 "
                                               "R8 A6 D7 A26 R3").split())
 
 
@@ -130,12 +130,12 @@ def test_scanner_ignores_hex_identifiers_paths_and_paper_sizes():
     assert find_references(text) == set()
 
 
-def test_a_citation_of_r15_or_a99_in_a_docstring_is_reported(tmp_path):
+def test_a_citation_of_r98_or_a99_in_a_docstring_is_reported(tmp_path):
     mod = tmp_path / "chapter.py"
-    mod.write_text(_cite('"""§19.4: the duel buy-out (ruling R~15; reading A~99, not A13)."""\n'),
+    mod.write_text(_cite('"""§19.4: the duel buy-out (ruling R~98; reading A~99, not A13)."""\n'),
                    encoding="utf-8")
     missing = unresolved([mod], defined_ids(), root=tmp_path)
-    assert missing == {_cite("R~15"): ["chapter.py"], _cite("A~99"): ["chapter.py"]}
+    assert missing == {_cite("R~98"): ["chapter.py"], _cite("A~99"): ["chapter.py"]}
 
 
 def test_binary_files_are_skipped(tmp_path):
@@ -146,9 +146,9 @@ def test_binary_files_are_skipped(tmp_path):
 
 # -- the document ---------------------------------------------------------------------------------
 
-def test_rulings_doc_defines_exactly_r1_to_r14_once_each():
+def test_rulings_doc_defines_exactly_r1_to_r16_once_each():
     rs = [i for i in definitions(RULINGS.read_text(encoding="utf-8")) if i.startswith("R")]
-    assert rs == [f"R{n}" for n in range(1, 15)]
+    assert rs == [f"R{n}" for n in range(1, 17)]
 
 
 def test_rulings_doc_defines_each_a_reading_once_within_a1_to_a62():

@@ -85,9 +85,12 @@ def test_22_scandal_libel_loses_half_pp_rounded_up_then_accused_and_pp_check_las
     st.players[0].pp = 7
     cid = pc(pos, 0)
     ctx = Ctx(cid=cid, why="scandal", params={"exposer": None})
+    below = len(st.stack)
     steps = apply_row(st, T.lookup(T.SCANDAL, 4), assassination.SCANDAL_ORDER, ctx)
     assert st.players[0].pp == 3  # half of 7 rounded up is 4
-    assert steps == [("accuse", {"cid": cid, "why": "scandal"}), ("pp_check_all", {})]
+    assert steps == [("accuse", {"cid": cid, "why": "scandal"})]
+    # the loss scheduled the PP limit check itself (ruling R15), under the steps the row returns
+    assert [f.op for f in st.stack[below:]] == ["pp_check_all"]
 
 
 def test_22_corruption_is_no_effect_unless_exposed():
@@ -140,9 +143,11 @@ def test_15_8_counsel_pp_loss_schedules_the_pp_check_after_the_lost_office():
     pos = Position(players=3, seed=1)
     st = pos.state
     st.players[0].pp = 10
-    ctx = Ctx(p=0, label="pleased", loss_label="displeased", pp_check=True, params={"counselor": None})
+    ctx = Ctx(p=0, label="pleased", loss_label="displeased", params={"counselor": None})
+    below = len(st.stack)
     steps = apply_row(st, T.lookup(T.COUNSELING_RESULTS, 2), counsel.COUNSELING_RESULTS_ORDER, ctx)
-    assert st.players[0].pp == 5 and steps == [("pp_check_all", {})]
+    assert st.players[0].pp == 5 and steps == []
+    assert [f.op for f in st.stack[below:]] == ["pp_check_all"]  # ruling R15, from the loss itself
 
 
 def test_38_clemency_overrules_a_banishment_with_imprisonment():

@@ -4,7 +4,8 @@
 ``pp_required`` / ``pp_required_all`` / ``pp_required_with`` read totals that ``PPTotals`` keeps in
 ``state.memo`` and updates from ``state.writes`` instead of summing every character at each
 question.  Checked here against an oracle written from the rule itself (§35.4-35.6, A17, §31.5: the
-Status of every FAC and FARC, the Monarch, the PCs and a living PC's spouse exempt) after every
+Status of every FAC and FARC, the PCs and a living PC's spouse exempt, and a FARC Monarch in the
+errata edition only, D84, ruling R16) after every
 decision of random games in every preset, with clones and explicit chance mode, and on the
 legality checks' trial changes (a wedding weighed inside ``activity_options``)."""
 
@@ -22,9 +23,9 @@ from fandonia_env.engine.state import GameState
 
 
 def _oracle(state: GameState) -> list[int]:
-    """§35.4-35.6 as written: every owned character's Status, but the Monarch's, the PCs' and a
-    living PC's spouse's."""
-    exempt = {state.monarch}
+    """§35.4-35.6 as written: every owned character's Status, but the PCs' and a living PC's
+    spouse's, and the Monarch's in the errata edition (D84; he counts in the 1981 edition, R16)."""
+    exempt = {state.monarch} if state.config["edition"] == "errata" else set()
     for pl in state.players:
         pcc = state.chars[pl.pc]
         exempt.add(pl.pc)

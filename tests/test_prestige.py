@@ -134,6 +134,10 @@ def _check_table(table, calls):
         assert pl.prestige_mods[table] == mod, (table, s)
         pt = st.pt
         assert pt["no_more"] == (eff in ("ne", "sc", "du")), (table, s)
+        # ruling R15: a PP loss schedules the PP limit check at once, after the row's own steps
+        assert [c for c in calls if c[0] == "pp_check_all"] == ([("pp_check_all", {})] if pl.pp < 30 else []), \
+            (table, s)
+        calls[:] = [c for c in calls if c[0] != "pp_check_all"]
         if eff in DESIGNATED:
             assert calls == [(DESIGNATED[eff], {"cid": pc(pos), **(
                 {"why": calls[0][1].get("why")} if eff in ("sc", "wr") else {})})], (table, s)
@@ -446,6 +450,8 @@ def test_29_2_banished_halves_lose_all_and_ignores_duels(calls):
     pos.char(pc(pos), banished=True, location="cronos")
     consult(pos, "business", 3)  # Bankruptcy: lose all PP & IP -> lose 15 PP and ceil(4/2) = 2 IP
     assert pos.state.players[0].pp == 15 and pos.state.players[0].ip == 2
+    assert calls == [("pp_check_all", {})]  # ruling R15
+    calls.clear()
     pos = position()
     pos.char(pc(pos), banished=True, location="cronos")
     consult(pos, "socializing", 2)

@@ -46,8 +46,8 @@ EDITION_RULES = {
     "anne_proposal_penalty", "automatic_proposal_at_once", "wedding_host_rolls", "no_problem_bonus",
     "no_problem_bonus_crown_events", "war_expels_from_country", "unresolved_problems_effect_h",
     "government_dissolution", "wrongdoer_abroad_no_office", "banned_pc_court_ball_pp", "court_ball_free_counsel_min",
-    "farc_monarch_bonus", "counsel_in_crisis", "crown_problem_tables_counselled", "henchmen_counsel",
-    "free_counsel_counter", "nc_may_not_hide", "wrongdoers_live_abroad", "fugitive_flees_between_countries",
+    "farc_monarch_bonus", "farc_monarch_outside_pp_total", "counsel_in_crisis", "crown_problem_tables_counselled",
+    "henchmen_counsel", "free_counsel_counter", "nc_may_not_hide", "wrongdoers_live_abroad", "fugitive_flees_between_countries",
     "fugitive_fate_remembered", "es_extradition", "extraditable_hook", "banishment_impossible_imprisons", "prison_death_bought_off",
     "death_without_heir", "heirs_kept", "funeral_grave_loses_pp",
 }

@@ -22,6 +22,7 @@ from fandonia_env.engine.queries import (
     lose_pp,
     pp_required,
     spend_ip,
+    status,
 )
 from fandonia_env.engine.usurpation import (
     faction_value,
@@ -130,7 +131,7 @@ def test_35_3_pp_debt_is_forgiven():
     assert lose_pp(st, 0, 9) == 3 and st.players[0].pp == 0
 
 
-def test_35_6_pc_spouse_and_farc_monarch_do_not_count_toward_the_limit():
+def test_35_6_pc_spouse_does_not_count_toward_the_limit():
     pos = pos3()
     pos.char("42", owner=0).char("32", owner=0)  # Duke Roland (5 + office 3), Earl Maxwell 3
     st = pos.state
@@ -349,7 +350,8 @@ def test_36_6_successful_usurpation(calls):
     assert any("Usurpation Rating: John (the Brother)'s Usurpation Value 18 + PC 3" in e["t"] and "= 63" in e["t"]
                for e in st.log)
     assert any("Monarch's Usurpation Rating" in e["t"] and "= 27" in e["t"] for e in st.log)
-    assert pp_required(st, 0) == 0  # A59 the FARC Monarch needs no PP
+    # ruling R16: in the 1981 edition the FARC Monarch's Status (with the Monarch's office bonus) counts
+    assert pp_required(st, 0) == status(st, "john") == 13
 
 
 def test_36_7_tie_fails_pc_and_farc_killed_cards_discarded(calls):

@@ -494,7 +494,7 @@ def counsel_result(state: GameState, roll: dict[str, Any], p: int, table: str, i
     if free and "lose_office" in row["special"]:
         log(state, f"Player {p}'s counsel is free: the ill effects are treated as no effect (§15.10).")
         return
-    ctx = Ctx(p=p, label="the Monarch is pleased", loss_label="the Monarch is displeased", pp_check=True,
+    ctx = Ctx(p=p, label="the Monarch is pleased", loss_label="the Monarch is displeased",
               params={"counselor": counselor, "substitute": substitute})
     steps = apply_row(state, row, COUNSELING_RESULTS_ORDER, ctx)
     if row["accepted"]:

@@ -35,7 +35,9 @@ Errata edition (ruling R1, ES text):
 * Reading (D20): "9 or more" is the Court Ball total (dice plus the player's Court Ball
   modifier), as the 1981 table rows 8-12 are.
 * Reading (D21): the 2 PP are lost whether or not the player has an attending henchman,
-  and not by a player whose PC is face-down (he takes part in nothing, §31.5).
+  and not by a player whose PC is face-down (he takes part in nothing, §31.5).  They are lost
+  at his place in player order, as a step of its own (``court_ball_banned_loss``), so that the
+  PP limit check the loss schedules runs right then, before the next player rolls (ruling R15).
 * Reading (§38 e/g with A10 i): two forced problem results (e and g, or one of them and a
   counsel's 'One Political Problem') are separate results, each resolved in the order the
   first player picks.
@@ -429,9 +431,10 @@ def court_ball_next(state: GameState, i: int, attendees: list[str]) -> None:
             break
         if c.banned and not c.dead:
             log(state, f"Player {p}'s PC is banned from Court Balls: he may not roll (§8.4.4).")
-            banned_pp = ruleset(state).banned_pc_court_ball_pp
-            if banned_pp:  # D21, ES §8.4.4
-                lose_pp(state, p, banned_pp, "banned PC, Court Ball, ES §8.4.4")
+            if ruleset(state).banned_pc_court_ball_pp:  # D21, ES §8.4.4
+                seq(state, ("court_ball_banned_loss", {"p": p}),
+                    ("court_ball_next", {"i": i + 1, "attendees": attendees}))
+                return
         i += 1
     else:
         return
@@ -439,6 +442,13 @@ def court_ball_next(state: GameState, i: int, attendees: list[str]) -> None:
     seq(state, (marriage and registry.HOOKS[marriage](state, p, attendees))
         or ("court_ball_roll", {"p": p, "attendees": attendees}),
         ("court_ball_next", {"i": i + 1, "attendees": attendees}))
+
+
+@op("court_ball_banned_loss")
+def court_ball_banned_loss(state: GameState, p: int) -> None:
+    """D21 (ES §8.4.4): the player whose PC is banned loses 2 PP at the Court Ball (the PP limit
+    check follows at once, ruling R15)."""
+    lose_pp(state, p, ruleset(state).banned_pc_court_ball_pp, "banned PC, Court Ball, ES §8.4.4")
 
 
 #: the order in which a Court Ball row's effect codes apply after its PP and modifier.

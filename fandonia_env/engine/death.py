@@ -91,7 +91,7 @@ Errata edition and optional rules (issue 5)
   Reading: row 2 ("Roll On Scandal Table") makes the attending player's PC the object
   of the scandal (``scandal`` with no exposer): the Funeral Table does not list a
   henchman, so §17.2.5/§17.5 leave it to the PC.  PP lost at a funeral is checked
-  against the PP limit at once (``pp_check_all``, §35.5).
+  against the PP limit at once, as every PP loss is (``queries.lose_pp``, §35.5, ruling R15).
 """
 
 from __future__ import annotations
@@ -408,6 +408,8 @@ def _kill_pc(state: GameState, cid: str, why: str, fun: tuple | None = None) -> 
     c.banned = False
     c.dead = True
     pl.pc_dead_turn = state.turn
+    # the half PP lost has scheduled the PP limit check (R15); this one also holds the player to
+    # his limit when he lost nothing but the former spouse now counts (§31.5)
     seq(state, vac, fun, ("justice_death_discard", {"p": p, "left": PC_DEATH_DISCARDS}),
         ("pp_check_all", {}))
 
@@ -569,15 +571,12 @@ def death_funeral_roll(state: GameState, p: int, cid: str) -> None:
         gain_pp(state, p, pp, why)
     if ip > 0:
         gain_ip(state, p, ip, why)
-    lost = lose_pp(state, p, -pp, why) if pp < 0 else 0
+    if pp < 0:
+        lose_pp(state, p, -pp, why)
     if ip < 0:
         lose_ip(state, p, -ip, why)
-    steps: list = []
     if "scandal" in row["special"]:
-        steps.append(("scandal", {"cid": state.players[p].pc, "why": "Funeral Table"}))
-    if lost:
-        steps.append(("pp_check_all", {}))
-    seq(state, *steps)
+        seq(state, ("scandal", {"cid": state.players[p].pc, "why": "Funeral Table"}))
 
 
 registry.end_of_turn(20, "justice_end_of_turn")

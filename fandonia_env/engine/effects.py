@@ -8,14 +8,15 @@ a :class:`Ctx` (who, the object character, the texts and switches of its table) 
 :func:`apply_row` with the order its table applies codes in (the order of log lines, state
 writes and draws is part of the golden games), or :func:`apply_effect` for one code.  An
 effect writes the state at once and returns what must follow as steps in ``ctx.steps``
-(scheduled first) and ``ctx.after`` (scheduled last); the chapter ``seq``-s them.
+(scheduled first) and ``ctx.after`` (scheduled last); the chapter ``seq``-s them.  A PP loss
+schedules the PP limit check by itself (``queries.lose_pp``, ruling R15), for every table alike.
 
 | code | § | what it does |
 |---|---|---|
-| ``pp`` / ``ip`` | §13.4.17, §8.4.4, §15.8 | ``row["pp"]``/``row["ip"]`` gained (+) or lost (-) by ``ctx.p``; halved with ``ctx.half``; a PP loss with ``ctx.pp_check`` schedules ``pp_check_all`` last |
+| ``pp`` / ``ip`` | §13.4.17, §8.4.4, §15.8 | ``row["pp"]``/``row["ip"]`` gained (+) or lost (-) by ``ctx.p``; halved with ``ctx.half`` |
 | ``lose_all_pp`` / ``lose_all_ip`` | T1.14 | ``ctx.p`` loses all his PP / IP (halved with ``ctx.half``) |
 | ``double_pp`` / ``double_ip`` | T1.14 | ``ctx.p`` gains his current PP / IP (halved with ``ctx.half``) |
-| ``lose_half_pp`` / ``lose_half_ip`` | §22, A54 | the owner of ``ctx.cid`` loses half, rounded up (nothing for a NC); a PP loss schedules ``pp_check_all`` last |
+| ``lose_half_pp`` / ``lose_half_ip`` | §22, A54 | the owner of ``ctx.cid`` loses half, rounded up (nothing for a NC) |
 | ``trial`` / ``hearing`` / ``wrongdoing`` / ``scandal`` | §28, §26, §23, §22 | ``ctx.cid`` goes to trial / a hearing / is accused / consults the Scandal Table (:func:`send`); with ``ctx.designate`` the player first designates his PC or a henchman (§17.2.5, §8.4.4); with ``check_dead`` a dead object is no effect |
 | ``designate_pc_or_henchman`` | T1.14.11 notes 5-9, §8.4.4 | marks the rows whose result is suffered by a designated PC/henchman (Court Ball: lists his henchmen attending) |
 | ``accuser_wrongdoing`` | §22 | the exposing player's PC is accused; no effect unless the scandal was exposed |
@@ -94,7 +95,6 @@ class Ctx:
     label: str = ""  # reason logged with a PP/IP gain (and loss unless ``loss_label``)
     loss_label: str | None = None
     half: bool = False  # §20.5, §24.3, §29.2: gains and losses halved
-    pp_check: bool = False  # a PP loss schedules ``pp_check_all``
     designate: Callable[[str], Step] | None = None  # justice codes: the designation step instead
     params: dict[str, Any] = field(default_factory=dict)  # table-specific arguments
     flags: dict[str, Any] = field(default_factory=dict)  # set by effects for the chapter
@@ -103,12 +103,12 @@ class Ctx:
 
     def __init__(self, p: int | None = None, cid: str | None = None, row: dict[str, Any] | None = None,
                  why: str = "", label: str = "", loss_label: str | None = None, half: bool = False,
-                 pp_check: bool = False, designate: Callable[[str], Step] | None = None,
+                 designate: Callable[[str], Step] | None = None,
                  params: dict[str, Any] | None = None, flags: dict[str, Any] | None = None,
                  steps: list[Step] | None = None, after: list[Step] | None = None) -> None:
         # written, not generated, so that the compiled engine builds it natively (as ``Frame``)
         self.p, self.cid, self.why, self.label, self.loss_label = p, cid, why, label, loss_label
-        self.half, self.pp_check, self.designate = half, pp_check, designate
+        self.half, self.designate = half, designate
         self.row = {} if row is None else row
         self.params = {} if params is None else params
         self.flags = {} if flags is None else flags
@@ -194,9 +194,8 @@ def _points(state: GameState, ctx: Ctx, code: str) -> None:
     gain, lose = (gain_pp, lose_pp) if code == "pp" else (gain_ip, lose_ip)
     if n > 0:
         gain(state, ctx.p, _amt(ctx, n), ctx.label)
-    elif n < 0 and lose(state, ctx.p, -_amt(ctx, n), ctx.loss_label or ctx.label) and code == "pp" \
-            and ctx.pp_check:
-        ctx.after.append(("pp_check_all", {}))
+    elif n < 0:
+        lose(state, ctx.p, -_amt(ctx, n), ctx.loss_label or ctx.label)
 
 
 @_effect("lose_all_pp", "lose_all_ip", "double_pp", "double_ip", rule="T1.14")
@@ -221,8 +220,7 @@ def _lose_half(state: GameState, ctx: Ctx, code: str) -> None:
     if owner is None:
         log(state, f"{name(ctx.cid)} is a NC: no points are lost (A54).")
     elif code == "lose_half_pp":
-        if lose_pp(state, owner, (state.players[owner].pp + 1) // 2, "scandal, half rounded up") > 0:
-            ctx.after.append(("pp_check_all", {}))
+        lose_pp(state, owner, (state.players[owner].pp + 1) // 2, "scandal, half rounded up")
     else:
         lose_ip(state, owner, (state.players[owner].ip + 1) // 2, "scandal, half rounded up")
 

@@ -23,7 +23,7 @@ from .data.components import (
     ROYALS,
     character_name,
 )
-from .machine import log
+from .machine import log, seq
 from .ruleset import ruleset
 from .state import Character, GameState, Scan
 
@@ -363,10 +363,11 @@ def monarch_owner(state: GameState) -> int | None:
 
 
 def _exempt(state: GameState) -> set[str]:
-    """The characters no PP total covers: the Monarch (a usurping FARC Monarch is kept for
-    life, §36.6, A59), every PC and a living PC's spouse (§35.6, A17)."""
+    """The characters no PP total covers: every PC and a living PC's spouse (§35.6, A17), and the
+    Monarch where the ruleset leaves a FARC Monarch out (errata D84; in the 1981 edition he counts,
+    ruling R16; a NRC Monarch belongs to nobody)."""
     chars = state.chars
-    exempt = {state.monarch}
+    exempt: set[str] = {state.monarch} if ruleset(state).farc_monarch_outside_pp_total else set()
     for pl in state.players:
         pcc = chars[pl.pc]
         exempt.add(pcc.cid)
@@ -619,16 +620,22 @@ def gain_pp(state: GameState, p: int, n: int, why: str = "") -> None:
     log(state, f"player {p} gains {n} PP{' (' + why + ')' if why else ''}.")
 
 
+#: the operation that holds every player to his PP limit (``usurpation.pp_check_all``, §35.5)
+PP_CHECK_OP: Final = "pp_check_all"
+
+
 def lose_pp(state: GameState, p: int, n: int, why: str = "") -> int:
-    """Lose up to n PP (§35.3); the PP limit is then checked by the caller's flow."""
+    """Lose up to n PP (§35.3).  Every loss schedules the PP limit check at once (§35.4-§35.5,
+    ruling R15): it goes on top of what is pending, so it runs as soon as the step that cost the PP
+    has run the consequences it schedules, before play goes on (losses in a row share one check)."""
     pl = state.players[p]
     loss = min(max(n, 0), pl.pp)
     pl.pp -= loss
     if loss:
         log(state, f"player {p} loses {loss} PP{' (' + why + ')' if why else ''}.")
-        state.tstate.setdefault("pp_check", [])
-        if p not in state.tstate["pp_check"]:
-            state.tstate["pp_check"].append(p)
+        stack = state.stack
+        if not stack or stack[-1].op != PP_CHECK_OP:
+            seq(state, (PP_CHECK_OP, {}))
     return loss
 
 

@@ -110,6 +110,7 @@ class Ruleset:
     banned_pc_court_ball_pp: int  # D21 (ES §8.4.4): PP lost by a banned PC's player at a Court Ball
     court_ball_free_counsel_min: int | None  # D20 (ES §8.4.4): least roll for a free counsel (None: table)
     farc_monarch_bonus: int  # D84, A34 (ES §36.10.6): PP and IP when a FARC becomes Monarch
+    farc_monarch_outside_pp_total: bool  # D84 (ES §36.10.6); ruling R16: 1981 counts him (§35.4, A17)
 
     # -- counsel (§15) ---------------------------------------------------------------------
     counsel_in_crisis: bool  # D79, A24 (ES §33.2.4): counsel allowed in a crisis, at -1
@@ -242,6 +243,7 @@ class Ruleset:
             banned_pc_court_ball_pp=T.ERRATA_BANNED_PP if es else 0,
             court_ball_free_counsel_min=T.ERRATA_FREE_COUNSEL_MIN if es else None,
             farc_monarch_bonus=T.FARC_MONARCH_BONUS if es else 0,
+            farc_monarch_outside_pp_total=es,
             counsel_in_crisis=es,
             crown_problem_tables_counselled=not es,
             henchmen_counsel=not es,

@@ -759,8 +759,7 @@ def sweet_charity_choice(state: GameState, choice: int, p: int) -> None:
     row = lookup(CHARITY, a + b)
     log(state, f"Charity Table: player {p} rolls {a + b} ({a}+{b}): {row['text']}")
     if row["pp"] < 0:
-        lose_pp(state, p, -row["pp"], "Charity Table")
-        seq(state, ("pp_check_all", {}))  # §35.5: PP lost may leave FACs unsupported
+        lose_pp(state, p, -row["pp"], "Charity Table")  # the PP limit check follows (R15)
     if row["ip"] > 0:
         gain_ip(state, p, row["ip"], "Charity Table")
 

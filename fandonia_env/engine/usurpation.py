@@ -2,9 +2,11 @@
 
 What lives here
 ---------------
-* op ``pp_check_all`` (§35.4-§35.5, ruling A17): every player, in player order, whose PP total
-  is below ``queries.pp_required`` loses FACs/FARCs of his choice until he is within his limit.
-  Also an end-of-turn hook (priority 10); the turn sequence runs it after each activity.
+* op ``pp_check_all`` (§35.4-§35.5, A17, rulings R15, R16): every player, in player order, whose PP
+  total is below ``queries.pp_required`` loses FACs/FARCs of his choice until he is within his limit.
+  Every PP loss schedules it at once (``queries.lose_pp``, ruling R15), whatever its source; the
+  turn sequence also runs it after each activity (a Status raised), and it is an end-of-turn hook
+  (priority 10).
 * free action ``usurp`` (§36.1-§36.9, §36.12-§36.13; rulings A9, A13-A16, A53, A59).
 * free action ``farc_pardon`` (§36.10.4, ruling A51); §36.11 (lost Player Turn) in ``victory_check``.
 * end-of-turn hook ``victory_check`` (priority 90; §37, ruling A48) and op ``check_draw``
@@ -19,10 +21,12 @@ own intriguing, counseling, problems and treachery.
 Readings (where the rules and rulings are silent)
 -------------------------------------------------
 * Reading (§35.5): the player picks one FAC/FARC at a time (``char_<id>``) among those that
-  count toward his limit (not his PC, not his living PC's spouse, not a FARC Monarch, A17/A59),
-  and is asked again until he is within the limit; he may pick any of them, even one worth more
-  than the shortfall.  A FAC who is married (to anyone alive) dies (§35.5.3, ``kill`` with
-  cause ``"pp_limit"``); any other lost FAC or FARC is released to neutral (``release``).
+  count toward his limit (not his PC, not his living PC's spouse, A17), and is asked again until he
+  is within the limit; he may pick any of them, even one worth more than the shortfall.  A FARC
+  Monarch is never offered (A59): in the 1981 edition his Status counts toward the limit all the same
+  (ruling R16), so the player gives up others; if none is left he stays short.  A FAC who is married
+  (to anyone alive) dies (§35.5.3, ``kill`` with cause ``"pp_limit"``); any other lost FAC or FARC is
+  released to neutral (``release``).
 * Reading (§36.1, §36.13): a usurpation is a free action (not an activity) that a player may
   start at any point of his own Player Turn when his FARC is not already Monarch.  No explicit
   once-per-turn limit is needed: a failure kills his PC (his turn ends) and a success makes his
@@ -87,8 +91,9 @@ Errata edition (ruling R1) and optional rules (§38), each behind its switch
 * D80 (ES §33.4, A53): while the government is in crisis every Support card is worth its
   boosted (maximum) printed value; the war cap on Army and the Pirates cap on Navy still win.
 * D84 (ES §36.10.6, A34): a FARC Monarch does not count against his player's PP total
-  (already so in both editions, A17/A59, ``queries.pp_required_all``); when the FARC takes
-  the throne by usurpation the player receives 10 PP and 10 IP, once.
+  (``Ruleset.farc_monarch_outside_pp_total``, read by ``queries.pp_required``; in the 1981 edition
+  he counts, ruling R16); when the FARC takes the throne by usurpation the player receives 10 PP
+  and 10 IP, once.
 * free action ``abdicate`` (switch ``abdication``, §38 Abdication): the player with a FARC
   Monarch abdicates; the FARC becomes a NRC (his Royal Alignment card is discarded) and the
   next-in-line succeeds; the player loses nothing.
@@ -128,9 +133,11 @@ from .queries import (
     gain_pp,
     monarch_owner,
     name,
+    owned_ids,
     player_order,
     pp_required,
     pp_required_all,
+    pp_totals,
     take_card,
 )
 from .rule_queries import (  # noqa: F401  (re-exported: the chapter's rules, written once in rule_queries)
@@ -465,18 +472,18 @@ def farc_pardon_chosen(state: GameState, choice: int, p: int) -> None:
 
 
 def pp_candidates(state: GameState, p: int) -> list[str]:
-    """FACs and FARCs that count toward p's PP limit (§35.4-§35.6, A17, A59)."""
-    pcc = state.chars[state.players[p].pc]
-    exempt = {pcc.cid, state.monarch}
-    if pcc.spouse is not None and not pcc.dead:
-        exempt.add(pcc.spouse)
-    return [cid for cid, c in state.chars.items() if c.owner == p and cid not in exempt and not c.dead]
+    """The FACs and FARCs p may give up to his PP limit (§35.5): those his total counts
+    (``queries.pp_totals``: §35.4-§35.6, A17, R16), in ``state.chars`` order, but never the Monarch
+    (a FARC Monarch is his for life, A59)."""
+    exempt = pp_totals(state).exempt
+    chars = state.chars
+    mon = state.monarch
+    return [cid for cid in owned_ids(state, p) if cid not in exempt and cid != mon and not chars[cid].dead]
 
 
 @op("pp_check_all")
 def pp_check_all(state: GameState) -> None:
     """§35.5: every player over his PP limit loses FACs/FARCs, in player order."""
-    state.tstate.pop("pp_check", None)
     order = player_order(state)
     need = pp_required_all(state)
     steps = [("pp_check_player", {"p": p, "lost": []}) for p in order if state.players[p].pp < need[p]]

@@ -7,7 +7,12 @@ other seat, moved by the server's worker pool.  Stops when every game is over, a
 seconds, or after ``--max-requests`` requests, whichever comes first.  Prints requests/s and
 p50/p99 latency (all requests and per kind).
 
+With ``--ws`` the human seat learns of its decisions from WebSocket pushes instead of polling (acting
+over HTTP with ``?log=false``), a spectator watches every game too, and the size of every push is
+reported (``push_bytes``: the first message of each connection apart from the rest).
+
     .venv/bin/python scripts/load_server.py --games 50 --players 4 --max-turns 3 --duration 120
+    .venv/bin/python scripts/load_server.py --ws --games 3 --players 6 --max-turns 4
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import httpx
+import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -46,6 +52,8 @@ class Load:
         self.actions = 0
         self.deadline = time.monotonic() + a.duration
         self.finished = 0
+        self.push_first: list[int] = []   # bytes of the first message of each WebSocket connection
+        self.push_rest: list[int] = []    # bytes of every later push
 
     def stop(self) -> bool:
         return time.monotonic() > self.deadline or self.requests >= self.a.max_requests
@@ -85,11 +93,53 @@ class Load:
             st = r.json() if r.status_code == 200 else \
                 (await self.req(c, "state", "GET", f"/games/{gid}/seats/0{q}", headers=h)).json()
 
+    async def ws_game(self, c: httpx.AsyncClient, i: int) -> None:
+        """One game whose human seat is driven by WebSocket pushes; a spectator watches it as well."""
+        a = self.a
+        rng = random.Random(i)
+        seats = ["human"] + [a.agents[(i + k) % len(a.agents)] for k in range(a.players - 1)]
+        r = await self.req(c, "create", "POST", "/games",
+                           json={"seats": seats, "seed": i, "rules": {"max_turns": a.max_turns}})
+        g = r.json()
+        gid, tok = g["game_id"], g["seats"][0]["token"]
+        h = {"Authorization": f"Bearer {tok}"}
+        ws_url = self.url.replace("http", "ws", 1) + f"/games/{gid}/ws"
+
+        async def listen(ws: websockets.ClientConnection, hello: dict) -> None:
+            await ws.send(json.dumps(hello))
+            first = True
+            while not self.stop():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(1.0, self.deadline - time.monotonic()))
+                except TimeoutError:
+                    return
+                (self.push_first if first else self.push_rest).append(len(raw))
+                first = False
+                msg = json.loads(raw)
+                if msg.get("type") != "state":
+                    raise RuntimeError(f"game {gid}: {msg}")
+                st = msg["state"]
+                if st["status"] != "playing":
+                    return
+                if hello.get("seat") == 0 and st.get("decision") is not None:
+                    action = rng.choice(st["decision"]["options"])["id"]
+                    await self.req(c, "act", "POST", f"/games/{gid}/seats/0/act?log=false", headers=h,
+                                       json={"action": action, "step": st["step"]})
+                    self.actions += 1
+
+        async with websockets.connect(ws_url, max_size=2**24) as seat_ws, \
+                websockets.connect(ws_url, max_size=2**24) as watch_ws:
+            await asyncio.gather(listen(seat_ws, {"seat": 0, "token": tok}), listen(watch_ws, {"spectator": True}))
+        if (await self.req(c, "state", "GET", f"/games/{gid}/seats/0?log=false", headers=h)).json()["status"] \
+                != "playing":
+            self.finished += 1
+
     async def run(self) -> dict:
         limits = httpx.Limits(max_connections=self.a.games, max_keepalive_connections=self.a.games)
         t0 = time.perf_counter()
         async with httpx.AsyncClient(base_url=self.url, timeout=60, limits=limits) as c:
-            await asyncio.gather(*[self.game(c, i) for i in range(self.a.games)])
+            play = self.ws_game if self.a.ws else self.game
+            await asyncio.gather(*[play(c, i) for i in range(self.a.games)])
             wall = time.perf_counter() - t0
             games = (await c.get("/games", params={"limit": 500})).json()["games"]
             server_actions = 0  # every action of finished games, nobles' included (not timed)
@@ -97,6 +147,13 @@ class Load:
                 if g["status"] == "over":
                     server_actions += len((await c.get(f"/games/{g['game_id']}/replay")).json()["actions"])
         every = [x for v in self.lat.values() for x in v]
+        pushes = {}
+        if self.a.ws:
+            rest = self.push_rest
+            pushes = {"connections": len(self.push_first), "first_max": max(self.push_first, default=0),
+                      "later_n": len(rest), "later_mean": round(sum(rest) / len(rest)) if rest else 0,
+                      "later_p50": pct(rest, 0.5), "later_p99": pct(rest, 0.99), "later_max": max(rest, default=0),
+                      "total": sum(self.push_first) + sum(rest)}
         return {
             "games": self.a.games, "players": self.a.players, "max_turns": self.a.max_turns,
             "agents": self.a.agents, "with_log": self.a.with_log, "finished": self.finished,
@@ -107,6 +164,7 @@ class Load:
             "p50_ms": round(pct(every, 0.50) * 1000, 2), "p99_ms": round(pct(every, 0.99) * 1000, 2),
             "by_kind": {k: {"n": len(v), "p50_ms": round(pct(v, 0.5) * 1000, 2),
                             "p99_ms": round(pct(v, 0.99) * 1000, 2)} for k, v in self.lat.items()},
+            **({"push_bytes": pushes} if self.a.ws else {}),
         }
 
 
@@ -121,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--poll", type=float, default=0.02, help="seconds between polls while nobles move")
     ap.add_argument("--workers", type=int, default=4, help="the server's noble threads (when started here)")
     ap.add_argument("--with-log", action="store_true", help="fetch states with the full log (default: ?log=false)")
+    ap.add_argument("--ws", action="store_true",
+                    help="drive the human seat by WebSocket pushes, watch as a spectator, report bytes per push")
     ap.add_argument("--url", help="a running server on a loopback address instead of starting one")
     ap.add_argument("--json", help="also write the results to this file")
     a = ap.parse_args(argv)

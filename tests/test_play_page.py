@@ -25,7 +25,7 @@ from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.data.components import CARD_TYPE_OF, CARD_TYPES  # noqa: E402
 from fandonia_env.engine.game import make_config  # noqa: E402
 from fandonia_env.engine.hidden import InfoSet  # noqa: E402
-from fandonia_env.serve.client import Client, ServerProcess, auth  # noqa: E402
+from fandonia_env.serve.client import Client, ServerProcess, auth, saved_game  # noqa: E402
 from fandonia_env.serve.workers import make_agents  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -120,7 +120,7 @@ def test_replay_of_a_finished_server_game_steps_through_every_action(server):
     last = httpx.get(f"{server.url}/replays/{rid}/frames/{info['n_frames'] - 1}").json()
     assert last["next_action"] is None and last["view"]["over"]
     assert [e["text"] for e in last["view"]["log"]] == [e["text"] for e in rp["log"]]
-    fin = Game.from_json(rp["final"]).state
+    fin = saved_game(rp["final"]).state
     assert [h["hand"] for h in last["hidden"]] == [sorted(CARD_TYPE_OF[x] for x in p.hand) for p in fin.players]
     mid = len(rp["actions"]) // 2
     f = httpx.get(f"{server.url}/replays/{rid}/frames/{mid}").json()
@@ -338,5 +338,60 @@ def test_replay_page_steps_forward_and_back_and_opens_a_tournament(server, brows
     page.click("#tournament button[data-game='1']")
     page.wait_for_selector("#note:has-text('tournament game 1')")
     page.wait_for_selector("#position:has-text('position 0 / ')")
+    assert not errors, errors
+    page.close()
+
+
+def test_game_created_without_a_seed_is_played_to_the_end_and_replayed_in_the_page(server, browser):
+    """No seed filled in: the server draws a 63-bit one (beyond a JavaScript number's 2**53), keeps it secret
+    during play and publishes it as a string in the replay, so the page's "Replay it" link opens the game (a
+    rounded seed made the server refuse the record with 422)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/ui/")
+    page.select_option("#players", "2")
+    page.select_option("#seat-0", "human")
+    page.select_option("#seat-1", "noble-rule-v1")
+    page.select_option("#preset", "short-game")
+    page.fill("#max_turns", "1")
+    assert page.input_value("#seed") == ""
+    page.click("#create")
+    page.wait_for_url("**/play.html#game=*")
+    params = dict(x.split("=", 1) for x in page.url.split("#", 1)[1].split("&"))
+    gid, token = params["game"], params["token"]
+    assert "seed" not in httpx.get(f"{server.url}/games/{gid}").json()["config"]
+    last, clicks = -1, 0
+    while True:
+        page.wait_for_function(NEW_DECISION, arg=[last, False], timeout=60_000)
+        if page.get_attribute("body", "data-status") != "playing":
+            break
+        sec = page.locator("#decision")
+        step, kind = int(sec.get_attribute("data-step")), sec.get_attribute("data-kind")
+        ids = [int(x) for x in page.locator("#decision .options button").evaluate_all(
+            "bs => bs.map(b => b.dataset.actionId)")]
+        page.click(f"#decision .options button[data-action-id='{choose(step, kind, ids)}']")
+        clicks += 1
+        last = step
+        assert clicks < 400, "the 1-turn game does not end"
+    assert clicks > 0
+    # the log the page put together from one read and the pushes' new lines is the seat's whole log,
+    # its private lines marked
+    st = httpx.get(f"{server.url}/games/{gid}/seats/0", headers=auth(token)).json()
+    page.wait_for_function("n => document.querySelectorAll('#log div').length === n", arg=len(st["view"]["log"]),
+                           timeout=30_000)
+    assert page.locator("#log div").all_inner_texts() == st["view"]["log"]
+    marked = page.locator("#log div").evaluate_all("ds => ds.flatMap((d, i) => d.dataset.private ? [i] : [])")
+    assert marked == st["log_private"] and marked
+    rp = httpx.get(f"{server.url}/games/{gid}/replay").json()
+    assert isinstance(rp["config"]["seed"], str) and int(rp["config"]["seed"]) < 2**63
+    n = len(rp["actions"])
+    page.click("#banner a:has-text('Replay it')")
+    page.wait_for_url("**/replay.html#game=*")
+    page.wait_for_selector(f"#position:has-text('position 0 / {n}')", timeout=30_000)
+    assert page.inner_text("#open-error") == ""
+    page.click("#last")
+    page.wait_for_selector(f"#position:has-text('position {n} / {n}')")
+    assert page.inner_text("#next-action") == "End of the record."
     assert not errors, errors
     page.close()

@@ -1,12 +1,16 @@
 """Server limits and bad game requests: each is refused with the right 4xx and a JSON error naming
-the problem, and none crashes the server (in-process, FastAPI's TestClient)."""
+the problem, and none crashes the server (in-process, FastAPI's TestClient); seeds given as ints or decimal
+strings; slowly sent requests cut off by the header and body timeouts (a real server process, raw sockets)."""
 
 from __future__ import annotations
 
 import random
+import select
+import socket
 import time
 import warnings
 
+import httpx
 import pytest
 
 pytest.importorskip("fastapi")
@@ -18,7 +22,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2 in TestClient; http
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.serve import Limits, create_app  # noqa: E402
 from fandonia_env.serve.__main__ import parse_args  # noqa: E402
-from fandonia_env.serve.client import auth  # noqa: E402
+from fandonia_env.serve.client import ServerProcess, auth  # noqa: E402
 
 
 def client(tmp_path, **kw) -> TestClient:
@@ -49,7 +53,10 @@ def test_bad_game_requests_name_the_problem(tmp_path):
             ({"seats": ["human", "human"], "rules": {"edition": "2024"}}, 422, "bad_rules", "errata"),
             ({"seats": ["human", "human"], "rules": {"colour": 1}}, 422, "invalid_request", "colour"),
             ({"seats": ["human", "human"], "seed": -1}, 422, "invalid_request", "seed"),
-            ({"seats": ["human", "human"], "seed": "1"}, 422, "invalid_request", "seed"),
+            ({"seats": ["human", "human"], "seed": "x1"}, 422, "invalid_request", "decimal string"),
+            ({"seats": ["human", "human"], "seed": 2**63}, 422, "invalid_request", "9223372036854775807"),
+            ({"seats": ["human", "human"], "seed": 1.5}, 422, "invalid_request", "seed"),
+            ({"seats": ["human", "human"], "seed": True}, 422, "invalid_request", "seed"),
             ({"seats": ["human", "human"], "start": done.to_json()}, 422, "bad_start", "finished"),
             ({"seats": ["human", "human"], "start": mid.to_json()}, 422, "bad_start", "3 players"),
             ({"seats": ["human"] * 3, "start": mid.to_json(), "seed": 3}, 422, "start_with_rules", "omit"),
@@ -65,6 +72,29 @@ def test_bad_game_requests_name_the_problem(tmp_path):
         assert ok.status_code == 201
         assert c.get("/games").json()["total"] == 1
         assert c.get("/health").json()["ok"] is True
+
+
+def test_seed_as_int_or_decimal_string_gives_the_same_game_and_bad_seeds_are_named(tmp_path):
+    big = 2**62 + 12345  # beyond 2**53: a JavaScript number would round it
+    with client(tmp_path) as c:
+        a = c.post("/games", json={"seats": ["human", "human"], "seed": big}).json()
+        b = c.post("/games", json={"seats": ["human", "human"], "seed": str(big)}).json()
+        views = [c.get(f"/games/{g['game_id']}/seats/0", headers=auth(g["seats"][0]["token"])).content for g in (a, b)]
+        assert views[0] == views[1]
+        # a saved position whose seed is a string (as the server publishes it) starts a game too
+        g = Game(players=2, seed=big)
+        doc = g.to_json()
+        doc["config"]["seed"] = str(big)
+        assert c.post("/games", json={"seats": ["human", "human"], "start": doc}).status_code == 201
+        doc["config"]["seed"] = "12a"
+        e = err(c.post("/games", json={"seats": ["human", "human"], "start": doc}), 422, "bad_start")
+        assert "start.config.seed" in e["detail"] and "decimal string" in e["detail"]
+        # a game record with a string seed replays; a bad one is named
+        rec = {"config": {"players": 2, "seed": str(big)}, "actions": []}
+        assert c.post("/replays", json={"doc": rec}).json()["config"]["seed"] == str(big)
+        rec["config"]["seed"] = "-1"
+        e = err(c.post("/replays", json={"doc": rec}), 422, "bad_replay")
+        assert "config.seed" in e["detail"] and "0..9223372036854775807" in e["detail"]
 
 
 def test_body_size_games_per_server_rate_and_idle_expiry_limits(tmp_path):
@@ -107,3 +137,76 @@ def test_command_line_rejects_bad_limits():
             parse_args(argv)
     a = parse_args([])
     assert a.host == "127.0.0.1"  # loopback by default
+
+
+# ---------------------------------------------------------------------------
+# Timeouts: a slowly sent request is cut off (real server process, raw loopback sockets)
+# ---------------------------------------------------------------------------
+HEADER_TIMEOUT, BODY_TIMEOUT = 1.0, 1.5
+SLACK = 1.0  # scheduling on a loaded machine
+
+
+def _dribble(url: str, first: bytes, byte: bytes, limit: float, before: bytes = b"") -> tuple[float, bytes]:
+    """Send ``before`` (a whole request) and read its response, then send ``first`` and one ``byte`` every 0.1 s
+    (a bounded loop: at most limit + 5 s) until the server closes the connection.  Returns the seconds from
+    the end of ``first`` to the close, and what the server sent after ``first``."""
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    assert host == "127.0.0.1"
+    got = b""
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        if before:
+            s.sendall(before)
+            resp = b""
+            while b"\r\n\r\n" not in resp:
+                resp += s.recv(65536)
+            head, body = resp.split(b"\r\n\r\n", 1)
+            assert head.startswith(b"HTTP/1.1 200 "), head
+            length = int(next(h.split(b":")[1] for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")))
+            while len(body) < length:
+                body += s.recv(65536)
+        s.sendall(first)
+        t0 = time.monotonic()
+        for _ in range(int((limit + 5) / 0.1)):
+            ready, _, _ = select.select([s], [], [], 0.1)
+            if ready:
+                try:
+                    data = s.recv(65536)
+                except ConnectionResetError:
+                    data = b""
+                if not data:
+                    return time.monotonic() - t0, got
+                got += data
+                continue
+            try:
+                s.sendall(byte)
+            except (BrokenPipeError, ConnectionResetError):
+                return time.monotonic() - t0, got
+    raise AssertionError(f"the connection was still open {limit + 5:g} s later; the server sent {got[:200]!r}")
+
+
+def test_slow_request_headers_and_bodies_are_cut_off_within_the_limits(tmp_path):
+    with ServerProcess(str(tmp_path / "g.sqlite3"), "--header-timeout", str(HEADER_TIMEOUT),
+                       "--body-timeout", str(BODY_TIMEOUT)) as srv:
+        # a small body sent one byte at a time: 408 body_timeout, then closed
+        head = (b"POST /games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 200\r\n\r\n{")
+        took, got = _dribble(srv.url, head, b" ", BODY_TIMEOUT)
+        assert BODY_TIMEOUT - 0.2 <= took <= BODY_TIMEOUT + SLACK, took
+        assert got.startswith(b"HTTP/1.1 408 ") and b'"error":"body_timeout"' in got, got
+        # headers sent one byte at a time: 408 header_timeout, then closed
+        took, got = _dribble(srv.url, b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", b"a", HEADER_TIMEOUT)
+        assert HEADER_TIMEOUT - 0.2 <= took <= HEADER_TIMEOUT + SLACK, took
+        assert got.startswith(b"HTTP/1.1 408 ") and b'"error":"header_timeout"' in got, got
+        # a connection that sends nothing is closed too (no reply)
+        host, port = srv.url.removeprefix("http://").rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=HEADER_TIMEOUT + SLACK + 2) as s:
+            t0 = time.monotonic()
+            assert s.recv(100) == b""
+            assert time.monotonic() - t0 <= HEADER_TIMEOUT + SLACK
+        # after a response, the next request on the kept-alive connection has the same limit for its headers
+        health = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        took, got = _dribble(srv.url, b"G", b"E", HEADER_TIMEOUT, before=health)
+        assert took <= HEADER_TIMEOUT + SLACK and got.startswith(b"HTTP/1.1 408 "), (took, got)
+        # an ordinary request still works, and the server is alive
+        assert httpx.get(srv.url + "/health").json()["ok"] is True
+

@@ -7,7 +7,12 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 import sqlite3
+import tempfile
+import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +23,16 @@ from helpers import random_moves  # noqa: E402
 
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.hidden import resample  # noqa: E402
-from fandonia_env.serve.client import Client, ServerProcess, auth, play_humans  # noqa: E402
+from fandonia_env.serve.client import (  # noqa: E402
+    Client,
+    ServerProcess,
+    auth,
+    play_humans,
+    random_policy,
+    record_config,
+    saved_game,
+)
+from fandonia_env.serve.workers import agent_seed  # noqa: E402
 
 PRIVATE = ("hand", "loyalty_drawn", "opportunity_drawn", "decision", "turn_state", "me")
 
@@ -180,3 +194,164 @@ def test_seat_responses_byte_identical_when_hidden_cards_are_resampled(server, n
         if checked >= 12:
             break
     assert checked >= 6
+
+
+# ---------------------------------------------------------------------------
+# Secrets: no seed, no RNG state, no noble's seed while a game is played
+# ---------------------------------------------------------------------------
+SECRET_KEY = re.compile(r"seed|rng|random", re.I)
+#: values for the path parameters of the app's routes; a route with another parameter fails the test below
+#: until it is given one here (so that a new route is read too)
+PARAMS = ("game_id", "seat", "replay_id", "index")
+
+
+def _secret_keys(obj, path="$") -> list[str]:
+    """Paths of keys that name a seed or generator, and of objects shaped like the generator's state."""
+    out = []
+    if isinstance(obj, dict):
+        if {"state", "inc"} <= set(obj):
+            out.append(path)
+        for k, v in obj.items():
+            if SECRET_KEY.search(str(k)):
+                out.append(f"{path}.{k}")
+            out += _secret_keys(v, f"{path}.{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out += _secret_keys(v, f"{path}[{i}]")
+    return out
+
+
+def _get_routes() -> tuple[list[str], list[str], list[str]]:
+    """Every GET path, WebSocket path and static file of the app, enumerated from the app itself."""
+    from starlette.routing import Mount, Route, WebSocketRoute
+
+    from fandonia_env.serve import create_app
+
+    with tempfile.TemporaryDirectory() as d:
+        app = create_app(str(Path(d) / "routes.sqlite3"))
+        gets, sockets, static = [], [], []
+        for r in app.routes:
+            if isinstance(r, WebSocketRoute):
+                sockets.append(r.path)
+            elif isinstance(r, Mount):
+                root = Path(r.app.directory)
+                static += [f"{r.path}/{p.relative_to(root).as_posix()}" for p in sorted(root.rglob("*")) if p.is_file()]
+                static.append(r.path + "/")
+            elif isinstance(r, Route) and "GET" in (r.methods or ()):
+                gets.append(r.path)
+        app.state.manager.pool.shutdown()
+        app.state.manager.store.close()
+    for path in gets + sockets:
+        unknown = set(re.findall(r"{(\w+)(?::\w+)?}", path)) - set(PARAMS)
+        assert not unknown, f"route {path} has parameter(s) {sorted(unknown)}: give them values in this test"
+    return gets, sockets, static
+
+
+class Watcher(threading.Thread):
+    """A WebSocket client that records every message until the game is over."""
+
+    def __init__(self, url: str, hello: dict) -> None:
+        super().__init__(daemon=True)
+        self.url, self.hello, self.messages = url, hello, []
+
+    def run(self) -> None:
+        from websockets.sync.client import connect
+
+        with connect(self.url, max_size=2**24) as ws:
+            ws.send(json.dumps(self.hello))
+            while True:
+                raw = ws.recv(timeout=120)
+                self.messages.append(raw)
+                msg = json.loads(raw)
+                if msg["type"] != "state" or msg["state"]["status"] != "playing":
+                    return
+
+
+def test_no_endpoint_or_push_tells_a_running_games_seed_rng_or_nobles_seeds(server):
+    """During play, every GET route of the app (enumerated from the app, so a new route is read too) as a
+    stranger and with each seat's token, and every WebSocket push to a spectator and to each seat, is searched
+    for keys naming a seed or the generator and for the values themselves: the game's 63-bit seed (drawn by the
+    server: no seed given), the nobles' seeds and every state the generator went through.  The replay, after the
+    end, publishes the seed as a decimal string."""
+    gets, sockets, static = _get_routes()
+    assert "/games/{game_id}" in gets and "/games/{game_id}/replay" in gets and sockets
+    c = Client(server.url)
+    # a finished game, for a real replay id (its own seed is not the one searched for)
+    other = c.create(["noble-rule-v1", "random-v1"], rules={"max_turns": 1})
+    play_humans(c, [(other["game_id"], {})], timeout=60)
+    rid = c.http.post("/replays", json={"doc": c.replay(other["game_id"])}).json()["replay_id"]
+
+    seats = ["human", "human", "noble-rule-v1"]
+    g = c.create(seats, rules={"preset": "short-game", "max_turns": 3})
+    gid = g["game_id"]
+    toks = {s["seat"]: s["token"] for s in g["seats"] if s["token"]}
+    ws_url = server.url.replace("http", "ws", 1)
+    watchers = [Watcher(ws_url + p.replace("{game_id}", gid), hello)
+                for p in sockets
+                for hello in [{"spectator": True}] + [{"seat": s, "token": t} for s, t in toks.items()]]
+    for w in watchers:
+        w.start()
+    bodies: list[tuple[str, str]] = []  # (what was read, the body)
+
+    def sweep() -> None:
+        viewers = [("stranger", {})] + [(f"seat {s}", auth(t)) for s, t in toks.items()]
+        for path in gets + static:
+            for seat in range(len(seats)) if "{seat}" in path else [None]:
+                url = (path.replace("{game_id}", gid).replace("{replay_id}", rid).replace("{index}", "0")
+                       .replace("{seat}", str(seat)))
+                for who, headers in viewers:
+                    r = c.http.get(url, headers=headers)
+                    assert r.status_code < 500, (url, r.text)
+                    bodies.append((f"GET {url} as {who}", r.text))
+
+    actions, sweeps = 0, 0
+    while True:
+        p, st = None, None
+        for s, t in toks.items():
+            x = c.seat(gid, s, t)
+            if x["status"] != "playing":
+                break
+            if x["decision"] is not None:
+                p, st = s, x
+        if st is None:
+            if c.summary(gid)["status"] != "playing":
+                break
+            time.sleep(0.01)
+            continue
+        if actions in (0, 3) or actions % 12 == 11:  # the game waits for seat p: nothing moves during the sweep
+            sweep()
+            sweeps += 1
+            assert c.summary(gid)["status"] == "playing"
+        c.act(gid, p, toks[p], random_policy(st), st["step"])
+        actions += 1
+    assert sweeps >= 2, f"only {sweeps} sweep(s): the game ended after {actions} human actions"
+    for w in watchers:
+        w.join(60)
+        assert not w.is_alive() and w.messages
+        bodies += [(f"push to {w.hello}", m) for m in w.messages]
+
+    # what was secret: now published by the replay, the seed as a string
+    rp = c.replay(gid)
+    seed = rp["config"]["seed"]
+    assert isinstance(seed, str) and seed.isdigit()
+    game = Game(**record_config(rp["config"]))
+    secrets_ = {seed} | {str(agent_seed(int(seed), i, game.state.steps)) for i, s in enumerate(seats)
+                         if s != "human"}
+    for a in rp["actions"]:  # every state of the generator, and its increment
+        secrets_ |= {game.state.rng.to_json()["state"], game.state.rng.to_json()["inc"]}
+        game.apply(a["action"])
+    assert game.to_json() == saved_game(rp["final"]).to_json()
+    long_numbers = re.compile(r"\d{9,}")
+    for what, body in bodies:
+        try:
+            doc = json.loads(body)
+        except ValueError:
+            doc = None  # a page or script: only its text is searched
+        if what.startswith(("GET /openapi.json", f"GET /replays/{rid}")):
+            # the API's schema names the field 'seed' of POST /games, and the replay opened is another, finished
+            # game's (a running game's record cannot be had); only their values are searched
+            doc = None
+        assert not _secret_keys(doc), (what, _secret_keys(doc))
+        assert seed not in body, what
+        assert not set(long_numbers.findall(body)) & secrets_, what
+    assert len(bodies) > 300

@@ -8,6 +8,9 @@ import sys
 
 from .workers import Limits
 
+#: The largest request line + headers h11 buffers (larger: 400 and the connection closed).
+MAX_HEADER_BYTES = 16 * 1024
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     d = Limits()
@@ -27,6 +30,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--snapshot-every", type=int, default=d.snapshot_every, help="actions between snapshots")
     ap.add_argument("--workers", type=int, default=d.workers, help="threads moving the nobles")
     ap.add_argument("--max-ws-per-game", type=int, default=d.max_ws_per_game, help="WebSocket clients per game")
+    ap.add_argument("--header-timeout", type=float, default=d.header_timeout_s,
+                    help="seconds for a request's line and headers to arrive (from the connection or the last "
+                         "response); the connection is closed after it")
+    ap.add_argument("--body-timeout", type=float, default=d.body_timeout_s,
+                    help="seconds for a request's whole body to arrive after its headers (408 and closed after it)")
+    ap.add_argument("--keep-alive", type=float, default=d.keep_alive_s,
+                    help="seconds an idle keep-alive connection stays open")
+    ap.add_argument("--ws-hello-timeout", type=float, default=d.ws_hello_timeout_s,
+                    help="seconds for a WebSocket's first message to arrive (closed with no_hello after it)")
     ap.add_argument("--agent", action="append", default=[], metavar="ID",
                     help="allow an extra agent id that agents.make_agent accepts (e.g. a trained noble); "
                          "repeatable; registered ids are always allowed")
@@ -38,6 +50,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             ap.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(a, name)}")
     if a.actions_per_s <= 0 or a.idle_expiry <= 0:
         ap.error("--actions-per-s and --idle-expiry must be positive")
+    for name in ("header_timeout", "body_timeout", "keep_alive", "ws_hello_timeout"):
+        if not 0 < getattr(a, name) <= 3600:
+            ap.error(f"--{name.replace('_', '-')} must be in (0, 3600] seconds, got {getattr(a, name)}")
     if not 0 <= a.port <= 65535:
         ap.error(f"--port must be 0..65535, got {a.port}")
     return a
@@ -48,10 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     from .app import create_app
+    from .timeouts import timed_h11
 
     limits = Limits(max_body=a.max_body, max_games=a.max_games, actions_per_s=a.actions_per_s, burst=a.burst,
                     idle_expiry_s=a.idle_expiry, snapshot_every=a.snapshot_every, workers=a.workers,
-                    max_ws_per_game=a.max_ws_per_game)
+                    max_ws_per_game=a.max_ws_per_game, header_timeout_s=a.header_timeout,
+                    body_timeout_s=a.body_timeout, keep_alive_s=a.keep_alive, ws_hello_timeout_s=a.ws_hello_timeout)
     try:
         app = create_app(a.db, limits, tuple(a.agent), synchronous=a.sync)
     except (ValueError, OSError) as e:
@@ -69,8 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     host, port = sock.getsockname()[:2]
     print(f"fandonia_env.serve listening on http://{host}:{port} (db {a.db}; play at http://{host}:{port}/ui/, "
           "API docs at /docs)", flush=True)
+    # h11 with a deadline on request headers (timeouts.py); headers over 16 KiB are refused (400) by h11
     config = uvicorn.Config(app, log_level=a.log_level, access_log=a.access_log, ws_max_size=a.max_body,
-                            timeout_graceful_shutdown=3)
+                            timeout_graceful_shutdown=3, http=timed_h11(a.header_timeout),
+                            timeout_keep_alive=a.keep_alive, h11_max_incomplete_event_size=MAX_HEADER_BYTES)  # type: ignore[arg-type]
     uvicorn.Server(config).run(sockets=[sock])
     return 0
 

@@ -28,10 +28,11 @@ from .models import (
     Replay,
     SeatState,
 )
+from .seeds import saved_out, seed_text, without_seed
 from .store import Store
 from .workers import HUMAN, Limits, Manager, Subscriber, encode, seat_infos
 
-VERSION = "1"
+VERSION = "2"
 BEARER = HTTPBearer(auto_error=False, description="the seat's secret token from POST /games")
 Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
 LogFlag = Annotated[bool, Query(description="false: leave out view.log (null), for clients that poll")]
@@ -49,11 +50,14 @@ def _json(obj: Any, status: int = 200) -> Response:
 
 
 class BodyLimit:
-    """Rejects a request body over ``limit`` bytes with 413 before the app reads it."""
+    """Reads a request's whole body before the app sees it: over ``limit`` bytes it is refused with 413,
+    and one that takes longer than ``timeout`` seconds to arrive with 408 ``body_timeout`` (the connection
+    is closed, so a slowly sent body holds no connection open for long)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 10.0) -> None:
         self.app = app
         self.limit = limit
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -71,8 +75,19 @@ class BodyLimit:
                                  else "bad Content-Length header")(scope, receive, send)
                     return
         chunks, size, more = [], 0, True
+        deadline = asyncio.get_running_loop().time() + self.timeout
         while more:
-            msg = await receive()
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                msg = await asyncio.wait_for(receive(), timeout=left)
+            except TimeoutError:
+                resp = _error(408, "body_timeout", f"the request body did not arrive within {self.timeout:g} s "
+                                                   "of its headers; the connection is closed")
+                resp.headers["connection"] = "close"
+                await resp(scope, receive, send)
+                return
             if msg["type"] == "http.disconnect":
                 return
             body = msg.get("body", b"")
@@ -117,7 +132,7 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
         lifespan=lifespan,
     )
     app.state.manager = manager
-    app.add_middleware(BodyLimit, limit=limits.max_body)
+    app.add_middleware(BodyLimit, limit=limits.max_body, timeout=limits.body_timeout_s)
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -152,7 +167,7 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
               summary="Create a game: seats are 'human' or agent ids")
     def create_game(body: CreateGame) -> Any:
         rules = body.rules.model_dump() if body.rules is not None else None
-        r, tokens = manager.create(body.seats, rules, body.seed, body.start)
+        r, tokens = manager.create(body.seats, rules, None if body.seed is None else int(body.seed), body.start)
         seats = []
         for info, tok in zip(seat_infos(r.seats), tokens):
             url = f"/games/{r.gid}/seats/{info['seat']}" if info["kind"] == HUMAN else None
@@ -164,12 +179,15 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
     def list_games(limit: int = Query(100, ge=1, le=limits.max_list), offset: int = Query(0, ge=0, le=2**31)) -> Any:
         total, rows = store.summaries(limit, offset)
         games = [{"game_id": g["id"], "status": g["status"], "players": len(g["seats"]), "seats": g["seats"],
-                  "config": g["config"], "result": g["result"], "winner": g["winner"], "created": g["created"],
+                  # never the seed: only the replay publishes it, after the end
+                  "config": without_seed(g["config"]), "result": g["result"], "winner": g["winner"],
+                  "created": g["created"],
                   # while playing, the time of the last action would tell when a seat passed in secret
                   "updated": g["created"] if g["status"] == "playing" else g["updated"]} for g in rows]
         return {"total": total, "games": games}
 
-    @app.get("/games/{game_id}", response_model=GameSummary, responses=ERRORS, summary="One game's public summary")
+    @app.get("/games/{game_id}", response_model=GameSummary, responses=ERRORS,
+             summary="One game's public summary (its config without the seed)")
     def get_game(game_id: str) -> Any:
         r = manager.runner(game_id)
         with r.lock:
@@ -177,10 +195,10 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
 
     @app.get("/games/{game_id}/public", response_model=PublicState, responses=ERRORS,
              summary="Spectator: public information only")
-    def get_public(game_id: str) -> Any:
+    def get_public(game_id: str, log: LogFlag = True) -> Any:
         r = manager.runner(game_id)
         with r.lock:
-            return _json(r.public_state())
+            return _json(r.public_state(log))
 
     @app.get("/games/{game_id}/seats/{seat}", response_model=SeatState, responses=ERRORS,
              summary="A seat's view and, when it must decide, its options")
@@ -213,20 +231,25 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
         acts = [{"idx": i, "seat": s, "action": a, "name": _name(a)} for i, s, a in store.actions(game_id)]
         row = store.load_game(game_id)
         assert row is not None
-        return _json({"game_id": game_id, "status": summary["status"], "config": r.config,
-                      "seats": summary["seats"], "start": row["start"], "actions": acts,
+        # seeds as decimal strings: 63-bit integers lose their last digits in a JavaScript number
+        return _json({"game_id": game_id, "status": summary["status"], "config": seed_text(r.config),
+                      "seats": summary["seats"], "start": saved_out(row["start"]), "actions": acts,
                       "log": [{"turn": e["turn"], "text": e["t"], "to": e["to"]} for e in g.state.log],
-                      "result": g.result, "winner": g.winner, "final": final})
+                      "result": g.result, "winner": g.winner, "final": saved_out(final)})
 
     @app.websocket("/games/{game_id}/ws")
     async def ws(websocket: WebSocket, game_id: str) -> None:
-        """First message: ``{"seat": N, "token": "..."}`` or ``{"spectator": true}``; then the server pushes
-        ``{"type": "state", "state": ...}`` now and after every change this client may see."""
+        """First message: ``{"seat": N, "token": "..."}`` or ``{"spectator": true}``, optionally with
+        ``"log_from": K`` (the client has the first K lines of its log) or ``"log": false`` (no log lines);
+        then the server pushes ``{"type": "state", "state": ..., "log_start": K, "log": [...],
+        "log_private": [...]}`` now and after every change this client may see: the state without the log
+        and the log lines the client lacks.  Actions go over HTTP (``POST .../act``)."""
         await websocket.accept()
         try:
-            raw = await asyncio.wait_for(websocket.receive_text(), timeout=30)
+            raw = await asyncio.wait_for(websocket.receive_text(), timeout=limits.ws_hello_timeout_s)
         except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
-            await _ws_close(websocket, "no_hello", "send {\"seat\": N, \"token\": ...} or {\"spectator\": true} first")
+            await _ws_close(websocket, "no_hello", f"send {{\"seat\": N, \"token\": ...}} or {{\"spectator\": true}} "
+                                                   f"within {limits.ws_hello_timeout_s:g} s")
             return
         try:
             if len(raw) > 4096:
@@ -237,6 +260,16 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
                 raise ApiError(400, "malformed_json", "the first message is not valid JSON") from None
             if not isinstance(hello, dict):
                 raise ApiError(422, "invalid_request", "the first message must be a JSON object")
+            extra = set(hello) - {"seat", "token", "spectator", "log", "log_from"}
+            if extra:
+                raise ApiError(422, "invalid_request", f"unknown field(s) {sorted(extra)} in the first message; "
+                                                       "allowed: seat, token, spectator, log, log_from")
+            want_log, log_from = hello.get("log", True), hello.get("log_from", 0)
+            if not isinstance(want_log, bool):
+                raise ApiError(422, "invalid_request", f"'log' must be true or false, got {str(want_log)[:40]}")
+            if isinstance(log_from, bool) or not isinstance(log_from, int) or log_from < 0:
+                raise ApiError(422, "invalid_request", "'log_from' must be an int >= 0 (the number of log lines "
+                                                       f"the client has), got {str(log_from)[:40]}")
             r = await run_in_threadpool(manager.runner, game_id)
             seat = hello.get("seat")
             if hello.get("spectator") is True and seat is None:
@@ -247,25 +280,37 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
             else:
                 raise ApiError(422, "invalid_request", "first message: {\"seat\": N, \"token\": ...} or "
                                                        "{\"spectator\": true}")
-            sub = Subscriber(seat, limits.ws_queue)
+
+            def log_length() -> int:
+                with r.lock:
+                    st = r.public_state() if seat is None else r.seat_state(seat)
+                    return len(st["view"]["log"])
+
+            if want_log and log_from > 0:  # a log only grows: valid now, valid for every later push
+                n = await run_in_threadpool(log_length)
+                if log_from > n:
+                    raise ApiError(422, "invalid_request", f"'log_from' {log_from} is beyond this client's log "
+                                                           f"of {n} lines")
+            sub = Subscriber(seat, limits.ws_queue, log=want_log, log_from=log_from)
             manager.subscribe(game_id, sub)
         except ApiError as e:
             await _ws_close(websocket, e.code, e.detail)
             return
         try:
-            def first() -> tuple[bytes, int]:
+            def first() -> tuple[Any, int]:
                 with r.lock:
-                    return manager.message(r, seat), r.pub_seq
-            m, seq = await run_in_threadpool(first)
-            # pushes of changes already in this first message are dropped, and it goes through the
-            # same queue as pushes, so the client never gets one state twice nor an older after a newer
-            sub.seq = max(sub.seq, seq)
-            manager.offer(game_id, sub, m)
+                    return r.push(seat), r.pub_seq
+            p, seq = await run_in_threadpool(first)
+            # it goes through the same queue as pushes, so the client never gets one state twice nor an
+            # older after a newer: a push of a later change delivered meanwhile makes it unneeded
+            if seq >= sub.seq:
+                sub.seq = seq
+                manager.offer(game_id, sub, p)
 
             async def reader() -> None:
                 try:
                     while True:
-                        await websocket.receive_text()  # pings and chatter are ignored
+                        await websocket.receive_text()  # messages after the first are ignored
                 except Exception:
                     pass
                 with contextlib.suppress(asyncio.QueueFull):
@@ -280,6 +325,9 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
                     await websocket.send_text(msg.decode())
             finally:
                 task.cancel()
+            if sub.closing == "too_slow":
+                await _ws_close(websocket, "too_slow", f"more than {limits.ws_queue} pushes waited for this client; "
+                                                       "reconnect with log_from for the current state", close_code=4001)
         except Exception:
             pass
         finally:
@@ -293,10 +341,11 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
     return app
 
 
-async def _ws_close(websocket: WebSocket, code: str, detail: str) -> None:
+async def _ws_close(websocket: WebSocket, code: str, detail: str, close_code: int = 4000) -> None:
+    """An error frame ``{"type": "error", "error": code, "detail": ...}``, then the close (4000; 4001 too slow)."""
     with contextlib.suppress(Exception):
         await websocket.send_text(json.dumps({"type": "error", "error": code, "detail": detail}))
-        await websocket.close(code=4000)
+        await websocket.close(code=close_code)
 
 
 def _name(a: int) -> str:

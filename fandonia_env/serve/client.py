@@ -115,21 +115,39 @@ class Client:
             body["start"] = start
         return self._ok(self.http.post("/games", json=body))
 
-    def seat(self, gid: str, seat: int, token: str) -> dict[str, Any]:
-        return self._ok(self.http.get(f"/games/{gid}/seats/{seat}", headers=auth(token)))
+    def seat(self, gid: str, seat: int, token: str, log: bool = True) -> dict[str, Any]:
+        return self._ok(self.http.get(f"/games/{gid}/seats/{seat}", headers=auth(token),
+                                      params=None if log else {"log": "false"}))
 
     def act(self, gid: str, seat: int, token: str, action: int, step: int) -> dict[str, Any]:
         return self._ok(self.http.post(f"/games/{gid}/seats/{seat}/act", headers=auth(token),
                                        json={"action": action, "step": step}))
 
-    def public(self, gid: str) -> dict[str, Any]:
-        return self._ok(self.http.get(f"/games/{gid}/public"))
+    def public(self, gid: str, log: bool = True) -> dict[str, Any]:
+        return self._ok(self.http.get(f"/games/{gid}/public", params=None if log else {"log": "false"}))
 
     def summary(self, gid: str) -> dict[str, Any]:
         return self._ok(self.http.get(f"/games/{gid}"))
 
     def replay(self, gid: str) -> dict[str, Any]:
         return self._ok(self.http.get(f"/games/{gid}/replay"))
+
+
+def saved_game(doc: dict[str, Any]) -> Any:
+    """``Game.from_json`` of a saved game the server published (``start`` or ``final`` of a replay), whose
+    config's seed is a decimal string."""
+    from fandonia_env.engine import Game
+
+    from .seeds import saved_in
+
+    return Game.from_json(saved_in(doc))
+
+
+def record_config(config: dict[str, Any]) -> dict[str, Any]:
+    """A replay's ``config`` as ``Game(**config)`` takes it (the seed, a decimal string, as an int)."""
+    from .seeds import config_in
+
+    return config_in(config)
 
 
 def auth(token: str) -> dict[str, str]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+
+from .seeds import MAX_SEED, parse_seed
 
 
 class ApiError(Exception):
@@ -39,10 +41,17 @@ class CreateGame(BaseModel):
         ..., min_length=2, max_length=6,
         description="one entry per seat (2-6): 'human' or a registered agent id such as 'noble-rule-v1'")
     rules: Rules | None = None
-    seed: StrictInt | None = Field(None, ge=0, le=2**63 - 1, description="the game's seed (random if omitted)")
+    seed: StrictInt | StrictStr | None = Field(
+        None, description=f"the game's seed, an integer 0..{MAX_SEED} or its decimal string (random if omitted); "
+                          "secret until the game ends, when the replay publishes it as a string")
     start: dict[str, Any] | None = Field(
         None, description="a saved game (Game.to_json) to start from; its rules and seed are used, so "
                           "'rules' and 'seed' must be omitted")
+
+    @field_validator("seed", mode="before")
+    @classmethod
+    def _seed(cls, v: Any) -> int | None:
+        return None if v is None else parse_seed(v)
 
 
 class SeatInfo(BaseModel):
@@ -68,7 +77,8 @@ class GameSummary(BaseModel):
     status: Literal["playing", "over", "expired"]
     players: int
     seats: list[SeatInfo]
-    config: dict[str, Any]
+    config: dict[str, Any] = Field(description="the rules (players, edition, optional, max_turns); never the seed, "
+                                               "which only the replay publishes, after the end")
     result: str | None = None
     winner: int | None = None
     created: float
@@ -98,6 +108,9 @@ class SeatState(BaseModel):
     status: Literal["playing", "over", "expired"]
     decision: Decision | None = Field(description="set when this seat must decide now")
     view: dict[str, Any] = Field(description="exactly Game.view(seat): the seat's own view with its private log lines")
+    log_private: list[int] | None = Field(
+        None, description="indices of view.log that are private to this seat (e.g. 'You drew ...'); null "
+                          "when the log is left out")
 
 
 class PublicState(BaseModel):
@@ -127,14 +140,15 @@ class LogEntry(BaseModel):
 class Replay(BaseModel):
     game_id: str
     status: Literal["over", "expired"]
-    config: dict[str, Any]
+    config: dict[str, Any] = Field(description="the game's config; its seed as a decimal string")
     seats: list[SeatInfo]
     start: dict[str, Any] | None
     actions: list[ReplayAction]
     log: list[LogEntry]
     result: str | None
     winner: int | None
-    final: dict[str, Any] = Field(description="the final game state (Game.to_json)")
+    final: dict[str, Any] = Field(description="the final game state (Game.to_json, its config's seed as a decimal "
+                                              "string: fandonia_env.serve.client.saved_game reads it)")
 
 
 # -- the pages' endpoints (webui.py, replays.py) ------------------------------------------------

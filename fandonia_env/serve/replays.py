@@ -32,6 +32,7 @@ from fandonia_env.engine.options import ConfigError
 from fandonia_env.engine.state import GameState, StateError
 
 from .models import ApiError
+from .seeds import config_in, saved_in, seed_text
 from .workers import public_view
 
 #: A snapshot of the game every this many actions; a frame is the nearest snapshot plus the rest.
@@ -76,7 +77,7 @@ class ReplayData:
         return len(self.actions) + 1
 
     def info(self) -> dict[str, Any]:
-        return {"replay_id": self.rid, "source": self.source, "config": self.config, "seats": self.seats,
+        return {"replay_id": self.rid, "source": self.source, "config": seed_text(self.config), "seats": self.seats,
                 "n_frames": self.n_frames, "note": self.note,
                 "actions": [{"idx": i, "seat": s, "action": a, "name": NAME[a], "label": describe(a)}
                             for i, (s, a) in enumerate(self.actions)],
@@ -136,7 +137,8 @@ class ReplayStore:
         rid = secrets.token_urlsafe(9)
         if _is_tournament(doc):
             if game is None:
-                return {"replay_id": None, "source": "tournament", "config": doc.get("config") or {}, "seats": [],
+                return {"replay_id": None, "source": "tournament", "config": seed_text(doc.get("config") or {}),
+                        "seats": [],
                         "n_frames": 0, "note": "a tournament: choose one of its games", "actions": [],
                         "result": None, "winner": None, "games": _tournament_games(doc)}
             r = self._tournament(rid, doc, game)
@@ -146,8 +148,8 @@ class ReplayStore:
             r = self._record(rid, doc)
         elif isinstance(doc.get("players"), list) and isinstance(doc.get("chars"), dict):
             try:
-                g = Game.from_json(doc)
-            except StateError as e:
+                g = Game.from_json(saved_in(doc, "doc"))
+            except (StateError, ValueError) as e:
                 raise ApiError(422, "bad_replay", f"saved game rejected: {e}") from None
             seats = [{"seat": i, "kind": "human", "agent": None} for i in range(g.n_players)]
             r = ReplayData(rid, "saved_game", dict(g.state.config), seats, g, [],
@@ -172,12 +174,12 @@ class ReplayStore:
             if start is not None:
                 if not isinstance(start, dict):
                     raise ApiError(422, "bad_replay", "'start' must be a saved game (Game.to_json) or null")
-                g = Game.from_json(start)
+                g = Game.from_json(saved_in(start, "start"))
                 if not g.over and g.decision() is None:
                     g = Game.from_state(g.state)
             else:
-                g = Game(**make_config(**config))
-        except (StateError, ConfigError, TypeError) as e:
+                g = Game(**make_config(**config_in(config)))
+        except (StateError, ConfigError, TypeError, ValueError) as e:
             raise ApiError(422, "bad_replay", f"the game's config or start position is rejected: {e}") from None
         moves = []
         for i, a in enumerate(acts):
@@ -257,7 +259,9 @@ def _tournament_games(doc: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for i, g in enumerate(doc["games"]):
         if isinstance(g, dict):
-            out.append({"index": i, "seats": g.get("seats"), "seed": g.get("seed"), "result": g.get("result"),
+            seed = g.get("seed")
+            out.append({"index": i, "seats": g.get("seats"), "seed": None if seed is None else str(seed),
+                        "result": g.get("result"),
                         "winner": g.get("winner"), "turns": g.get("turns"), "decisions": g.get("decisions")})
     return out
 

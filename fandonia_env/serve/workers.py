@@ -11,6 +11,7 @@ agent therefore blocks neither requests nor other games.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import hashlib
 import hmac
 import json
@@ -35,6 +36,7 @@ from fandonia_env.engine.options import ConfigError
 from fandonia_env.engine.state import GameState, StateError
 
 from .models import ApiError
+from .seeds import saved_in, without_seed
 from .store import Store
 
 log = logging.getLogger("fandonia_env.serve")
@@ -59,6 +61,10 @@ class Limits:
     ws_queue: int = 256               # pending pushes per WebSocket before it is closed as too slow
     max_list: int = 500               # games per page of GET /games
     cache_finished: int = 64          # finished games kept in memory
+    header_timeout_s: float = 10.0    # a request's line and headers must arrive within this (else closed)
+    body_timeout_s: float = 10.0      # its whole body within this after the headers (else 408, closed)
+    keep_alive_s: float = 5.0         # an idle keep-alive connection is closed after this
+    ws_hello_timeout_s: float = 10.0  # a WebSocket's first message must arrive within this (else no_hello)
 
 
 def encode(obj: Any) -> bytes:
@@ -70,12 +76,13 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def public_view(state: GameState) -> dict[str, Any]:
-    """What anyone watching the table knows: ``player_view`` less the viewer's own items, public log."""
+def public_view(state: GameState, log: bool = True) -> dict[str, Any]:
+    """What anyone watching the table knows: ``player_view`` less the viewer's own items, public log
+    (None with ``log=False``)."""
     v = player_view(state, 0, log=False)
     for k in PRIVATE_KEYS:
         v.pop(k, None)
-    v["log"] = [e["t"] for e in state.log if e["to"] is None]
+    v["log"] = [e["t"] for e in state.log if e["to"] is None] if log else None
     return v
 
 
@@ -106,6 +113,22 @@ def make_agents(seats: list[str], game_seed: int, steps0: int) -> list[Any]:
     return out
 
 
+@dataclass(frozen=True)
+class Push:
+    """What one client may see at one moment, for a push: its state without the log (encoded) and its
+    log so far: ``lines[:n]`` of a list the runner only appends to, with the indices of the private
+    lines in ``private[:n_private]`` (sorted)."""
+
+    state: bytes
+    lines: list[str]
+    n: int
+    private: list[int]
+    n_private: int
+
+
+NO_PRIVATE: list[int] = []
+
+
 def seat_infos(seats: list[str]) -> list[dict[str, Any]]:
     return [{"seat": i, "kind": "human" if s == HUMAN else "agent", "agent": None if s == HUMAN else s}
             for i, s in enumerate(seats)]
@@ -133,23 +156,66 @@ class GameRunner:
         self.busy = False          # a noble task is queued or running
         self.closed = False        # expired or unloaded: no more moves
         self.last_activity = time.monotonic()
+        # each client's log (key: seat, None for the public log), kept as the engine's log grows
+        self._log_seen = 0
+        self._logs: dict[int | None, list[str]] = {}
+        self._private: dict[int | None, list[int]] = {}
 
     # -- what clients see ---------------------------------------------------------
+    def _sync_log(self) -> None:
+        """Sort the engine's new log entries into every client's log (caller holds the lock)."""
+        log = self.game.state.log
+        if len(log) < self._log_seen or not self._logs:  # (re)built: new lists, old pushes keep theirs
+            self._log_seen = 0
+            self._logs = {k: [] for k in (None, *range(len(self.seats)))}
+            self._private = {k: [] for k in range(len(self.seats))}
+        for e in log[self._log_seen:]:
+            to, text = e["to"], e["t"]
+            if to is None:
+                for lst in self._logs.values():
+                    lst.append(text)
+            elif to in self._private:
+                self._private[to].append(len(self._logs[to]))
+                self._logs[to].append(text)
+        self._log_seen = len(log)
+
     def seat_state(self, p: int, log: bool = True) -> dict[str, Any]:
-        v = self.game.view(p, log=log)
+        """Seat ``p``'s state: ``Game.view(p)`` and its decision; ``log_private`` lists the indices of
+        ``view.log`` that are private to ``p`` (null without the log)."""
+        v = self.game.view(p, log=False)
+        private = None
+        if log:
+            self._sync_log()
+            v["log"] = list(self._logs[p])
+            private = list(self._private[p])
         dec = v["decision"]
         decision = None
         if dec is not None:
             decision = {"kind": dec["kind"], "ctx": dec["ctx"],
                         "options": [{"id": a, "name": NAME[a], "label": describe(a)} for a in dec["options"]]}
-        return {"seat": p, "step": self.counts[p], "status": self.status, "decision": decision, "view": v}
+        return {"seat": p, "step": self.counts[p], "status": self.status, "decision": decision, "view": v,
+                "log_private": private}
 
-    def public_state(self) -> dict[str, Any]:
-        return {"status": self.status, "view": public_view(self.game.state)}
+    def public_state(self, log: bool = True) -> dict[str, Any]:
+        v = public_view(self.game.state, log=False)
+        if log:
+            self._sync_log()
+            v["log"] = list(self._logs[None])
+        return {"status": self.status, "view": v}
+
+    def push(self, key: int | None) -> Push:
+        """What client ``key`` (a seat, None for a spectator) may see now (caller holds the lock)."""
+        self._sync_log()
+        state = encode(self.seat_state(key, log=False) if key is not None else self.public_state(log=False))
+        lines = self._logs[key]
+        private = self._private.get(key, NO_PRIVATE)
+        return Push(state, lines, len(lines), private, len(private))
 
     def summary(self) -> dict[str, Any]:
+        """The public summary: never the seed (it would tell every hand and future roll), before or after the
+        end; the replay publishes it after the end."""
         return {"game_id": self.gid, "status": self.status, "players": len(self.seats),
-                "seats": seat_infos(self.seats), "config": self.config, "result": self.game.result,
+                "seats": seat_infos(self.seats), "config": without_seed(self.config), "result": self.game.result,
                 "winner": self.game.winner, "created": self.created,
                 "updated": self.created if self.status == "playing" else self.updated}
 
@@ -202,11 +268,31 @@ class GameRunner:
 
 
 class Subscriber:
-    def __init__(self, seat: int | None, maxsize: int) -> None:
+    """One WebSocket client.  Its fields are read and written on the event loop only."""
+
+    def __init__(self, seat: int | None, maxsize: int, log: bool = True, log_from: int = 0) -> None:
         self.seat = seat
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=maxsize)
-        self.last: bytes | None = None
+        self.last_state: bytes | None = None  # the state (without log) of the last message queued
+        self.want_log = log                   # False: pushes carry no log lines
+        self.log_sent = log_from              # lines of its log the client has (sent or had before)
         self.seq = -1  # the newest published change this client's messages already reflect
+        self.closing: str | None = None       # why the server closes it (an error code), if it does
+
+    def message(self, p: Push) -> bytes | None:
+        """The push of ``p`` for this client: its state without the log and the log lines it lacks, or
+        None when nothing it may see changed (no push: the timing of others' secret moves stays hidden)."""
+        if p.state == self.last_state and (not self.want_log or p.n <= self.log_sent):
+            return None
+        self.last_state = p.state
+        if not self.want_log:
+            return b'{"state":' + p.state + b',"type":"state"}'
+        start = min(self.log_sent, p.n)
+        lines = p.lines[start:p.n]
+        private = p.private[bisect.bisect_left(p.private, start, 0, p.n_private):p.n_private]
+        self.log_sent = p.n
+        return (b'{"log":' + encode(lines) + b',"log_private":' + encode(private) + b',"log_start":'
+                + str(start).encode() + b',"state":' + p.state + b',"type":"state"}')
 
 
 class Manager:
@@ -271,8 +357,8 @@ class Manager:
                 raise ApiError(422, "start_with_rules", "a game from a start position takes its rules and seed "
                                                         "from the saved game: omit 'rules' and 'seed'")
             try:
-                game = initial_game({}, start)
-            except (StateError, ConfigError) as e:
+                game = initial_game({}, saved_in(start))
+            except (StateError, ConfigError, ValueError) as e:  # ValueError: a bad seed (seeds.saved_in)
                 raise ApiError(422, "bad_start", f"start position rejected: {e}") from None
             except Exception as e:  # the engine refusing a corrupt saved game in any other way
                 raise ApiError(422, "bad_start", f"start position rejected: {type(e).__name__}: {e}") from None
@@ -286,7 +372,7 @@ class Manager:
         else:
             kw = {k: v for k, v in (rules or {}).items() if v is not None}
             kw["players"] = len(seats)
-            kw["seed"] = secrets.randbits(63) if seed is None else seed
+            kw["seed"] = secrets.randbits(63) if seed is None else seed  # secret until the game ends
             try:
                 config = make_config(**kw)
             except ConfigError as e:
@@ -475,39 +561,41 @@ class Manager:
             if not lst:
                 self.subs.pop(gid, None)
 
-    def message(self, r: GameRunner, seat: int | None) -> bytes:
-        body = encode(r.seat_state(seat) if seat is not None else r.public_state())
-        return b'{"state":' + body + b',"type":"state"}'
-
     def publish(self, r: GameRunner) -> None:
-        """Called with ``r.lock`` held after every change: push each subscriber's new state."""
+        """Called with ``r.lock`` held after every change: push each subscriber what it may see now."""
         r.pub_seq += 1
         with self.sub_lock:
             keys = {s.seat for s in self.subs.get(r.gid, [])}
         if not keys or self.loop is None:
             return
-        msgs = {k: self.message(r, k) for k in keys}
+        pushes = {k: r.push(k) for k in keys}
         try:
-            self.loop.call_soon_threadsafe(self._deliver, r.gid, msgs, r.pub_seq)
+            self.loop.call_soon_threadsafe(self._deliver, r.gid, pushes, r.pub_seq)
         except RuntimeError:  # the loop is closed (shutting down)
             pass
 
-    def _deliver(self, gid: str, msgs: dict[int | None, bytes], seq: int) -> None:
+    def _deliver(self, gid: str, pushes: dict[int | None, Push], seq: int) -> None:
         with self.sub_lock:
             subs = list(self.subs.get(gid, []))
         for s in subs:
             if seq <= s.seq:  # older than what this client already has (its first message was newer)
                 continue
+            p = pushes.get(s.seat)
+            if p is None:  # subscribed after this change was published: its first message is newer
+                continue
             s.seq = seq
-            self.offer(gid, s, msgs.get(s.seat))
+            self.offer(gid, s, p)
 
-    def offer(self, gid: str, s: Subscriber, m: bytes | None) -> None:
-        """Queue ``m`` for ``s`` unless it is what ``s`` has already (called on the event loop)."""
-        if m is None or m == s.last:  # nothing this client may see changed: no push (no timing leak)
+    def offer(self, gid: str, s: Subscriber, p: Push) -> None:
+        """Queue ``s``'s message for ``p`` unless nothing ``s`` may see changed (called on the event loop)."""
+        if s.closing is not None:
             return
-        s.last = m
+        m = s.message(p)
+        if m is None:
+            return
         if s.queue.qsize() >= self.limits.ws_queue - 1:
-            s.queue.put_nowait(None)  # too slow a reader: closed, it reconnects for the current state
+            s.closing = "too_slow"  # closed (4001); it reconnects with log_from for the current state
+            s.queue.put_nowait(None)
             self.unsubscribe(gid, s)
             return
         s.queue.put_nowait(m)

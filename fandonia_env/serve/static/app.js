@@ -33,13 +33,22 @@ F.params = function () {
   return out;
 };
 
+// JSON.parse, except that an integer beyond 2**53 (which a JavaScript number would round) is kept as its
+// decimal string, where the browser gives the source text (the server writes seeds as strings anyway).
+F.parse = function (text) {
+  return JSON.parse(text, function (k, v, ctx) {
+    return typeof v === "number" && !Number.isSafeInteger(v) && Number.isInteger(v) && ctx && typeof ctx.source === "string" &&
+      /^-?[0-9]+$/.test(ctx.source) ? ctx.source : v;
+  });
+};
+
 F.api = async function (method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers["authorization"] = "Bearer " + token;
   const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
-  try { data = await r.json(); } catch (e) { data = null; }
+  try { data = F.parse(await r.text()); } catch (e) { data = null; }
   if (!r.ok) {
     const err = new Error((data && data.detail) || r.statusText || "request failed");
     err.status = r.status; err.code = data && data.error; err.data = data;
@@ -237,14 +246,53 @@ F.renderHand = function (el, hand, loyalty, opportunity) {
     h("p", {}, h("b", { text: "Opportunity counters drawn: " }), opportunity.length ? opportunity.map(F.oppName).join(", ") : "none"));
 };
 
-// lines: strings, or {text, to, turn} (replays: private lines are marked)
-F.renderLog = function (el, lines, keep) {
+// One log line: a string of a seat's or the public log (priv: private to the seat, from log_private), or
+// {text, to, turn} of a replay (private lines are marked with their seat).
+F.logLine = function (l, priv) {
+  if (typeof l === "string") {
+    return h("div", { class: priv ? "private" : (l.startsWith("---") ? "turnline" : ""), "data-private": priv ? "true" : null }, l);
+  }
+  const to = l.to !== null && l.to !== undefined;
+  return h("div", { class: to ? "private" : "", "data-private": to ? "true" : null }, (to ? "[to Player " + l.to + "] " : "") + l.text);
+};
+
+// The whole log; priv: the indices of the private lines (a Set), for a seat's log.
+F.renderLog = function (el, lines, priv) {
   const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 30;
-  const shown = keep ? lines.slice(-keep) : lines;
-  el.replaceChildren(...shown.map((l) => typeof l === "string" ? h("div", { class: l.startsWith("---") ? "turnline" : "" }, l)
-    : h("div", { class: l.to !== null && l.to !== undefined ? "private" : "" },
-      (l.to !== null && l.to !== undefined ? "[to Player " + l.to + "] " : "") + l.text)));
+  el.replaceChildren(...lines.map((l, i) => F.logLine(l, priv && priv.has(i))));
   if (atBottom || !el.dataset.seen) { el.scrollTop = el.scrollHeight; el.dataset.seen = "1"; }
+};
+
+// Lines start.. of a log the element shows up to start (pushes carry only the new lines).
+F.appendLog = function (el, start, lines, priv) {
+  if (el.childElementCount !== start) return false;
+  const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 30;
+  el.append(...lines.map((l, i) => F.logLine(l, priv && priv.has(start + i))));
+  if (atBottom) el.scrollTop = el.scrollHeight;
+  return true;
+};
+
+// A seat's or the spectator's log, kept from one full read (GET with the log) and the pushes' new lines
+// ({log_start, log, log_private}); the WebSocket's first message says how many lines it already has.
+F.Log = function (el) {
+  this.el = el; this.lines = []; this.priv = new Set();
+};
+F.Log.prototype.reset = function (lines, priv) {
+  this.lines = lines.slice(); this.priv = new Set(priv || []);
+  F.renderLog(this.el, this.lines, this.priv);
+};
+// a push's lines; false when they do not follow the lines held (then read the whole log again)
+F.Log.prototype.add = function (start, lines, priv) {
+  if (start > this.lines.length) return false;
+  for (const i of priv || []) this.priv.add(i);
+  if (start < this.lines.length) {  // lines already held (a reconnection): keep the log, take the new ones
+    this.lines = this.lines.slice(0, start).concat(lines);
+    F.renderLog(this.el, this.lines, this.priv);
+    return true;
+  }
+  this.lines = this.lines.concat(lines);
+  if (!F.appendLog(this.el, start, lines, this.priv)) F.renderLog(this.el, this.lines, this.priv);
+  return true;
 };
 
 window.F = F;

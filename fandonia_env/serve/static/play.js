@@ -1,5 +1,6 @@
-// The play page of one seat: its view (GET /games/{id}/seats/{seat}), pushes over the WebSocket, and
-// the pending decision as buttons (POST .../act with the seat's step). Keys 1-9 and 0 choose options.
+// The play page of one seat: its view (GET /games/{id}/seats/{seat}, the log read once), pushes over the
+// WebSocket (the state without the log, and the new log lines), and the pending decision as buttons
+// (POST .../act?log=false with the seat's step). Keys 1-9 and 0 choose options.
 "use strict";
 (async function () {
   const { h } = F;
@@ -19,6 +20,8 @@
   document.getElementById("whoami").textContent = "Game " + gid + " · you are Player " + seat;
   document.getElementById("watch-link").href = "watch.html#game=" + encodeURIComponent(gid);
   let current = null, busy = false, options = [];
+  const log = new F.Log(document.getElementById("log"));
+  const seatPath = "/games/" + encodeURIComponent(gid) + "/seats/" + seat;
 
   // The seat's view has no global counter (it would leak others' secret decisions), so order states this way:
   // its own step only grows; and a push with the step of an act's reply was made at or after that reply, which
@@ -37,7 +40,7 @@
     F.renderThrone(document.getElementById("throne"), v);
     F.renderCourt(document.getElementById("court"), v, config);
     F.renderHand(document.getElementById("hand"), v.hand, v.loyalty_drawn, v.opportunity_drawn);
-    if (v.log) F.renderLog(document.getElementById("log"), v.log);
+    if (v.log) log.reset(v.log, state.log_private);
     const banner = document.getElementById("banner");
     if (state.status !== "playing") {
       banner.hidden = false;
@@ -74,8 +77,9 @@
     body.replaceChildren(...kids);
   }
 
-  async function refresh() {
-    try { current = null; fromPush = false; show(await F.api("GET", "/games/" + gid + "/seats/" + seat, undefined, token)); }
+  // withLog: the whole log (the first load, or when pushes' lines do not follow the lines held)
+  async function refresh(withLog) {
+    try { current = null; fromPush = false; show(await F.api("GET", seatPath + (withLog ? "" : "?log=false"), undefined, token)); }
     catch (e) { body.replaceChildren(h("p", { class: "error" }, "Cannot load the seat: " + e.message)); }
   }
 
@@ -84,9 +88,9 @@
     busy = true;
     document.querySelectorAll(".options button").forEach((b) => { b.disabled = true; });
     try {
-      show(await F.api("POST", "/games/" + gid + "/seats/" + seat + "/act", { action: id, step: current.step }, token));
+      show(await F.api("POST", seatPath + "/act?log=false", { action: id, step: current.step }, token));
     } catch (e) {
-      if (e.code === "stale_step" || e.code === "not_your_decision") await refresh();
+      if (e.code === "stale_step" || e.code === "not_your_decision") await refresh(false);
       else {
         const el = document.getElementById("act-error");
         if (el) el.textContent = e.message;
@@ -108,11 +112,14 @@
   const conn = document.getElementById("conn");
   function connect() {
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/games/" + gid + "/ws");
-    ws.onopen = () => { ws.send(JSON.stringify({ seat, token })); conn.textContent = "live"; };
+    // log_from: the lines this page has; pushes then carry only the lines after them
+    ws.onopen = () => { ws.send(JSON.stringify({ seat, token, log_from: log.lines.length })); conn.textContent = "live"; };
     ws.onmessage = (m) => {
-      const msg = JSON.parse(m.data);
-      if (msg.type === "state") show(msg.state, true);
-      else if (msg.type === "error") { conn.textContent = "push refused: " + msg.detail; }
+      const msg = F.parse(m.data);
+      if (msg.type === "state") {
+        if (msg.log && !log.add(msg.log_start, msg.log, msg.log_private)) refresh(true);
+        show(msg.state, true);
+      } else if (msg.type === "error") { conn.textContent = "push refused: " + msg.detail; }
     };
     ws.onclose = () => {
       conn.textContent = "reconnecting…";
@@ -120,6 +127,6 @@
       else conn.textContent = "";
     };
   }
-  await refresh();
+  await refresh(true);
   connect();
 })();

@@ -89,7 +89,7 @@
     const file = ev.target.files[0];
     if (!file) return;
     let doc;
-    try { doc = JSON.parse(await file.text()); } catch (e) { err.textContent = "not a JSON file: " + e.message; return; }
+    try { doc = F.parse(await file.text()); } catch (e) { err.textContent = "not a JSON file: " + e.message; return; }
     doc = slim(doc);
     document.getElementById("tournament").replaceChildren();
     open(doc);

@@ -32,7 +32,7 @@
     if (mt) rules.max_turns = parseInt(mt, 10);
     const body = { seats, rules };
     const seed = document.getElementById("seed").value;
-    if (seed !== "") body.seed = parseInt(seed, 10);
+    if (seed.trim() !== "") body.seed = seed.trim();  // a string: a 63-bit seed is not rounded (the server checks it)
     let g;
     try { g = await F.api("POST", "/games", body); } catch (e) { err.textContent = e.message; return; }
     const humans = g.seats.filter((s) => s.kind === "human");

@@ -406,6 +406,7 @@ _PT_SPEC = _Spec(
 def _parse_str(s: str, me: int, n: int, sp: _Spec) -> tuple:
     """(string indices, character rows named, relative seats named, first number/10, hash)."""
     str_i = sp.str_i
+    r: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], float, float]
     if s in str_i:
         r = ((str_i[s],), (), (), 0.0, _h(s))
     else:
@@ -697,10 +698,10 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
             j = _PRESTIGE_I[tk]
             a[b + _S_PRESTIGE + j] = v / 2
             a[b + _S_PRESTIGE + _N_PRESTIGE + j] = 1.0
-        for tk, v in pl.counsels.items():
+        for tk, rolls in pl.counsels.items():
             j = _COUNSEL_I[tk]
-            a[b + _S_COUNSELS + j] = len(v) / 3
-            a[b + _S_COUNSELS + _N_COUNSEL + j] = _seq(v, 11)
+            a[b + _S_COUNSELS + j] = len(rolls) / 3
+            a[b + _S_COUNSELS + _N_COUNSEL + j] = _seq(rolls, 11)
 
     # -- globals --------------------------------------------------------------
     o = _G["game"] + 5

@@ -1,0 +1,93 @@
+"""Batched self-play (issue 27): the actor's records are the games it played."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.ppo_agent import NOBLE_PPO_V1, load_policy
+from fandonia_env.engine.actions import NUM_ACTIONS
+from training.bench_selfplay import main as bench_main
+from training.selfplay import Actor, Batch, SelfPlayConfig, run_actors, sample
+
+
+@pytest.fixture(scope="module")
+def policy():
+    return load_policy(NOBLE_PPO_V1)
+
+
+def test_actor_records_legal_decisions_of_finished_games(policy) -> None:
+    cfg = SelfPlayConfig(games=6, players=(2, 3), presets=("1981", "errata"), opponents=("self", "noble-rule-v1"),
+                         learner_seats=1, max_turns=6, seed=3)
+    b = Actor(policy, cfg).collect(decisions=200)
+    assert len(b) >= 200
+    assert b.obs.shape == (len(b), policy.obs_size) and b.obs.dtype == np.float16
+    assert b.mask.shape == (len(b), NUM_ACTIONS)
+    assert b.mask[np.arange(len(b)), b.action.astype(int)].all(), "an action outside its legal mask"
+    assert (b.mask.sum(axis=1) >= 2).all(), "a recorded decision with fewer than two options"
+    assert np.isfinite(b.logp).all() and (b.logp <= 1e-6).all()
+    assert set(np.unique(b.players)) <= {2, 3}
+    # one reward per game for the learner's seat, in the zero-sum set of docs/rewards.md
+    for gi in np.unique(b.game):
+        r = b.reward[b.game == gi]
+        assert (r == r[0]).all() or len(set(b.players[b.game == gi])) == 1
+        assert set(np.round(r, 4)) <= {1.0, 0.0, -1.0, -0.5}
+    st = b.stats
+    assert st["games"] >= 1 and st["learner_decisions"] >= len(b)
+
+
+def test_pure_self_play_records_every_seat_and_rewards_sum_to_zero(policy) -> None:
+    cfg = SelfPlayConfig(games=4, players=(3,), presets=("1981",), opponents=("self",), learner_seats=None,
+                         max_turns=8, seed=5)
+    b = Actor(policy, cfg).collect(decisions=300)
+    assert b.stats["decisions"] == b.stats["learner_decisions"]  # every seat is the network's
+    for gi in np.unique(b.game):
+        sel = b.game == gi
+        # every seat's reward of a game: zero-sum (a win: +1 and -1/2 twice; else 0)
+        seats_rewards = sorted(set(np.round(b.reward[sel], 4)))
+        assert seats_rewards in ([0.0], [-0.5, 1.0], [-0.5]) or seats_rewards == [1.0]
+
+
+def test_the_same_seed_plays_the_same_games(policy) -> None:
+    cfg = SelfPlayConfig(games=3, players=(2,), presets=("errata",), max_turns=5, seed=11)
+    a = Actor(policy, cfg).collect(decisions=120)
+    b = Actor(policy, cfg).collect(decisions=120)
+    assert np.array_equal(a.action, b.action) and np.array_equal(a.obs, b.obs)
+
+
+def test_sample_never_picks_an_illegal_id() -> None:
+    rng = np.random.default_rng(0)
+    logits = np.full((500, 10), -np.inf)
+    logits[:, [2, 7]] = rng.normal(size=(500, 2))
+    for t in (0.0, 0.5, 1.0, 3.0):
+        acts, logp = sample(logits.copy(), t, rng)
+        assert set(acts.tolist()) <= {2, 7}
+        assert np.isfinite(logp).all()
+
+
+def test_batches_join() -> None:
+    cfg = SelfPlayConfig(games=2, players=(2,), max_turns=4, seed=1)
+    pol = load_policy(NOBLE_PPO_V1)
+    x = Actor(pol, cfg).collect(decisions=30)
+    y = Actor(pol, SelfPlayConfig(games=2, players=(2,), max_turns=4, seed=2)).collect(decisions=30)
+    j = Batch.concat([x, y])
+    assert len(j) == len(x) + len(y)
+    assert set(np.unique(j.game[len(x):])).isdisjoint(np.unique(j.game[:len(x)]))
+
+
+def test_config_rejects_bad_values() -> None:
+    with pytest.raises(ValueError, match="players"):
+        SelfPlayConfig(players=(7,))
+    with pytest.raises(ValueError, match="games"):
+        SelfPlayConfig(games=0)
+    with pytest.raises(ValueError, match="temperature"):
+        SelfPlayConfig(temperature=-1)
+
+
+def test_two_worker_processes_and_the_bench_command(capsys) -> None:
+    cfg = SelfPlayConfig(games=2, players=(2,), presets=("1981",), max_turns=3, seed=7)
+    b = run_actors(str(NOBLE_PPO_V1), cfg, workers=2, seconds=3)
+    assert b.stats["learner_decisions"] > 0
+    assert bench_main(["--games", "2", "--workers", "1", "--seconds", "2", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "learner dec/s" in out and "| 1 | 2 |" in out

@@ -5,6 +5,7 @@ strings; slowly sent requests cut off by the header and body timeouts (a real se
 from __future__ import annotations
 
 import random
+import re
 import select
 import socket
 import time
@@ -210,3 +211,31 @@ def test_slow_request_headers_and_bodies_are_cut_off_within_the_limits(tmp_path)
         # an ordinary request still works, and the server is alive
         assert httpx.get(srv.url + "/health").json()["ok"] is True
 
+
+
+def test_server_doc_lists_every_option_with_its_default_and_every_error_code(capsys):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "server.md").read_text()
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    options = set(re.findall(r"(--[a-z][a-z-]+)", capsys.readouterr().out)) - {"--help"}
+    assert "--header-timeout" in options and "--body-timeout" in options
+    for opt in sorted(options):
+        assert f"`{opt}" in doc, f"docs/server.md does not list {opt}"
+    d = Limits()
+    for opt, value in [("--header-timeout", d.header_timeout_s), ("--body-timeout", d.body_timeout_s),
+                       ("--keep-alive", d.keep_alive_s), ("--ws-hello-timeout", d.ws_hello_timeout_s)]:
+        assert f"| `{opt}` | {value:g} s |" in doc, opt
+    # every error code the server can send, over HTTP or in a WebSocket error frame
+    src = "\n".join(p.read_text() for p in sorted((root / "fandonia_env" / "serve").glob("*.py")))
+    codes = set(re.findall(r'ApiError\(\d+, "([a-z_]+)"', src))
+    codes |= set(re.findall(r'(?<!def )_error\([^"\n]*"([a-z_]+)"', src))
+    codes |= set(re.findall(r'_ws_close\(websocket, "([a-z_]+)"', src))
+    codes |= {"not_found", "method_not_allowed", "http_error", "header_timeout", "too_slow", "bad_length"}
+    assert {"no_hello", "no_such_replay", "body_timeout", "stale_step", "no_such_frame"} <= codes, codes
+    missing = sorted(c for c in codes if f"`{c}`" not in doc)
+    assert not missing, f"docs/server.md does not document the error code(s) {missing}"
+    for close in ("4000", "4001", "1009", "1011"):
+        assert f"| {close} |" in doc, close

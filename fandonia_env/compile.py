@@ -3,6 +3,8 @@
     python -m fandonia_env.compile            # build C extensions next to the engine's sources
     python -m fandonia_env.compile --status   # pure, compiled, or stale (sources changed since)
     python -m fandonia_env.compile --clean    # remove them: back to the pure-Python engine
+    python -m fandonia_env.compile --cached   # reuse the cached build of these very sources, or build
+                                              # once and cache it (~/.cache/fandonia_env/compiled/KEY)
 
 Needs the ``fast`` extra (``pip install -e ".[fast]"``: mypy, which brings mypyc, and setuptools)
 and a C compiler (``gcc``); about 3 minutes on one core.  The pure-Python engine stays the
@@ -12,6 +14,13 @@ checks that it replays every golden playthrough and plays random games byte-iden
 The build writes ``fandonia_env/engine/*.so`` (one per compiled module, plus the shared library
 ``_compiled__mypyc``), one beside each of ``EXTRA_SOURCES`` (the v0 observation encoder) and
 ``_compiled.json``, the SHA-256 of each source it was built from.
+
+``--cached`` keeps each build in a cache folder keyed by ``build_key`` (the SHA-256 of every engine
+source, compiled or not, of the extra sources, of the Python version and of mypy's version and
+options): the same sources are compiled once per machine, then copied in (seconds).  The folder is
+``$FANDONIA_CACHE_DIR/compiled``, else ``$XDG_CACHE_HOME/fandonia_env/compiled``, else
+``~/.cache/fandonia_env/compiled``; the ``CACHE_KEEP`` builds used last are kept.  Processes that
+ask for the same key at once build it once: the others wait for it (a lock file per key).
 Python imports an extension before the ``.py`` of the same name, so editing a source after a build
 would silently run the old rules: ``fandonia_env.engine`` refuses to import a stale build (run this
 command again, or ``--clean``).  Not compiled: ``NOT_COMPILED`` below (``docs/engine.md``, "The
@@ -21,14 +30,39 @@ compiled engine", says why).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import shutil
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 
 from .cli import require_extra
-from .engine.compiled import ENGINE, GROUP, MANIFEST, MYPY_OPTIONS, extensions, fingerprint, sources, status
+from .engine.compiled import (
+    ENGINE,
+    EXTRA_SOURCES,
+    GROUP,
+    MANIFEST,
+    MYPY_OPTIONS,
+    extensions,
+    fingerprint,
+    sources,
+    status,
+)
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: builds of one key are not serialised
+    fcntl = None  # type: ignore[assignment]
+
+#: the cache folder's environment variable, and how many builds it keeps (the ones used last)
+CACHE_ENV = "FANDONIA_CACHE_DIR"
+CACHE_KEEP = 4
+#: the file of a cache entry that lists its extensions; written last, so an entry without it is incomplete
+CACHE_INDEX = "build.json"
+OPT_LEVEL = "3"
 
 
 class CompileError(RuntimeError):
@@ -71,7 +105,7 @@ def build(engine: Path = ENGINE, verbose: bool = False) -> list[Path]:
         os.chdir(src)
         try:
             rel = [p.resolve().relative_to(root).as_posix() for p in srcs]
-            exts = mypycify([*MYPY_OPTIONS, *rel], opt_level="3", group_name=GROUP,
+            exts = mypycify([*MYPY_OPTIONS, *rel], opt_level=OPT_LEVEL, group_name=GROUP,
                             target_dir=os.path.join(tmp, "c"))
             args = ["build_ext", "--inplace", "--build-temp", os.path.join(tmp, "obj"),
                     "--build-lib", os.path.join(tmp, "lib")]
@@ -89,11 +123,118 @@ def build(engine: Path = ENGINE, verbose: bool = False) -> list[Path]:
     return built
 
 
+def cache_root() -> Path:
+    """The folder of cached builds (see the module's docstring)."""
+    base = os.environ.get(CACHE_ENV)
+    if not base:
+        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "fandonia_env")
+    return Path(base) / "compiled"
+
+
+def build_key(engine: Path = ENGINE) -> str:
+    """What a build of ``engine`` depends on, hashed: every engine source (the ones kept in Python too:
+    compiled code is checked against their types), the extra sources, the Python and mypy versions
+    and the build options."""
+    files = sorted(engine.glob("*.py")) + sorted((engine / "data").glob("*.py"))
+    files += [p for p in (engine.parent / x for x in EXTRA_SOURCES) if p.is_file()]
+    try:
+        from importlib.metadata import version
+
+        mypy = version("mypy")
+    except Exception:
+        mypy = None
+    doc = {"sources": fingerprint(files, engine), "python": sys.version, "ext": sysconfig.get_config_var("EXT_SUFFIX"),
+           "mypy": mypy, "options": [*MYPY_OPTIONS, OPT_LEVEL, GROUP]}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def restore(engine: Path = ENGINE, key: str | None = None) -> bool:
+    """Copy the cached build of ``engine``'s sources next to them; False (nothing changed) without one."""
+    entry = cache_root() / (key or build_key(engine))
+    try:
+        files = json.loads((entry / CACHE_INDEX).read_text())["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    clean(engine)
+    pkg = engine.parent
+    try:
+        for rel in files:
+            shutil.copy2(entry / rel, pkg / rel)
+        shutil.copy2(entry / MANIFEST, engine / MANIFEST)
+    except OSError:
+        clean(engine)
+        return False
+    if status(engine)[0] != "compiled":  # an entry that does not fit these sources: not used
+        clean(engine)
+        return False
+    os.utime(entry)  # used last: kept longest
+    return True
+
+
+def store(engine: Path, key: str) -> Path | None:
+    """Put the fresh build lying in ``engine`` into the cache under ``key``; its folder, or None when
+    the cache cannot be written."""
+    root = cache_root()
+    pkg = engine.parent
+    rels = [p.relative_to(pkg).as_posix() for p in extensions(engine)]
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=root))
+        for rel in rels:
+            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(pkg / rel, tmp / rel)
+        shutil.copy2(engine / MANIFEST, tmp / MANIFEST)
+        (tmp / CACHE_INDEX).write_text(json.dumps({"files": rels}, indent=1) + "\n")
+    except OSError:
+        return None
+    try:
+        os.replace(tmp, root / key)  # whole or not at all
+    except OSError:  # another process stored it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    prune(root)
+    return root / key
+
+
+def prune(root: Path | None = None, keep: int = CACHE_KEEP) -> list[Path]:
+    """Remove all but the ``keep`` cached builds used last; returns the removed folders."""
+    root = cache_root() if root is None else root
+    entries = sorted((p for p in root.glob("*") if p.is_dir() and not p.name.startswith(".")),
+                     key=lambda p: p.stat().st_mtime, reverse=True)
+    for p in entries[keep:]:
+        shutil.rmtree(p, ignore_errors=True)
+        (root / f"{p.name}.lock").unlink(missing_ok=True)
+    return entries[keep:]
+
+
+def build_cached(engine: Path = ENGINE, verbose: bool = False) -> tuple[list[Path], bool]:
+    """The build of ``engine``'s sources, copied from the cache, or built once and cached;
+    (the extension files, True when they came from the cache)."""
+    key = build_key(engine)
+    if restore(engine, key):
+        return extensions(engine), True
+    try:
+        cache_root().mkdir(parents=True, exist_ok=True)
+        lock = open(cache_root() / f"{key}.lock", "w")
+    except OSError:  # no cache to write: a plain build
+        return build(engine, verbose), False
+    with lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # a build of this key under way elsewhere: wait for it
+        if restore(engine, key):
+            return extensions(engine), True
+        built = build(engine, verbose)
+        if build_key(engine) == key:  # no source edited during the build
+            store(engine, key)
+        return built, False
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m fandonia_env.compile", description=__doc__.split("\n")[0])
     g = ap.add_mutually_exclusive_group()
     g.add_argument("--status", action="store_true", help="print pure / compiled / stale and exit")
     g.add_argument("--clean", action="store_true", help="remove the compiled extensions (back to pure Python)")
+    ap.add_argument("--cached", action="store_true",
+                    help=f"reuse the cached build of these sources, or build once and cache it ({cache_root()})")
     ap.add_argument("--verbose", action="store_true", help="show the compiler's output")
     a = ap.parse_args(argv)
     if a.status:
@@ -106,11 +247,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     require_extra("fast", "fandonia_env.compile", ("mypyc", "setuptools"), cli=True)
     try:
-        built = build(verbose=a.verbose)
+        built, reused = build_cached(verbose=a.verbose) if a.cached else (build(verbose=a.verbose), False)
     except CompileError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    print(f"compiled {len(sources())} modules into {len(built)} extension(s) under {ENGINE}")
+    how = f"copied the cached build {build_key()} of" if reused else "compiled"
+    print(f"{how} {len(sources())} modules into {len(built)} extension(s) under {ENGINE}")
     return 0
 
 

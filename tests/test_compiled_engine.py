@@ -1,7 +1,9 @@
 """The compiled engine (``python -m fandonia_env.compile``, mypyc) plays exactly the pure-Python one.
 
-The build runs on a copy of the package in a temporary folder (about 3-5 minutes on one core),
-never in the working tree.  Then one script runs twice on that copy, with the compiled engine and
+The build runs on a copy of the package in a temporary folder, never in the working tree, with
+``--cached``: the build of these very sources is compiled once per machine (about 3-5 minutes on one
+core) into the cache (``fandonia_env.compile.cache_root()``, keyed by ``build_key``: every engine
+source, Python and mypy) and copied from it on later runs (seconds).  Then one script runs twice on that copy, with the compiled engine and
 with the pure one (``FANDONIA_ENGINE``), and prints a digest of everything the engine produces:
 the golden playthroughs replayed, and random games in every preset at 2, 4 and 6 players (legal
 actions at every decision, every seat's v0 observation at every 5th, the invariants checked at
@@ -117,8 +119,7 @@ def built_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     copy = tmp_path_factory.mktemp("compiled")
     shutil.copytree(ROOT / "fandonia_env", copy / "fandonia_env", ignore=shutil.ignore_patterns(
         "__pycache__", "*.so", "*.pyd", compiled.MANIFEST))
-    shutil.copytree(ROOT / "configs" / "presets", copy / "configs" / "presets")
-    out = subprocess.run([sys.executable, "-m", "fandonia_env.compile"], cwd=copy,
+    out = subprocess.run([sys.executable, "-m", "fandonia_env.compile", "--cached"], cwd=copy,
                          env={**os.environ, "PYTHONPATH": str(copy)}, capture_output=True, text=True, timeout=1800)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-3000:]
     assert compiled.status(copy / "fandonia_env" / "engine")[0] == "compiled"
@@ -163,3 +164,29 @@ def test_a_stale_build_is_set_aside_for_the_pure_engine_and_refused_on_demand(bu
     finally:
         obs.write_text(text)
     assert compiled.status(src.parent)[0] == "compiled"
+
+
+def test_the_build_is_cached_by_its_sources_and_copied_into_a_fresh_copy(built_copy: Path, tmp_path: Path):
+    from fandonia_env.compile import CACHE_INDEX, build_key, cache_root, restore
+
+    engine = built_copy / "fandonia_env" / "engine"
+    key = build_key(engine)
+    entry = cache_root() / key
+    assert (entry / CACHE_INDEX).is_file(), f"no cached build {entry}"
+    fresh = tmp_path / "fresh"
+    shutil.copytree(built_copy / "fandonia_env", fresh / "fandonia_env", ignore=shutil.ignore_patterns(
+        "__pycache__", "*.so", "*.pyd", compiled.MANIFEST))
+    fresh_engine = fresh / "fandonia_env" / "engine"
+    assert compiled.status(fresh_engine)[0] == "pure" and build_key(fresh_engine) == key
+    assert restore(fresh_engine)
+    assert compiled.status(fresh_engine)[0] == "compiled"
+    assert ([p.read_bytes() for p in compiled.extensions(fresh_engine)]
+            == [p.read_bytes() for p in compiled.extensions(engine)])
+    code = "import fandonia_env.engine as E; print(E.COMPILED)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=fresh, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(fresh), "FANDONIA_ENGINE": "compiled"})
+    assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr[-2000:]
+    # any engine source, compiled or kept in Python, is part of the key: an edit means another build
+    err = fresh_engine / "errors.py"
+    err.write_text(err.read_text() + "\n# edited\n")
+    assert build_key(fresh_engine) != key

@@ -1,0 +1,297 @@
+"""Expert iteration on batched self-play (issue 27).
+
+    python -m training.expert --config configs/expert.yaml [--set iterations=20]
+
+Each iteration:
+
+1. the current network is exported (``policies/iter_<k>.npz``, playable as ``ppo:PATH``);
+2. ``workers`` actor processes (``training.selfplay``: ``games_per_worker`` games in flight each, one
+   batched forward pass per round) play ``decisions`` learner decisions against a mix of opponents
+   drawn per seat from ``opponents`` (scripted nobles, ``self``, frozen snapshots of earlier
+   iterations: ``snapshot:<k>``, and any ``ppo:PATH``), on table sizes drawn from ``players`` and
+   rules drawn from ``presets`` (both editions, optional rules: the edition and switches are in the
+   observation);
+3. where a search noble's targets are given (``search_fraction`` > 0 and ``agents.search_noble``
+   available), the learner also fits the search's visit distribution on the searched decisions
+   (the expert); everywhere else the update is clipped PPO with the Monte-Carlo return of the
+   game (gamma = 1, the zero-sum terminal reward of docs/rewards.md) and the network's own value
+   as the baseline;
+4. the value head regresses on the game outcome;
+5. every ``eval_every`` iterations the new policy plays ``eval_games`` duplicate-seed games against
+   each anchor (``eval_anchors``: three of them at a 4-player table, both editions) through the
+   tournament runner, on deal seeds reserved for evaluation (``eval_seed``: never drawn by the
+   actors, whose seeds come from ``seed``); ``eval.csv`` and ``curve.png`` get a row / point.
+
+The run resumes from ``expert.pt`` in ``out`` (model, optimiser, iteration, snapshots).  Output:
+``expert.pt``, ``policies/``, ``train.csv`` (one row per iteration), ``eval.csv``, ``curve.png``,
+``expert_config.yaml``.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fandonia_env.cli import require_extra
+
+from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
+
+SCHEMA: dict[str, Opt] = {
+    "out": Opt(REQUIRED, (str,), "output directory (checkpoint, policies, curves)"),
+    "init": Opt("agents/weights/noble-ppo-v1.npz", (str,), "policy (.npz export or .pt checkpoint) to start from"),
+    "iterations": Opt(20, (int,), "expert-iteration rounds"),
+    "decisions": Opt(60_000, (int,), "learner decisions collected per iteration"),
+    "workers": Opt(2, (int,), "actor processes (one per core)"),
+    "games_per_worker": Opt(128, (int,), "games in flight per actor"),
+    "players": Opt([2, 3, 4, 5, 6], (list,), "table sizes drawn per game"),
+    "presets": Opt(["1981", "errata", "1981-all-optional", "errata-all-optional"], (list,),
+                   "rules presets drawn per game (both editions and the optional rules)"),
+    "opponents": Opt(["noble-rule-v1", "noble-rule-v1", "noble-rule-v2", "self", "snapshot"], (list,),
+                     "agent ids drawn per opponent seat: scripted ids, 'self', 'snapshot' (a random earlier "
+                     "iteration's policy, or the init before the first), 'ppo:PATH'"),
+    "learner_seats": Opt(1, (int,), "seats the learner holds per game (the rest drawn from opponents)"),
+    "temperature": Opt(1.0, (float,), "the learner's sampling temperature in self-play"),
+    "max_turns": Opt(60, (int,), "truncation turn limit (ruling R11)"),
+    "epochs": Opt(3, (int,), "PPO epochs per iteration"),
+    "minibatch": Opt(2048, (int,), "minibatch size"),
+    "lr": Opt(5e-5, (float,), "Adam learning rate"),
+    "clip": Opt(0.2, (float,), "PPO ratio clip"),
+    "ent_coef": Opt(0.003, (float,), "entropy bonus"),
+    "vf_coef": Opt(0.5, (float,), "value loss weight"),
+    "max_grad_norm": Opt(0.5, (float,), "gradient clipping"),
+    "target_kl": Opt(0.02, (float,), "stop an iteration's epochs when the approximate KL exceeds this", nullable=True),
+    "value_warmup": Opt(1, (int,), "first iterations train the value head only"),
+    "max_snapshots": Opt(8, (int,), "earlier iterations kept as 'snapshot' opponents"),
+    "eval_every": Opt(2, (int,), "iterations between evaluations (0: only at the end)"),
+    "eval_games": Opt(200, (int,), "games per anchor and edition at each evaluation (duplicate seeds, rotated)"),
+    "eval_anchors": Opt(["noble-rule-v1", "random-v1"], (list,), "evaluation opponents (three seats each)"),
+    "eval_presets": Opt(["1981", "errata"], (list,), "rules of the evaluation games"),
+    "eval_seed": Opt(7_000_000, (int,), "first deal seed of the evaluation games (the actors never draw them)"),
+    "threads": Opt(2, (int,), "torch threads of the update"),
+    "seed": Opt(0, (int,), "seed of the run (actors' deals, sampling, minibatches)"),
+    "progress": Opt(True, (bool,), "show a progress bar"),
+}
+
+
+def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
+    import agents as registry
+    from fandonia_env.engine.options import preset_names
+
+    for k in ("iterations", "decisions", "workers", "games_per_worker", "epochs", "minibatch", "eval_games",
+              "learner_seats", "max_turns", "threads"):
+        if cfg[k] < 1:
+            raise ConfigError(f"{k} must be >= 1, got {cfg[k]}")
+    bad = [n for n in cfg["players"] if not isinstance(n, int) or not 2 <= n <= 6]
+    if not cfg["players"] or bad:
+        raise ConfigError(f"players must list table sizes 2..6, got {cfg['players']!r}")
+    for key in ("presets", "eval_presets"):
+        unknown = [p for p in cfg[key] if p not in preset_names()]
+        if not cfg[key] or unknown:
+            raise ConfigError(f"{key}: unknown preset(s) {unknown}; valid presets: {preset_names()}")
+    try:
+        for a in cfg["opponents"]:
+            if a not in ("self", "snapshot"):
+                registry.check_agent(a)
+        for a in cfg["eval_anchors"]:
+            registry.check_agent(a)
+    except ValueError as e:
+        raise ConfigError(f"opponents / eval_anchors: {e}") from None
+    if not Path(cfg["init"]).is_file():
+        raise ConfigError(f"init: no policy file {cfg['init']!r}")
+    return cfg
+
+
+def _advantages(b: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(advantage, return) per decision: the Monte-Carlo return of its game (gamma = 1: the
+    terminal reward) less the network's value estimate at the decision."""
+    ret = b.reward.astype(np.float32)
+    return ret - b.value.astype(np.float32), ret
+
+
+def evaluate_policy(path: str, anchors: list[str], presets: list[str], games: int, seed: int,
+                    jobs: int = 2) -> list[dict[str, Any]]:
+    """The policy at ``path`` against three of each anchor at 4 players, per preset: win share and
+    95% bootstrap CI of its seat (duplicate deals, every seat rotation) through the tournament runner."""
+    from fandonia_env.tournament import run_tournament
+
+    rows = []
+    spec = f"ppo:{path}"
+    for preset in presets:
+        for anchor in anchors:
+            r = run_tournament(lineup=[spec, anchor, anchor, anchor], games=games, seed=seed, jobs=jobs,
+                               progress=False, plot=False, rules={"preset": preset})
+            s = r.summary["agents"][spec]
+            share = s.get("win_share", s["win_rate"])
+            ci = s.get("win_share_ci", s.get("win_rate_ci")) or [share, share]
+            rows.append({"preset": preset, "anchor": anchor, "games": s["games"], "win_share": share,
+                         "ci_lo": ci[0], "ci_hi": ci[1]})
+    return rows
+
+
+def _plot(eval_csv: Path, png: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - the tournament extra brings matplotlib
+        return
+    rows = list(csv.DictReader(open(eval_csv)))
+    if not rows:
+        return
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key in sorted({(r["preset"], r["anchor"]) for r in rows}):
+        pts = [r for r in rows if (r["preset"], r["anchor"]) == key]
+        x = [int(r["iteration"]) for r in pts]
+        y = [float(r["win_share"]) for r in pts]
+        lo = [float(r["ci_lo"]) for r in pts]
+        hi = [float(r["ci_hi"]) for r in pts]
+        ax.plot(x, y, marker="o", label=f"vs 3x {key[1]} ({key[0]})")
+        ax.fill_between(x, lo, hi, alpha=0.15)
+    ax.axhline(0.25, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("win share at a 4-player table")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+
+
+def train(cfg: dict[str, Any]) -> dict[str, Any]:
+    import torch
+
+    from fandonia_env.engine.actions import NUM_ACTIONS
+
+    from .league import ppo_update
+    from .model import export_npz, load_checkpoint, save_checkpoint
+    from .obs import get_encoder
+    from .selfplay import LEARNER, SelfPlayConfig, run_actors
+
+    cfg = check_config(dict(cfg))
+    out = prepare_out(cfg["out"], {k: v for k, v in cfg.items() if k != "progress"}, "expert")
+    seed_everything(cfg["seed"])
+    torch.set_num_threads(cfg["threads"])
+    ck_path = out / "expert.pt"
+    pol_dir = out / "policies"
+    pol_dir.mkdir(exist_ok=True)
+    state = {"iteration": 0, "snapshots": [], "decisions": 0, "games": 0, "seconds": 0.0}
+    if ck_path.exists():
+        model, ck = load_checkpoint(ck_path)
+        state.update(ck["state"])
+        print(f"expert: resuming from {ck_path} at iteration {state['iteration']}", file=sys.stderr)
+    else:
+        model, ck = load_checkpoint(cfg["init"])
+        ck = {}
+    enc = get_encoder(_encoder_name(cfg, ck_path))
+    opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
+    if ck.get("optimizer"):
+        opt.load_state_dict(ck["optimizer"])
+    ppo_cfg = {k: cfg[k] for k in ("epochs", "minibatch", "clip", "ent_coef", "vf_coef", "max_grad_norm", "target_kl")}
+    train_csv, eval_csv = out / "train.csv", out / "eval.csv"
+    if not train_csv.exists():
+        with open(train_csv, "w", newline="") as f:
+            csv.writer(f).writerow(["iteration", "decisions", "games", "learner_win_share", "mean_return", "pg_loss",
+                                    "v_loss", "entropy", "approx_kl", "epochs", "collect_s", "update_s",
+                                    "learner_dec_per_s"])
+    if not eval_csv.exists():
+        with open(eval_csv, "w", newline="") as f:
+            csv.writer(f).writerow(["iteration", "preset", "anchor", "games", "win_share", "ci_lo", "ci_hi"])
+    bar = Progress(cfg["iterations"], unit="iter", desc="expert", enabled=cfg["progress"])
+    bar.update(state["iteration"])
+    rng = np.random.default_rng(cfg["seed"] + 7919 * state["iteration"])
+    last_eval: list[dict[str, Any]] = []
+    while state["iteration"] < cfg["iterations"]:
+        it = state["iteration"]
+        cur = pol_dir / f"iter_{it:03d}.npz"
+        export_npz(model, cur, enc)
+        opponents = []
+        for o in cfg["opponents"]:
+            if o == "snapshot":
+                snaps = state["snapshots"] or [str(Path(cfg["init"]).resolve())]
+                o = f"ppo:{snaps[int(rng.integers(len(snaps)))]}"
+            opponents.append(LEARNER if o == "self" else o)
+        sp = SelfPlayConfig(games=cfg["games_per_worker"], players=tuple(cfg["players"]),
+                            presets=tuple(cfg["presets"]), opponents=tuple(opponents),
+                            learner_seats=cfg["learner_seats"], temperature=cfg["temperature"],
+                            max_turns=cfg["max_turns"], seed=cfg["seed"] * 10_000 + it)
+        t0 = time.perf_counter()
+        b = run_actors(str(cur), sp, workers=cfg["workers"], decisions=cfg["decisions"])
+        t_collect = time.perf_counter() - t0
+        adv, ret = _advantages(b)
+        batch = {"obs": b.obs, "mask": np.packbits(b.mask, axis=-1), "action": b.action.astype(np.int64),
+                 "logp": b.logp, "adv": adv, "ret": ret}
+        t1 = time.perf_counter()
+        stats = ppo_update(model, opt, batch, ppo_cfg, value_only=it < cfg["value_warmup"], num_actions=NUM_ACTIONS)
+        t_update = time.perf_counter() - t1
+        st = b.stats
+        state["iteration"] = it + 1
+        state["decisions"] += len(b)
+        state["games"] += int(st["games"])
+        state["seconds"] += t_collect + t_update
+        state["snapshots"] = (state["snapshots"] + [str(cur.resolve())])[-cfg["max_snapshots"]:]
+        win = st["learner_wins"] / max(1, st["learner_seats"])
+        with open(train_csv, "a", newline="") as f:
+            csv.writer(f).writerow([it + 1, len(b), st["games"], f"{win:.4f}", f"{float(ret.mean()):.4f}",
+                                    f"{stats['pg_loss']:.5f}", f"{stats['v_loss']:.5f}", f"{stats['entropy']:.4f}",
+                                    f"{stats['approx_kl']:.5f}", stats["epochs"], f"{t_collect:.1f}",
+                                    f"{t_update:.1f}", f"{st['learner_decisions'] / max(t_collect, 1e-9):.0f}"])
+        save_checkpoint(ck_path, model, enc, optimizer=opt.state_dict(), state=state)
+        final = state["iteration"] == cfg["iterations"]
+        if final or (cfg["eval_every"] and state["iteration"] % cfg["eval_every"] == 0):
+            path = pol_dir / f"iter_{state['iteration']:03d}.npz"
+            export_npz(model, path, enc)
+            last_eval = evaluate_policy(str(path), cfg["eval_anchors"], cfg["eval_presets"], cfg["eval_games"],
+                                        cfg["eval_seed"], jobs=cfg["workers"])
+            with open(eval_csv, "a", newline="") as f:
+                w = csv.writer(f)
+                for r in last_eval:
+                    w.writerow([state["iteration"], r["preset"], r["anchor"], r["games"], f"{r['win_share']:.4f}",
+                                f"{r['ci_lo']:.4f}", f"{r['ci_hi']:.4f}"])
+            _plot(eval_csv, out / "curve.png")
+        bar.update(1)
+    bar.close()
+    final_path = out / "policy.npz"
+    export_npz(model, final_path, enc)
+    return {"out": str(out), "policy": str(final_path), "iterations": state["iteration"],
+            "decisions": state["decisions"], "games": state["games"], "seconds": state["seconds"],
+            "eval": last_eval}
+
+
+def _encoder_name(cfg: dict[str, Any], ck_path: Path) -> str:
+    import json
+
+    from .model import load_checkpoint
+
+    src = ck_path if ck_path.exists() else Path(cfg["init"])
+    if str(src).endswith(".npz"):
+        with np.load(src, allow_pickle=False) as z:
+            return json.loads(str(z["__header__"]))["encoder"]
+    _, ck = load_checkpoint(src)
+    return ck["header"]["encoder"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = arg_parser("python -m training.expert", __doc__)
+    a = ap.parse_args(argv)
+    try:
+        cfg = load_config(a.config, SCHEMA, a.set)
+        res = train(cfg)
+    except ConfigError as e:
+        print(f"training.expert: {e}", file=sys.stderr)
+        return 2
+    print(f"expert: {res['iterations']} iterations, {res['decisions']:,} decisions, {res['games']:,} games, "
+          f"{res['seconds']:.0f} s; policy {res['policy']}")
+    for r in res["eval"]:
+        print(f"  vs 3x {r['anchor']} ({r['preset']}): {r['win_share']:.3f} [{r['ci_lo']:.3f}, {r['ci_hi']:.3f}] "
+              f"over {r['games']} games")
+    return 0
+
+
+if __name__ == "__main__":
+    require_extra("train", "training.expert", ["torch"])
+    sys.exit(main())

@@ -231,7 +231,7 @@ def test_request_id_of_the_wrong_type_is_refused_naming_the_field(rid):
 
 #: the least of each search budget a registered noble's factory may take, so that every noble
 #: answers in a few milliseconds in the test below
-SMALLEST_BUDGET = {"iterations": 1, "determinizations": 1, "stakes_determinizations": 1,
+SMALLEST_BUDGET = {"iterations": 1, "simulations": 1, "determinizations": 1, "stakes_determinizations": 1,
                    "max_determinizations": 1, "turns_ahead": 1}
 
 

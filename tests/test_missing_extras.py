@@ -36,6 +36,8 @@ CASES = [
      "training.league"),
     (["-m", "training.recipe", "--config", "configs/recipe.yaml", "--set", "out=OUT"], "torch", "train",
      "training.recipe"),
+    (["-m", "training.expert", "--config", "configs/expert.yaml", "--set", "out=OUT"], "torch", "train",
+     "training.expert"),
     (["-m", "training.rllib_train", "--config", "configs/rllib_ppo.yaml", "--set", "out=OUT"], "ray", "rllib",
      "training.rllib_train"),
     (["-m", "fandonia_env.compile"], "mypyc", "fast", "fandonia_env.compile"),

@@ -228,15 +228,16 @@ class ReplayStore:
         first = g.clone()
         bots = []
         for i, aid in enumerate(seats_ids):
-            s = agent_seed(seed, rot, i)
-            bot = agent_registry.make_agent(aid, seed=s)
-            bot.reset(s)
+            bot_seed = agent_seed(seed, rot, i)
+            bot = agent_registry.make_agent(aid, seed=bot_seed)
+            bot.reset(bot_seed)
             bots.append(bot)
-        moves = []
+        moves: list[tuple[int, int]] = []
         while not g.over:
             if len(moves) >= MAX_TOURNAMENT_DECISIONS:
                 raise ApiError(422, "bad_replay", f"over {MAX_TOURNAMENT_DECISIONS} decisions: not replayed")
             p = g.current_player()
+            assert p is not None  # a game not over has a player to decide
             a = int(bots[p].act(g.view(p, log=False), g.legal_actions(), InfoSet(g.state, p)))
             moves.append((p, a))
             g.apply(a)

@@ -418,6 +418,7 @@ class Manager:
             bot = agents[seat]
             if bot is not None and row["status"] == "playing":  # the noble's RNG and memory move on as before
                 p = game.current_player()
+                assert p is not None  # a recorded action was taken at a decision
                 try:
                     again = bot.act(game.view(p, log=False), game.legal_actions(), InfoSet(game.state, p))
                 except Exception:

@@ -12,7 +12,7 @@ reference: the compiled one is built from the same sources, and ``tests/test_com
 checks that it replays every golden playthrough and plays random games byte-identically.
 
 The build writes ``fandonia_env/engine/*.so`` (one per compiled module, plus the shared library
-``_compiled__mypyc``), one beside each of ``EXTRA_SOURCES`` (the v0 observation encoder) and
+``_compiled__mypyc``), one beside each of ``EXTRA_SOURCES`` (the v0 and v1 observation encoders, the rule features) and
 ``_compiled.json``, the SHA-256 of each source it was built from.
 
 ``--cached`` keeps each build in a cache folder keyed by ``build_key`` (the SHA-256 of every engine

@@ -26,8 +26,9 @@ from typing import Any, get_type_hints
 
 ENGINE = Path(__file__).resolve().parent
 #: compiled with the engine although they live outside it (paths relative to the package folder):
-#: the v0 observation encoder, about as much of an AEC step as the engine's own work
-EXTRA_SOURCES = ("spaces/observation.py",)
+#: the v0 observation encoder, about as much of an AEC step as the engine's own work; the v1 encoder
+#: and the rule features, most of a trained noble's decision and of batched self-play (issue 27)
+EXTRA_SOURCES = ("spaces/observation.py", "spaces/observation_v1.py", "spaces/rule_features.py")
 #: kept in Python: package inits; the exceptions (mypyc cannot compile exception classes as native
 #: classes); the test/playthrough builders
 NOT_COMPILED = frozenset({"__init__.py", "compiled.py", "errors.py", "builder.py", "playthrough.py"})

@@ -694,9 +694,9 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
             a[b + _S_INFRONT + 1] = _h("|".join(types))
             for t in types:
                 a[b + _S_SUPPORT + _SUPPORT_I.get(t, _N_SUPPORT)] += 1.0
-        for tk, v in pl.prestige_mods.items():
+        for tk, pmod in pl.prestige_mods.items():
             j = _PRESTIGE_I[tk]
-            a[b + _S_PRESTIGE + j] = v / 2
+            a[b + _S_PRESTIGE + j] = pmod / 2
             a[b + _S_PRESTIGE + _N_PRESTIGE + j] = 1.0
         for tk, rolls in pl.counsels.items():
             j = _COUNSEL_I[tk]
@@ -743,13 +743,13 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
         if isinstance(since, int):
             a[o + 1] = (state.turn - since) / 4
         extra = 0.0
-        for k, v in reign.items():
-            if k == "cid" and v in CHAR_ROW:
-                a[CHAR_ROW[v] * CF + _C["reign_farc"]] = 1.0
-            elif k == "player" and isinstance(v, int) and 0 <= v < n:
-                a[_SB + ((v - me) % n) * SF + _S["reign_player"]] = 1.0
+        for k, rv in reign.items():
+            if k == "cid" and rv in CHAR_ROW:
+                a[CHAR_ROW[rv] * CF + _C["reign_farc"]] = 1.0
+            elif k == "player" and isinstance(rv, int) and 0 <= rv < n:
+                a[_SB + ((rv - me) % n) * SF + _S["reign_player"]] = 1.0
             elif k != "since":
-                extra += _h(f"{k}={_canon(v, k, me, n)}")
+                extra += _h(f"{k}={_canon(rv, k, me, n)}")
         a[o + 2] = extra
     if state.problems:
         o0 = _G["problems"]
@@ -760,22 +760,22 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
             o = o0 + i * _NPF
             a[o] = 1.0
             extra = 0.0
-            for k, v in pr.items():
+            for k, pv in pr.items():
                 if k == "fails":
-                    a[o + 1] = v / 3
+                    a[o + 1] = pv / 3
                 elif k == "turns":
-                    a[o + 2] = v / 10
+                    a[o + 2] = pv / 10
                 elif k == "minister":
-                    if v in CHAR_ROW:
-                        a[o + 3] = (CHAR_ROW[v] + 1) / N_CHARS
-                        a[CHAR_ROW[v] * CF + _C["problem_minister"]] += 1.0
+                    if pv in CHAR_ROW:
+                        a[o + 3] = (CHAR_ROW[pv] + 1) / N_CHARS
+                        a[CHAR_ROW[pv] * CF + _C["problem_minister"]] += 1.0
                 elif k == "countries":
-                    for x in v:
-                        a[o + 5 + _COUNTRY_I[x]] = 1.0
-                    if len(v) > 1:
-                        extra += _h(f"countries={v}")
+                    for px in pv:
+                        a[o + 5 + _COUNTRY_I[px]] = 1.0
+                    if len(pv) > 1:
+                        extra += _h(f"countries={pv}")
                 else:
-                    extra += _h(f"{k}={_canon(v, k, me, n)}")
+                    extra += _h(f"{k}={_canon(pv, k, me, n)}")
             a[o + 4] = extra
     mine = state.players[me]
     o = _G["hand"]
@@ -801,15 +801,15 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
             a[o + len(ACTIVITY_WORDS) + ACT_BUCKETS + 1] = _h("|".join(done))
         if pt.get("player") == me:
             a[_G["turn_state"]] = 1.0
-            for k, v in pt.items():
-                _leaf(a, k, v, me, n, _PT_SPEC, True)
+            for k, tv in pt.items():
+                _leaf(a, k, tv, me, n, _PT_SPEC, True)
     d = pending(state)
     if d is not None and d.args["player"] == me:
         kind = d.args["kind"]
         i = _KIND_I.get(kind)
         a[_G["decision_kind"] + (len(DECISION_KINDS) + _bucket(kind, KIND_BUCKETS) if i is None else i)] = 1.0
-        for k, v in d.args["ctx"].items():
-            _leaf(a, k, v, me, n, _CTX_SPEC, True)
+        for k, cv in d.args["ctx"].items():
+            _leaf(a, k, cv, me, n, _CTX_SPEC, True)
     return np.frombuffer(a, dtype=np.float32)
 
 

@@ -250,12 +250,12 @@ class Actor:
             logits, value = pol.forward(obs, mask)
             temp = self.cfg.temperature if key == LEARNER else 0.0
             actions, logp = sample(logits, temp, self.np_rng)
+            half = obs.astype(np.float16) if key == LEARNER else obs  # one conversion per batch
             for i, s in enumerate(slots):
                 g = s.game
-                p = g.current_player()
                 a = int(actions[i])
                 if key == LEARNER:
-                    s.records.append((p, obs[i].astype(np.float16), mask[i], a, float(logp[i]), float(value[i])))
+                    s.records.append((g.current_player(), half[i], mask[i], a, float(logp[i]), float(value[i])))
                     made += 1
                 g.apply(a)
             self.stats["decisions"] += len(slots)

@@ -90,16 +90,58 @@ class GameList(BaseModel):
     games: list[GameSummary]
 
 
+class Confirm(BaseModel):
+    """A fatal or risky choice: what to show before it is sent."""
+
+    title: str = Field(description="the question, e.g. 'Attempt to usurp the throne of King George?'")
+    odds: float | None = Field(description="the engine's chance of success (e.g. rule_queries.usurpation_chance), "
+                                           "null where no single chance exists")
+    lose: str = Field(description="what is lost on failure, in plain words")
+
+
 class Option(BaseModel):
     id: int = Field(description="action id of the catalogue fandonia_env.engine.actions")
     name: str = Field(description="the catalogue name of the id (actions.NAME)")
-    label: str = Field(description="a readable description (actions.describe)")
+    label: str = Field(description="plain words: what it does and to whom (fandonia_env.wording)")
+    detail: str | None = Field(None, description="more explanation, or null")
+    rule: str | None = Field(None, description="the rule it follows, e.g. '§36.3' (for a tooltip), or null")
+    confirm: Confirm | None = Field(None, description="set for a fatal or risky choice: ask before sending it")
 
 
 class Decision(BaseModel):
     kind: str
     ctx: dict[str, Any]
+    prompt: str = Field(description="what is being asked, in one plain sentence")
     options: list[Option]
+
+
+class RacePlayer(BaseModel):
+    seat: int
+    name: str = Field(description="'Player 2 (Sir Guy)'; 'You, Player 0 (...)' for the viewing seat")
+    pp: int
+    ip: int
+    status: int = Field(description="the Status total of the seat's living characters")
+    claim: str = Field(description="its royal allies and their place in the line of succession, or its reign")
+    countdown: int | None = Field(description="turns after this one before it wins (§37), while its royal reigns")
+    odds: float | None = Field(description="its best chance to usurp now (rule_queries.best_usurpation); other "
+                                           "seats' hands are never counted; null when it cannot usurp")
+
+
+class Race(BaseModel):
+    goal: str = Field(description="how the game is won, in one or two sentences")
+    leader: int | None = Field(description="the seat closest to the throne, null when nobody has a chance")
+    lead_text: str = Field(description="who is closest to the throne and by how much, in words")
+    players: list[RacePlayer]
+
+
+class FactionMember(BaseModel):
+    cid: str
+    name: str
+    status: int
+    office: str | None
+    titles: str | None = Field(description="the present title, e.g. 'Earl'")
+    spouse: str | None
+    situation: str | None = Field(description="role (PC, FAC, FARC, henchman...) and condition, in words")
 
 
 class SeatState(BaseModel):
@@ -111,11 +153,25 @@ class SeatState(BaseModel):
     log_private: list[int] | None = Field(
         None, description="indices of view.log that are private to this seat (e.g. 'You drew ...'); null "
                           "when the log is left out")
+    race: Race = Field(description="the race for the throne as this seat may know it")
+    faction: list[FactionMember] = Field(description="the seat's own characters")
+    recent: list[str] = Field(description="what happened since this seat's previous decision, in plain sentences")
 
 
 class PublicState(BaseModel):
     status: Literal["playing", "over", "expired"]
     view: dict[str, Any] = Field(description="public information only: no hand, no drawn counter, public log lines")
+    race: Race = Field(description="the race for the throne from public information")
+
+
+class Help(BaseModel):
+    """``GET /help``: plain explanations for people learning the game."""
+
+    cards: dict[str, str]
+    counters: dict[str, str]
+    offices: dict[str, str]
+    titles: dict[str, str]
+    terms: dict[str, str]
 
 
 class Act(BaseModel):

@@ -5,6 +5,8 @@
 * ``GET /meta``: the game's fixed public data - names of characters, offices, cards, counters, problems,
   tables and counsels, the order of succession, the title ladders, the rules presets and the agents this
   server may seat - so that a front end can write readable labels. Nothing in it depends on a game.
+* ``GET /help``: plain explanations of the cards, counters, offices, titles and terms (``wording.HELP``), for
+  people learning the game; nothing in it depends on a game.
 * ``POST /replays`` and ``GET /replays/{id}/frames/{i}``: open a finished or saved game and step through it
   (``replays.py``).
 """
@@ -18,12 +20,13 @@ from fastapi import FastAPI
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from fandonia_env import wording
 from fandonia_env.engine.actions import COUNSEL_TABLES, PRESTIGE_TABLES, PROBLEMS
 from fandonia_env.engine.data import components as C
 from fandonia_env.engine.data.tables import COUNSELING_TABLES
 from fandonia_env.engine.options import OPTIONAL_RULES, preset_names
 
-from .models import Meta, OpenReplay, ReplayFrame, ReplayInfo
+from .models import Help, Meta, OpenReplay, ReplayFrame, ReplayInfo
 from .replays import ReplayStore
 from .workers import Manager, encode
 
@@ -66,6 +69,7 @@ def add_ui(app: FastAPI, manager: Manager) -> None:
     replays = ReplayStore(manager.allowed_agents)
     app.state.replays = replays
     meta_body = encode(meta(manager))
+    help_body = encode(wording.HELP)
 
     @app.get("/", include_in_schema=False)
     def root() -> RedirectResponse:
@@ -74,6 +78,10 @@ def add_ui(app: FastAPI, manager: Manager) -> None:
     @app.get("/meta", response_model=Meta, summary="Names and tables for readable labels; agents and presets")
     def get_meta() -> Any:
         return Response(meta_body, media_type="application/json")
+
+    @app.get("/help", response_model=Help, summary="Plain explanations of cards, counters, offices, titles, terms")
+    def get_help() -> Any:
+        return Response(help_body, media_type="application/json")
 
     @app.post("/replays", response_model=ReplayInfo, summary="Open a finished or saved game to step through")
     def open_replay(body: OpenReplay) -> Any:

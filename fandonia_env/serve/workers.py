@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import agents as agent_registry
+from fandonia_env import wording
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import NAME, describe
+from fandonia_env.engine.actions import NAME
 from fandonia_env.engine.game import make_config, player_view
 from fandonia_env.engine.hidden import InfoSet
 from fandonia_env.engine.machine import run
@@ -138,7 +139,7 @@ class GameRunner:
     """One game in memory: the engine's ``Game``, its seats, nobles and counters."""
 
     def __init__(self, manager: Manager, gid: str, row: dict[str, Any], game: Game, agents: list[Any],
-                 n_actions: int, counts: list[int]) -> None:
+                 n_actions: int, counts: list[int], marks: list[int] | None = None) -> None:
         self.manager = manager
         self.gid = gid
         self.pub_seq = 0  # changes published so far (under ``lock``): orders pushes against first messages
@@ -152,6 +153,8 @@ class GameRunner:
         self.agents = agents
         self.n_actions = n_actions
         self.counts = counts
+        # for each seat, the length of the engine's log when it last decided: its ``recent`` lines follow
+        self.marks = list(marks) if marks is not None else [0] * len(counts)
         self.lock = threading.RLock()
         self.busy = False          # a noble task is queued or running
         self.closed = False        # expired or unloaded: no more moves
@@ -188,20 +191,17 @@ class GameRunner:
             self._sync_log()
             v["log"] = list(self._logs[p])
             private = list(self._private[p])
-        dec = v["decision"]
-        decision = None
-        if dec is not None:
-            decision = {"kind": dec["kind"], "ctx": dec["ctx"],
-                        "options": [{"id": a, "name": NAME[a], "label": describe(a)} for a in dec["options"]]}
-        return {"seat": p, "step": self.counts[p], "status": self.status, "decision": decision, "view": v,
-                "log_private": private}
+        since = [e["t"] for e in self.game.state.log[self.marks[p]:] if e["to"] is None or e["to"] == p]
+        return {"seat": p, "step": self.counts[p], "status": self.status, "decision": wording.decision_words(v),
+                "view": v, "log_private": private, **wording.seat_words(v, since)}
 
     def public_state(self, log: bool = True) -> dict[str, Any]:
         v = public_view(self.game.state, log=False)
+        race = wording.race(v, public=True)
         if log:
             self._sync_log()
             v["log"] = list(self._logs[None])
-        return {"status": self.status, "view": v}
+        return {"status": self.status, "view": v, "race": race}
 
     def push(self, key: int | None) -> Push:
         """What client ``key`` (a seat, None for a spectator) may see now (caller holds the lock)."""
@@ -229,6 +229,7 @@ class GameRunner:
     def commit(self, seat: int, action: int) -> None:
         """Apply a legal action, record it durably, then publish; the game is unchanged if anything fails."""
         g2 = self.game.clone()
+        mark = len(g2.state.log)
         g2.apply(action)
         idx = self.n_actions
         status = "over" if g2.over else "playing"
@@ -240,6 +241,7 @@ class GameRunner:
         self.game = g2
         self.n_actions = idx + 1
         self.counts[seat] += 1
+        self.marks[seat] = mark
         self.status = status
         self.updated = time.time()
         self.last_activity = time.monotonic()
@@ -414,7 +416,13 @@ class Manager:
         counts = [0] * len(seats)
         for _, seat, _ in all_actions:
             counts[seat] += 1
+        # ``recent``: where each seat last decided; a seat whose last decision is older than the snapshot
+        # gets the lines since the start of the previous turn
+        prev_turn = game.state.turn - 1
+        start = next((i for i, e in enumerate(game.state.log) if e["turn"] >= prev_turn), len(game.state.log))
+        marks = [start if counts[s] else 0 for s in range(len(seats))]
         for idx, seat, action in all_actions[first:]:
+            marks[seat] = len(game.state.log)
             bot = agents[seat]
             if bot is not None and row["status"] == "playing":  # the noble's RNG and memory move on as before
                 p = game.current_player()
@@ -426,7 +434,7 @@ class Manager:
                 if again != action:
                     log.warning("game %s action %d: noble chose %r on replay, %r was recorded", gid, idx, again, action)
             game.apply(action)
-        return GameRunner(self, gid, row, game, agents, len(all_actions), counts)
+        return GameRunner(self, gid, row, game, agents, len(all_actions), counts, marks)
 
     def runner(self, gid: str) -> GameRunner:
         with self.lock:

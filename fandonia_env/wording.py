@@ -1124,7 +1124,7 @@ def race(view: dict[str, Any], public: bool = False) -> dict[str, Any]:
             odds = round(best_usurpation(v, q, with_hand=(q == me))[1], 4)
         players.append({"seat": q, "name": ("You, " if q == me else "") + f"Player {q} ({char_name(pl['pc'])})",
                         "pp": int(pl["pp"]), "ip": int(pl["ip"]), "status": status,
-                        "claim": _claim(view, q, line), "countdown": countdown, "odds": odds})
+                        "claim": _claim(v, q, line), "countdown": countdown, "odds": odds})
     leader, text = _leader(view, players, me)
     return {"goal": GOAL, "leader": leader, "lead_text": text, "players": players}
 

@@ -6,9 +6,12 @@
 
 You see what your seat may know (``Game.view``) - the court, the throne, Monarch's Support and problems,
 every player's IP/PP/hand size/cards in front, your hand and drawn counters, the log with your private
-lines - and choose by number. At any decision: ``help``, ``view`` (the whole table), ``hand``,
-``court``, ``log [N]``, ``save FILE``, ``load FILE``, ``quit``. Bad input is answered with what was wrong
-and what is allowed; it never ends the game. A saved file is a game record (rules, seats, every action
+lines - and choose by number. Every question and choice is in plain words (``fandonia_env.wording``, the
+same words as the server's play page); a fatal or risky choice (a usurpation, an assassination, a duel, a
+dangerous table roll) shows its odds and what is lost and asks ``y/n`` first. At any decision: ``help``,
+``status`` (the race for the throne and your faction), ``explain N`` (more about option N), ``view`` (the
+whole table), ``hand``, ``court``, ``log [N]``, ``save FILE``, ``load FILE``, ``quit``. Bad input is
+answered with what was wrong and what is allowed; it never ends the game. A saved file is a game record (rules, seats, every action
 and the current position) that ``load`` resumes and the server's replay page opens.
 
 Plain text only, no dependency beyond the engine and the agents.
@@ -24,9 +27,10 @@ from typing import Any, TextIO
 
 import agents as agent_registry
 
+from . import wording
 from .cli import add_rules_args, agent_list_arg, max_turns_arg, players_arg, rules_from_args, seed_arg
 from .engine import Game
-from .engine.actions import NAME, NUM_ACTIONS, describe
+from .engine.actions import NAME, NUM_ACTIONS
 from .engine.data import components as C
 from .engine.data.tables import COUNSELING_TABLES
 from .engine.game import make_config
@@ -38,8 +42,11 @@ FORMAT = "fandonia-game-record/1"
 HUMAN = "human"
 
 HELP = """Commands (at any decision):
-  N            choose option N of the list
+  N            choose option N of the list (a choice marked [risky] asks y/n first, with its odds)
   help         this help
+  status       the race for the throne (goal, each player's claim, PP/IP/Status, countdown, odds) and
+               your faction
+  explain N    more about option N: what it does, the rule, the risk
   view         the whole table: kingdom, throne and succession, players, court, your hand
   hand         your hand and drawn counters
   court        the 47 characters (Status, office, title, faction, situation)
@@ -99,60 +106,17 @@ def situation_of(c: dict[str, Any]) -> str:
 
 
 def option_label(a: int, view: dict[str, Any], decision: dict[str, Any], seat: int) -> str:
-    """The catalogue label of ``a`` made concrete with the decision's context (names, Status, counsels)."""
-    n = NAME[a]
-    ctx = decision.get("ctx") or {}
-    if n.startswith("char_"):
-        cid = n[5:]
-        c = view["chars"][cid]
-        bits = [f"Status {view['status'][cid]}"]
-        if c["office"]:
-            bits.append(C.OFFICES[c["office"]].name)
-        if c["owner"] is not None:
-            bits.append("yours" if c["owner"] == seat else f"Player {c['owner']}'s")
-        return f"{char_name(cid)} ({', '.join(bits)})"
-    if n.startswith("player_rel_"):
-        t = (seat + int(n[11:])) % view["n_players"]
-        return f"Player {t} ({char_name(view['players'][t]['pc'])})"
-    if n.startswith("counsel_table_"):
-        return f"Counsel on the {COUNSELING_TABLES[n[14:]]['name']} table"
-    if n.startswith("counsel_") and n[8:].isdigit() and ctx.get("table") in COUNSELING_TABLES:
-        i = int(n[8:])
-        cd = COUNSELING_TABLES[ctx["table"]]["counsels"][i - 1]
-        return f"Counsel {i}: {cd['text']}: {cd['effect_text']}"
-    if n.startswith("problem_"):
-        return "Political problem: " + COUNSELING_TABLES[n[8:]]["name"]
-    if n in ("sign_plus", "sign_minus"):
-        amt = ctx.get("amount")
-        return ("Plus (+" if n == "sign_plus" else "Minus (-") + (f"{amt}" if amt else "") + ") on the roll"
-    if n == "pass" and decision["kind"] == "card_window":
-        return "Pass (play no card)"
-    if n == "pass" and decision["kind"] == "declare_modifier":
-        return "Pass (declare no sign)"
-    return describe(a)
+    """The plain label of option ``a`` (``wording.option_words``; ``seat`` is the view's own)."""
+    return str(wording.option_words(view, decision, a)["label"])
 
 
-def decision_title(d: dict[str, Any]) -> str:
-    ctx = d.get("ctx") or {}
-    if d["kind"] == "card_window":
-        return f"Card window: you may play a card on the {ctx.get('roll', '')} roll"
-    if d["kind"] == "declare_modifier":
-        return (f"Modifier sign: {ctx.get('why', 'your modifier')} on the {ctx.get('roll', 'roll')}"
-                + (f" ({ctx['amount']})" if ctx.get("amount") else ""))
-    return d["kind"].replace("_", " ").capitalize()
+def decision_title(view: dict[str, Any], decision: dict[str, Any]) -> str:
+    """What the decision asks, in plain words (``wording.prompt``)."""
+    return wording.prompt(view, decision)
 
 
-def ctx_text(ctx: dict[str, Any]) -> str:
-    out = []
-    for k, v in ctx.items():
-        if isinstance(v, str) and (v in C.NOBLES or v in C.ROYALS):
-            v = char_name(v)
-        elif isinstance(v, list) and v and all(isinstance(x, str) and (x in C.NOBLES or x in C.ROYALS) for x in v):
-            v = ", ".join(char_name(x) for x in v)
-        elif k == "office" and isinstance(v, str) and v in C.OFFICES:
-            v = C.OFFICES[v].name
-        out.append(f"{k.replace('_', ' ')}: {v}")
-    return "; ".join(out)
+def odds_text(odds: float | None) -> str:
+    return "unknown" if odds is None else f"{odds * 100:.0f}%"
 
 
 def table(rows: list[list[str]], head: list[str]) -> str:
@@ -191,6 +155,7 @@ class Session:
             bot.reset(s)
             self.bots.append(bot)
         self.shown = 0  # log lines already printed
+        self.words: list[dict[str, Any]] = []  # the plain words of the options shown (wording.decision_words)
 
     # -- state changes -----------------------------------------------------------------------
     def apply(self, a: int) -> None:
@@ -347,10 +312,73 @@ class Session:
         if v["active"] != self.seat:
             self.say("(out of turn: " + ("a game phase" if v["active"] is None else f"Player {v['active']}'s turn")
                      + " - the game waits for you)")
-        self.say(">> " + decision_title(d) + (f"  [{ctx_text(d['ctx'])}]" if d["ctx"] else ""))
-        for i, a in enumerate(d["options"], 1):
-            self.say(f"  {i:2d}) {option_label(a, v, d, self.seat)}")
+        words = wording.decision_words(v)
+        assert words is not None
+        self.words = words["options"]
+        self.say(">> " + words["prompt"])
+        for i, o in enumerate(self.words, 1):
+            self.say(f"  {i:2d}) {o['label']}" + ("  [risky]" if o["confirm"] else ""))
         return list(d["options"])
+
+    def show_status(self) -> None:
+        """The race for the throne and the seat's own faction (``wording.race``, ``wording.faction``)."""
+        v = self.game.view(self.seat, log=False)
+        r = wording.race(v)
+        self.say("Goal: " + r["goal"])
+        self.say("Now: " + r["lead_text"])
+        rows = [[p["name"], str(p["pp"]), str(p["ip"]), str(p["status"]),
+                 "-" if p["countdown"] is None else str(p["countdown"]),
+                 "-" if p["odds"] is None else odds_text(p["odds"]), p["claim"]] for p in r["players"]]
+        self.say(table(rows, ["Player", "PP", "IP", "Status", "Countdown", "Odds", "Claim to the throne"]))
+        self.say("(Countdown: turns after this one before a reigning player wins. Odds: the best chance to usurp "
+                 "now; other players' hands are not counted.)")
+        self.say("")
+        self.say("Your faction:")
+        rows = [[m["name"], str(m["status"]), m["office"] or "", m["titles"] or "", m["spouse"] or "",
+                 m["situation"] or ""] for m in wording.faction(v)]
+        self.say(table(rows, ["Character", "Status", "Office", "Title", "Spouse", "Situation"]))
+
+    def explain(self, arg: str, options: list[int]) -> None:
+        if not arg.isdigit() or not 1 <= int(arg) <= len(options):
+            raise PlayError(f"explain takes an option number 1-{len(options)}, got {arg!r}")
+        o = self.option(int(arg), options)
+        self.say(f"{arg}) {o['label']}")
+        if o["detail"]:
+            self.say("   " + o["detail"])
+        if o["rule"]:
+            self.say("   rule: " + o["rule"])
+        if o["confirm"]:
+            c = o["confirm"]
+            self.say(f"   risky: chance of success {odds_text(c['odds'])}; {c['lose']}")
+
+    def option(self, k: int, options: list[int]) -> dict[str, Any]:
+        """The words of option number ``k`` (1-based) of the decision shown."""
+        words = self.words
+        if [o["id"] for o in words] != options:
+            v = self.game.view(self.seat, log=False)
+            words = (wording.decision_words(v) or {"options": []})["options"]
+            self.words = words
+        return dict(words[k - 1])
+
+    def confirm(self, o: dict[str, Any], inp: TextIO) -> bool | None:
+        """Ask before a fatal or risky choice: True to go on, False to choose again, None at end of input."""
+        c = o["confirm"]
+        self.say(f"!! {c['title']}")
+        self.say(f"   Chance of success: {odds_text(c['odds'])}")
+        self.say(f"   At stake: {c['lose']}")
+        while True:
+            self.out.write("confirm (y/n)> ")
+            self.out.flush()
+            line = inp.readline()
+            if not line:
+                return None
+            ans = line.strip().lower()
+            if ans in ("y", "yes"):
+                return True
+            if ans in ("n", "no", ""):
+                self.say("cancelled: choose again")
+                return False
+            self.say("error: answer y or n")
 
     # -- the loop ----------------------------------------------------------------------------
     def command(self, line: str, options: list[int]) -> Session | int | None:
@@ -370,6 +398,10 @@ class Session:
         w = word.lower()
         if w in ("help", "?", "h"):
             self.say(HELP)
+        elif w == "status":
+            self.show_status()
+        elif w == "explain":
+            self.explain(arg, options)
         elif w == "view":
             self.show_view()
         elif w == "hand":
@@ -392,8 +424,8 @@ class Session:
         elif w in ("quit", "exit", "q"):
             return -1
         else:
-            raise PlayError(f"unknown command {word!r}: type a number 1-{len(options)}, or help, view, hand, court, "
-                            "log, save FILE, load FILE, quit")
+            raise PlayError(f"unknown command {word!r}: type a number 1-{len(options)}, or help, status, explain N, "
+                            "view, hand, court, log, save FILE, load FILE, quit")
         return None
 
 
@@ -433,6 +465,14 @@ def play(session: Session, inp: TextIO = sys.stdin) -> int:
             if r == -1:
                 s.say("bye")
                 return 0
+            o = s.option(options.index(r) + 1, options)
+            if o["confirm"] is not None:
+                ok = s.confirm(o, inp)
+                if ok is None:
+                    s.say("\nend of input: leaving the game (use 'save FILE' first to keep it)")
+                    return 0
+                if not ok:
+                    continue
             s.apply(r)
             break
 

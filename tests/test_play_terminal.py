@@ -1,5 +1,6 @@
 """The terminal game (python -m fandonia_env.play) driven through a pseudo-terminal with pexpect: a complete
-short game (short-game preset) against two nobles, with bad input, help/view/log, and save/load mid-game."""
+short game (short-game preset) against two nobles, with bad input, help/view/log, and save/load mid-game; the
+plain prompts and labels (fandonia_env.wording), the ``status`` panel and the confirmation of a fatal choice."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ pexpect = pytest.importorskip("pexpect")
 from fandonia_env.play import HUMAN, Session, main  # noqa: E402
 
 PROMPT = re.compile(r"choose 1-(\d+) \(or help\)> ")
+CONFIRM = re.compile(r"confirm \(y/n\)> ")
+RAW = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b|rel:|ctx|None|\{|§")
 SEED = 0  # 3 players, short-game: seat 0 choosing at random (Random(0)) ends the game, a win, in turn 7
 
 
@@ -27,6 +30,20 @@ def spawn(*args: str) -> pexpect.spawn:
 def prompt(child: pexpect.spawn) -> int:
     child.expect(PROMPT)
     return int(child.match.group(1))
+
+
+def choose(child: pexpect.spawn, k: int, out: list[str] | None = None) -> int | None:
+    """Choose option k, confirming a risky choice; the next prompt's option count, None at the game's end."""
+    child.sendline(str(k))
+    while True:
+        i = child.expect([PROMPT, CONFIRM, r"Game over: (\w+)"])
+        if out is not None:
+            out.append(child.before)
+        if i == 1:
+            assert "Chance of success:" in child.before and "At stake:" in child.before
+            child.sendline("y")
+            continue
+        return None if i == 2 else int(child.match.group(1))
 
 
 def test_terminal_game_complete_short_game_with_bad_input_and_save_load(tmp_path):
@@ -59,7 +76,7 @@ def test_terminal_game_complete_short_game_with_bad_input_and_save_load(tmp_path
         assert "error: " in child.before and expect in child.before, (line, child.before)
     # help, view, hand, log
     send("help")
-    assert "save FILE" in child.before and "load FILE" in child.before
+    assert "save FILE" in child.before and "load FILE" in child.before and "status" in child.before
     send("view")
     for key in ("Monarch's Support", "Order of succession", "Character", "Status", "Office", "Faction",
                 "Player 1 (noble-rule-v1)", "Player 2 (random-v1)", "Your hand", "Loyalty counters drawn"):
@@ -78,12 +95,10 @@ def test_terminal_game_complete_short_game_with_bad_input_and_save_load(tmp_path
             assert send(f"save {save}") == n
             assert f"saved to {save}" in child.before
             saved_at = (rng.getstate(), n)
-            k = rng.randrange(n)
-            child.sendline(str(k + 1))
-            n = prompt(child)
-            k = rng.randrange(n)
-            child.sendline(str(k + 1))
-            n = prompt(child)
+            n = choose(child, rng.randrange(n) + 1)
+            assert n is not None
+            n = choose(child, rng.randrange(n) + 1)
+            assert n is not None
             decisions += 2
             child.sendline(f"load {save}")
             n = prompt(child)
@@ -93,13 +108,11 @@ def test_terminal_game_complete_short_game_with_bad_input_and_save_load(tmp_path
             rng.setstate(state)  # the same choices again: the game goes on as if never left
             decisions -= 2
         k = rng.randrange(n)
-        child.sendline(str(k + 1))
         decisions += 1
-        i = child.expect([PROMPT, r"Game over: (\w+)"])
-        out.append(child.before)
-        if i == 1:
+        nxt = choose(child, k + 1, out)
+        if nxt is None:
             break
-        n = int(child.match.group(1))
+        n = nxt
         assert decisions < 400
     result = child.match.group(1)
     child.expect(pexpect.EOF)
@@ -145,3 +158,50 @@ def test_terminal_game_load_refuses_a_changed_record(tmp_path):
     path.write_text(json.dumps(doc))
     with pytest.raises(Exception, match="does not fit the game"):
         Session.load(str(path), io.StringIO())
+
+
+def test_terminal_game_plain_prompt_status_panel_and_confirmation_of_a_fatal_choice():
+    child = spawn("--players", "3", "--seat", "0", "--opponents", "noble-rule-v1,random-v1",
+                  "--preset", "short-game", "--seed", str(SEED))
+    child.expect("You are Player 0")
+    n = prompt(child)
+    shown = child.before
+    block = shown[shown.index(">> "):]  # the decision: its prompt and numbered choices
+    assert ">> Your turn: choose an activity" in block
+    assert not RAW.search(block), block
+    m = re.search(r"(\d+)\) Usurp the throne \(best chance (\d+)%.*\[risky\]", block)
+    assert m, block
+    usurp = int(m.group(1))
+    # the race for the throne and the seat's faction
+    child.sendline("status")
+    assert prompt(child) == n
+    for key in ("Goal: Put one of your royal allies on the throne", "Now: ", "Countdown", "Odds",
+                "Claim to the throne", "You, Player 0", "Player 1 (", "Player 2 (", "Your faction:",
+                "your player character (PC)"):
+        assert key in child.before, (key, child.before)
+    # explain an option
+    child.sendline(f"explain {usurp}")
+    assert prompt(child) == n
+    assert "rule: §36.1" in child.before and "risky: chance of success" in child.before
+    # a fatal choice asks first, with its odds and what is lost; 'n' goes back to the same decision
+    child.sendline(str(usurp))
+    child.expect(CONFIRM)
+    assert "!! Attempt to usurp the throne of King George?" in child.before
+    assert f"Chance of success: {m.group(2)}%" in child.before
+    assert "your PC dies" in child.before and "Support card" in child.before
+    child.sendline("maybe")
+    child.expect(CONFIRM)
+    assert "answer y or n" in child.before
+    child.sendline("n")
+    assert prompt(child) == n
+    assert "cancelled: choose again" in child.before
+    # 'y' carries it out: the usurpation fails (0%) and the PC dies
+    child.sendline(str(usurp))
+    child.expect(CONFIRM)
+    child.sendline("y")
+    child.expect(PROMPT)
+    assert "attempts to usurp the throne" in child.before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

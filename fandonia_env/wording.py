@@ -966,9 +966,9 @@ def _action_option(w: _W, a: int) -> dict[str, Any]:
                  "travel_destination": f"Go to {cn}", "foreign_support_country": f"Ask {cn} for support",
                  "emissary_country": f"Send the emissary to {cn}"}.get(kind, cn)
     elif n.startswith("player_rel_"):
-        t = (w.me + int(n[11:])) % int(v["n_players"])
-        pl = v["players"][t]
-        who = player_words(v, t)
+        seat = (w.me + int(n[11:])) % int(v["n_players"])
+        pl = v["players"][seat]
+        who = player_words(v, seat)
         label = {"intrigue_victim": f"Take a card from {who}'s hand ({pl['hand_size']} cards)"}.get(kind, who)
     elif n.startswith("draw_"):
         what = n[5:]

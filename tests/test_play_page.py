@@ -10,8 +10,10 @@ screenshots whose key elements it checks in the DOM. Set FANDONIA_SCREENSHOTS=DI
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
 import shutil
 import time
 
@@ -57,9 +59,11 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def shots(tmp_path):
-    d = os.environ.get("FANDONIA_SCREENSHOTS") or str(tmp_path)
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    """Where the screenshots go: FANDONIA_SCREENSHOTS=DIR (docs/screenshots is made that way), else a
+    temporary artifacts directory of the test session."""
+    d = os.environ.get("FANDONIA_SCREENSHOTS") or str(tmp_path_factory.mktemp("screenshots"))
     os.makedirs(d, exist_ok=True)
     return d
 
@@ -176,17 +180,88 @@ NEW_DECISION = """([last, started]) => {
   if (document.body.dataset.status && document.body.dataset.status !== 'playing') return true;
   return started && document.body.dataset.active !== '0' && document.body.dataset.active !== undefined;
 }"""
+WIDE = {"width": 1400, "height": 1000}
+PHONE = {"width": 390, "height": 844}
+# words a player should never read in a prompt or an option: engine keys (snake_case), relative seats, a bare §
+RAW = re.compile(r"\b[a-z]+_[a-z0-9_]+\b|\brel:|§")
+SAVED_KINDS: set[str] = set()
+PAGE_ERRORS: dict[int, list[str]] = {}
 
 
 def panel_cards(page) -> list[str]:
-    text = page.inner_text("#hand .hand-cards")
-    return [] if text == "empty" else text.split(", ")
+    return page.locator("#hand ul.hand-cards > li").evaluate_all(
+        "ls => ls.map(l => l.querySelector('summary, .card-name').textContent)")
+
+
+def open_page(browser, viewport: dict, **kw):
+    """A new page and the list of its script errors (and console errors other than a missing resource)."""
+    page = browser.new_page(viewport=viewport, **kw)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append("console: " + m.text)
+            if m.type == "error" and "Failed to load resource" not in m.text else None)
+    PAGE_ERRORS[id(page)] = errors
+    return page, errors
+
+
+def explained(page, wait, *args, **kw):
+    """A wait on the page; when it times out, the page's errors and the shown decision are in the message."""
+    try:
+        return wait(*args, **kw)
+    except Exception as e:
+        state = page.evaluate("() => { const s = document.querySelector('#decision'); return [s.className, "
+                              "s.dataset.step, s.dataset.kind, s.dataset.ready, document.body.dataset.status, "
+                              "document.querySelector('#decision-body').innerText.slice(0, 300)]; }")
+        raise AssertionError(f"{e}\npage errors: {PAGE_ERRORS.get(id(page))}\ndecision: {state}") from e
+
+
+def wait_decision(page, last: int, started: bool = False, timeout: int = 90_000) -> None:
+    """A new prompt after step `last` (or the end of the game, or of the seat's turn when `started`)."""
+    explained(page, page.wait_for_function, NEW_DECISION, arg=[last, started], timeout=timeout)
+
+
+def wait_ready(page, step: int) -> None:
+    """The prompt of this step is shown and armed (a new prompt ignores clicks and keys for a moment)."""
+    explained(page, page.wait_for_selector, f"#decision[data-step='{step}'][data-ready]", timeout=30_000)
+
+
+def option_ids(page, confirm: bool | None = None) -> list[int]:
+    sel = "#decision .options button" + {None: "", True: "[data-confirm]", False: ":not([data-confirm])"}[confirm]
+    return [int(x) for x in page.locator(sel).evaluate_all("bs => bs.map(b => b.dataset.actionId)")]
+
+
+def check_wording(page, kind: str) -> None:
+    """The prompt and every option in plain words: no engine key, no relative seat, no bare rule number; the
+    page's title and the live region announce the move."""
+    prompt = page.inner_text("#decision #prompt")
+    assert prompt.strip() and not RAW.search(prompt), (kind, prompt)
+    text = page.inner_text("#decision")
+    assert not RAW.search(text), (kind, RAW.search(text).group(0), text)
+    assert page.title().startswith("Your move: ") and prompt.strip() in page.title()
+    assert page.inner_text("#announce").startswith("Your move: ")
+
+
+def shoot_kind(page, shots: str, kind: str) -> None:
+    """decision-<kind>.png: the top of the page at this decision (race, prompt and options, what just happened)."""
+    if kind in SAVED_KINDS:
+        return
+    SAVED_KINDS.add(kind)
+    bottom = page.evaluate("Math.max(...['#decision', '#recent-sec'].map(s => "
+                           "document.querySelector(s).getBoundingClientRect().bottom)) + window.scrollY + 8")
+    page.screenshot(path=os.path.join(shots, f"decision-{kind}.png"), full_page=True,
+                    clip={"x": 0, "y": 0, "width": page.viewport_size["width"], "height": min(bottom, 1400)})
+
+
+def act_posts(page) -> list[dict]:
+    """Every move the page sends (POST .../act), with the body it carries."""
+    posts: list[dict] = []
+    page.on("request", lambda r: posts.append(json.loads(r.post_data)) if r.method == "POST" and "/act" in r.url
+            else None)
+    return posts
 
 
 def test_play_page_whole_turn_with_card_window_reload_and_no_other_hand(server, browser, shots):
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = open_page(browser, WIDE)
     page.goto(server.url + "/ui/")
     # set up: 3 players, seat 0 human, two nobles, short-game preset
     page.select_option("#players", "3")
@@ -206,7 +281,7 @@ def test_play_page_whole_turn_with_card_window_reload_and_no_other_hand(server, 
     shadow = Shadow()
     last, started, clicks, special, reloaded, other_cards_seen, turns = -1, False, 0, [], False, 0, 0
     while True:
-        page.wait_for_function(NEW_DECISION, arg=[last, started], timeout=60_000)
+        wait_decision(page, last, started)
         if page.get_attribute("body", "data-status") != "playing":
             break
         active = page.get_attribute("body", "data-active")
@@ -219,8 +294,9 @@ def test_play_page_whole_turn_with_card_window_reload_and_no_other_hand(server, 
         sec = page.locator("#decision")
         step, kind = int(sec.get_attribute("data-step")), sec.get_attribute("data-kind")
         assert step == last + 1
-        buttons = page.locator("#decision .options button")
-        ids = [int(x) for x in buttons.evaluate_all("bs => bs.map(b => b.dataset.actionId)")]
+        wait_ready(page, step)
+        check_wording(page, kind)
+        ids = option_ids(page)
         # the page offers exactly the engine's legal choices at the same point of the same game
         shadow.to_human()
         assert ids == shadow.game.legal_actions()
@@ -238,41 +314,46 @@ def test_play_page_whole_turn_with_card_window_reload_and_no_other_hand(server, 
             assert pl.locator("td.hand-size").inner_text() == str(len(st.players[seat].hand))
         if kind in ("card_window", "declare_modifier"):
             special.append(kind)
-            title = page.inner_text("#decision .dtitle")
-            assert title.startswith("Card window" if kind == "card_window" else "Modifier sign")
-            assert ("Pass (play no card)" if kind == "card_window" else "Pass (declare no sign)") in \
-                page.inner_text("#decision .options")
+            assert page.locator("#decision .options button[data-name='pass']").count() == 1
             page.screenshot(path=os.path.join(shots, "play.png"), full_page=False)
             check_play_screenshot_elements(page, kind)
-        a = choose(step, kind, ids)
+        shoot_kind(page, shots, kind)
+        safe = option_ids(page, confirm=False)
+        a = choose(step, kind, safe or ids)
         if active == "0":
             started = True
-        if clicks % 3 == 2:  # keyboard shortcut: the option's number
-            page.keyboard.press(str(ids.index(a) + 1) if ids.index(a) < 9 else "0")
+        if clicks % 3 == 2:  # keyboard shortcut: the option's key
+            page.keyboard.press(page.get_attribute(f"#decision .options button[data-action-id='{a}']", "data-key"))
         else:
             page.click(f"#decision .options button[data-action-id='{a}']")
         shadow.game.apply(a)
         clicks += 1
         last = step
         if clicks == 3 and not reloaded:  # reload mid-game: the page comes back at the same point
-            page.wait_for_function(NEW_DECISION, arg=[last, True], timeout=60_000)
+            wait_decision(page, last, True)
             page.reload()
             page.wait_for_selector("#decision .options button, #decision.idle p", timeout=30_000)
             reloaded = True
     assert special, "the human seat met no card window or modifier sign decision"
     assert reloaded and clicks >= 4 and other_cards_seen > 0
-    assert page.get_attribute("body", "data-status") == "playing"
+    assert page.get_attribute("body", "data-status") == "playing", (clicks, turns, special,
+                                                                    page.inner_text("#log")[-3000:])
     log = page.inner_text("#log")
     assert "--- Player 0's turn ---" in log and "You drew" in log  # the seat's own private lines
     assert not errors, errors
 
     # the spectator page: public information only
-    watch = browser.new_page(viewport={"width": 1400, "height": 1000})
+    watch = browser.new_page(viewport=WIDE)
+    watch.on("pageerror", lambda e: errors.append(str(e)))
     watch.goto(f"{server.url}/ui/watch.html#game={gid}")
-    watch.wait_for_selector("#court tbody tr")
+    try:
+        watch.wait_for_selector("#court tbody tr")
+    finally:
+        assert not errors, errors
     assert watch.locator("#hand").count() == 0
     assert watch.locator("#players tbody tr").count() == 3
     assert watch.locator("#court tbody tr").count() == 47
+    assert watch.locator("#race tbody tr").count() == 3
     assert "You drew" not in watch.inner_text("#log") and "--- Player 0's turn ---" in watch.inner_text("#log")
     assert "noble-rule-v2" in watch.inner_text("#players")
     watch.screenshot(path=os.path.join(shots, "spectator.png"))
@@ -285,14 +366,200 @@ def check_play_screenshot_elements(page, kind: str) -> None:
     assert page.locator("#decision .options button kbd").first.inner_text() == "1"
     assert page.locator("#players tbody tr").count() == 3
     assert page.locator("#players tr.me").inner_text().startswith("Player 0 (you)")
+    assert page.locator("#race tbody tr").count() == 3 and page.inner_text("#race .goal").startswith("Goal:")
     assert page.locator("#court tbody tr").count() == 47
     assert page.locator("#court thead").inner_text().split() == ["Character", "Status", "Office", "Title",
                                                                  "Faction", "Situation"]
     assert page.locator("ol.succession li").count() == 9
     status = page.inner_text("#status")
     assert "Monarch's Support" in status and "Political problems" in status
-    assert page.inner_text("#hand").startswith("Hand:")
+    assert page.inner_text("#hand").startswith("Event cards in your hand")
+    assert page.locator("#faction tbody tr").count() >= 1
     assert page.locator("#log div").count() > 10
+
+
+# a whole game (3 players, two nobles, short-game preset, 2 or 3 turns) played through the page at each size;
+# with the choices below (never a risky option) seat 0 meets 14 kinds of decision at the wide size, 11 on the phone
+FULL_GAMES = {"wide": (WIDE, 2, 3), "phone": (PHONE, 26, 2)}
+
+
+@pytest.mark.parametrize("size", list(FULL_GAMES))
+def test_full_game_through_the_page(server, browser, shots, size):
+    viewport, seed, max_turns = FULL_GAMES[size]
+    phone = size == "phone"
+    c = Client(server.url)
+    g = c.create(SEATS, rules={"preset": "short-game", "max_turns": max_turns}, seed=seed)
+    gid, token = g["game_id"], g["seats"][0]["token"]
+    page, errors = open_page(browser, viewport, is_mobile=phone, has_touch=phone)
+    posts = act_posts(page)
+    page.goto(f"{server.url}/ui/play.html#game={gid}&seat=0&token={token}")
+    assert page.locator("meta[name=viewport]").count() == 1
+    assert page.evaluate("innerWidth") == viewport["width"]  # the phone honours the viewport meta tag
+    last, kinds, n, rapid_checked, confirm_checked, keyed, tabbed = -1, [], 0, False, False, 0, 0
+    rapid_just_now = False
+    while True:
+        wait_decision(page, last, False)
+        if page.get_attribute("body", "data-status") != "playing":
+            break
+        sec = page.locator("#decision")
+        step, kind = int(sec.get_attribute("data-step")), sec.get_attribute("data-kind")
+        assert step == last + 1, "a move was sent for a prompt the page did not show"
+        wait_ready(page, step)
+        check_wording(page, kind)
+        kinds.append(kind)
+        ids = option_ids(page)
+        # focus stays on the decision: the first option has it after every move (but where the quick clicks of
+        # the last move landed, if they fell on this prompt)
+        if not rapid_just_now:
+            assert page.evaluate("document.activeElement.dataset.actionId") == str(ids[0]), (kind, step)
+        rapid_just_now = False
+        if phone:
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), kind
+            assert page.locator("#decision .options button").evaluate_all(
+                "bs => bs.every(b => b.getBoundingClientRect().right <= innerWidth)")
+            if n == 0:
+                page.screenshot(path=os.path.join(shots, "phone.png"))
+        else:
+            shoot_kind(page, shots, kind)
+            if n == 0:  # the log is in view, and stays there when the page scrolls
+                assert page.evaluate("document.querySelector('#log').getBoundingClientRect().top < innerHeight - 100")
+                page.evaluate("window.scrollTo(0, 1500)")
+                assert page.evaluate("(r => r.top >= 0 && r.top < innerHeight - 100)"
+                                     "(document.querySelector('#log').getBoundingClientRect())")
+                page.evaluate("window.scrollTo(0, 0)")
+        safe = option_ids(page, confirm=False)
+        if not confirm_checked and len(safe) < len(ids):
+            # a fatal choice (a usurpation here) asks first, with its odds and what is lost; a cancel sends nothing
+            risky = option_ids(page, confirm=True)[0]
+            before = len(posts)
+            page.click(f"#decision .options button[data-action-id='{risky}']")
+            dlg = page.locator("dialog#confirm")
+            dlg.wait_for(state="visible")
+            assert "Chance of success" in dlg.inner_text() and "What you risk" in dlg.inner_text()
+            assert not RAW.search(dlg.inner_text())
+            page.keyboard.press("Escape")
+            dlg.wait_for(state="hidden")
+            page.wait_for_timeout(300)
+            assert len(posts) == before and int(sec.get_attribute("data-step")) == step
+            confirm_checked = True
+        a = choose(step, kind, safe or ids)
+        button = f"#decision .options button[data-action-id='{a}']"
+        before = len(posts)
+        if not rapid_checked and n >= 1:
+            # six quick clicks on the same spot: one move, for the prompt that was seen
+            page.locator(button).scroll_into_view_if_needed()
+            box = page.locator(button).bounding_box()
+            for _ in range(6):
+                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.wait_for_timeout(600)
+            assert len(posts) == before + 1, posts[before:]
+            rapid_checked = rapid_just_now = True
+        elif n % 4 == 2 and ids.index(a) < 8:  # Tab from the first option, then Enter
+            page.locator("#decision .options button").first.focus()
+            for _ in range(ids.index(a)):
+                page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.dataset.actionId") == str(a)
+            page.keyboard.press("Enter")
+            tabbed += 1
+        elif n % 4 == 3:  # the option's key (1-9, 0, then letters)
+            page.keyboard.press(page.get_attribute(button, "data-key"))
+            keyed += 1
+        else:
+            page.click(button)
+        n += 1
+        last = step
+        assert n < 200, "the short game does not end"
+    # every move carried the step of the prompt it answered, one move per prompt
+    assert [p["step"] for p in posts] == list(range(n)), posts
+    assert rapid_checked and confirm_checked and keyed and tabbed
+    assert len(set(kinds)) >= 8, kinds
+    assert "turn_main" in kinds and c.summary(gid)["status"] == "over"
+    assert page.inner_text("#banner").startswith("The game is over")
+    st = httpx.get(f"{server.url}/games/{gid}/seats/0", headers=auth(token)).json()
+    assert st["step"] == n
+    if phone:
+        assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    else:
+        page.locator("#race").screenshot(path=os.path.join(shots, "race.png"))
+        check_log_filters(page)
+        # another game's link pasted in the address: the page loads that game
+        g2 = c.create(["human", "noble-rule-v1"], rules={"preset": "short-game", "max_turns": 1}, seed=3)
+        page.evaluate("h => { location.hash = h; }", f"game={g2['game_id']}&seat=0&token={g2['seats'][0]['token']}")
+        page.wait_for_selector(f"#whoami:has-text('Game {g2['game_id']}')", timeout=30_000)
+        page.wait_for_selector("#race tbody tr >> nth=1")
+        assert page.locator("#race tbody tr").count() == 2
+    assert not errors, errors
+    page.close()
+
+
+def check_log_filters(page) -> None:
+    """The log shows everyone's lines, only the seat's own, only the others', or the lines with a text."""
+    visible = "() => [...document.querySelectorAll('#log div')].filter(d => d.offsetParent !== null).map(d => d.textContent)"
+    everyone = page.evaluate(visible)
+    page.select_option("#log-filter", "mine")
+    mine = page.evaluate(visible)
+    assert mine and len(mine) < len(everyone)
+    private = set(page.locator("#log div[data-private]").all_inner_texts())
+    names = page.locator("#faction tbody td b").all_inner_texts()
+    assert all(t in private or re.search(r"\b[Pp]layer 0\b|^You ", t) or any(x in t for x in names) for t in mine)
+    page.select_option("#log-filter", "others")
+    others = page.evaluate(visible)
+    assert others and len(mine) + len(others) == len(everyone)
+    page.select_option("#log-filter", "all")
+    page.fill("#log-search", "draws")
+    found = page.evaluate(visible)
+    assert found and all("draws" in t.lower() for t in found)
+    assert page.inner_text("#log-count").endswith(f"of {len(everyone)} lines")
+    page.fill("#log-search", "")
+    assert page.evaluate(visible) == everyone
+
+
+def test_fatal_choice_asks_for_confirmation_and_only_a_confirm_sends_it(server, browser, shots):
+    """A usurpation (offered at every main decision of a Player Turn) may kill the player's PC: its button
+    opens a dialog with the odds and what is lost; Cancel sends nothing; Confirm sends exactly that move."""
+    c = Client(server.url)
+    g = c.create(["human", "noble-rule-v1"], rules={"preset": "short-game", "max_turns": 2}, seed=4)
+    gid, token = g["game_id"], g["seats"][0]["token"]
+    page, errors = open_page(browser, WIDE)
+    posts = act_posts(page)
+    page.goto(f"{server.url}/ui/play.html#game={gid}&seat=0&token={token}")
+    last = -1
+    for _ in range(100):
+        wait_decision(page, last, False)
+        assert page.get_attribute("body", "data-status") == "playing"
+        step = int(page.get_attribute("#decision", "data-step"))
+        wait_ready(page, step)
+        if page.locator("#decision .options button[data-confirm]").count():
+            break
+        ids = option_ids(page, confirm=False)
+        page.click(f"#decision .options button[data-action-id='{choose(step, 'x', ids)}']")
+        last = step
+    else:
+        pytest.fail("no risky option met")
+    risky = page.locator("#decision .options button[data-confirm]").first
+    aid = int(risky.get_attribute("data-action-id"))
+    assert "risky" in risky.inner_text()
+    before = len(posts)
+    risky.click()
+    dlg = page.locator("dialog#confirm")
+    dlg.wait_for(state="visible")
+    text = dlg.inner_text()
+    assert "Chance of success" in text and "What you risk" in text and not RAW.search(text)
+    assert page.evaluate("document.activeElement.id") == "confirm-cancel"  # the safe answer has the focus
+    page.wait_for_timeout(450)
+    page.screenshot(path=os.path.join(shots, "confirm.png"))
+    page.click("#confirm-cancel")
+    dlg.wait_for(state="hidden")
+    page.wait_for_timeout(300)
+    assert len(posts) == before and int(page.get_attribute("#decision", "data-step")) == step
+    risky.click()
+    dlg.wait_for(state="visible")
+    page.wait_for_selector("#confirm-ok:not([disabled])")
+    page.click("#confirm-ok")
+    wait_decision(page, step, False)
+    assert posts[before:] == [{"action": aid, "step": step}]
+    assert not errors, errors
+    page.close()
 
 
 def test_replay_page_steps_forward_and_back_and_opens_a_tournament(server, browser, shots, tmp_path):
@@ -302,9 +569,7 @@ def test_replay_page_steps_forward_and_back_and_opens_a_tournament(server, brows
     wait_over(c, g["game_id"])
     rp = c.replay(g["game_id"])
     n = len(rp["actions"])
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = open_page(browser, WIDE)
     page.goto(f"{server.url}/ui/replay.html#game={g['game_id']}")
     page.wait_for_selector(f"#position:has-text('position 0 / {n}')")
     page.keyboard.press("ArrowRight")
@@ -346,9 +611,7 @@ def test_game_created_without_a_seed_is_played_to_the_end_and_replayed_in_the_pa
     """No seed filled in: the server draws a 63-bit one (beyond a JavaScript number's 2**53), keeps it secret
     during play and publishes it as a string in the replay, so the page's "Replay it" link opens the game (a
     rounded seed made the server refuse the record with 422)."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page, errors = open_page(browser, WIDE)
     page.goto(server.url + "/ui/")
     page.select_option("#players", "2")
     page.select_option("#seat-0", "human")
@@ -363,13 +626,14 @@ def test_game_created_without_a_seed_is_played_to_the_end_and_replayed_in_the_pa
     assert "seed" not in httpx.get(f"{server.url}/games/{gid}").json()["config"]
     last, clicks = -1, 0
     while True:
-        page.wait_for_function(NEW_DECISION, arg=[last, False], timeout=60_000)
+        wait_decision(page, last, False)
         if page.get_attribute("body", "data-status") != "playing":
             break
         sec = page.locator("#decision")
         step, kind = int(sec.get_attribute("data-step")), sec.get_attribute("data-kind")
-        ids = [int(x) for x in page.locator("#decision .options button").evaluate_all(
-            "bs => bs.map(b => b.dataset.actionId)")]
+        wait_ready(page, step)
+        check_wording(page, kind)
+        ids = option_ids(page, confirm=False) or option_ids(page)
         page.click(f"#decision .options button[data-action-id='{choose(step, kind, ids)}']")
         clicks += 1
         last = step

@@ -21,6 +21,11 @@ F.h = function (tag, attrs, ...kids) {
   return el;
 };
 const h = F.h;
+// el.replaceChildren without the null/false/undefined kids (the DOM would write them as text)
+F.fill = function (el, ...kids) {
+  el.replaceChildren(...kids.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+};
 
 F.params = function () {
   const out = {};
@@ -159,24 +164,123 @@ F.optionLabel = function (o, view, decision, seat) {
 
 F.decisionTitle = function (d, view, seat) {
   const ctx = d.ctx || {};
-  if (d.kind === "card_window") return "Card window: you may play a card on the " + (ctx.roll || "roll") + " roll";
+  if (d.kind === "card_window") return "Card window: you may play a card on the " + F.plain(ctx.roll || "roll") + " roll";
   if (d.kind === "declare_modifier") {
-    return "Modifier sign: " + (ctx.why || "your modifier") + " on the " + (ctx.roll || "roll") +
+    return "Modifier sign: " + F.plain(ctx.why || "your modifier") + " on the " + F.plain(ctx.roll || "roll") +
       (ctx.amount ? " (" + ctx.amount + ")" : "");
   }
   return F.humanize(d.kind);
 };
 
+// a rule reference ("(§13.4.1)", ", §7.6", "(ES §13.4.20, errata)") taken out of a text: {text, rule}
+F.RULE_RE = /\s*(?:\(((?:ES )?§[^)]*|T\d[^)]*)\)|,?\s+((?:ES )?§[0-9][0-9.]*))/;
+F.splitRule = function (text) {
+  const m = String(text).match(F.RULE_RE);
+  if (!m) return { text: String(text), rule: null };
+  return { text: (String(text).slice(0, m.index) + String(text).slice(m.index + m[0].length)).trim(), rule: (m[1] || m[2]).trim() };
+};
+// every rule reference taken out (for the "what just happened" box; the log keeps them)
+F.stripRules = function (text) {
+  let s = String(text);
+  for (;;) { const r = F.splitRule(s); if (!r.rule) return s; s = r.text; }
+};
+// a server string made readable where the server gives no wording: ids, rule references and keys out
+F.plain = function (v) {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "string") {
+    if (META.characters[v]) return F.charName(v);
+    if (META.offices[v]) return F.officeName(v);
+    if (META.problems[v]) return F.problemName(v);
+    if (META.countries[v]) return F.countryName(v);
+    if (META.cards[v]) return F.cardName(v);
+    if (META.counsel_tables[v]) return META.counsel_tables[v].name;
+    const s = F.stripRules(v);
+    return /^[a-z0-9]+(_[a-z0-9]+)+$/.test(s) ? F.humanize(s).toLowerCase() : s;
+  }
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (Array.isArray(v)) return v.map(F.plain).join(", ");
+  return String(v);
+};
+
+// The prompt of a decision: the server's plain sentence (decision.prompt), else one made here.
+const PROMPTS = {
+  turn_main: (c) => "Your Player Turn: choose an activity" + (c.activities_left !== undefined ? " (" + c.activities_left + " left)" : "") +
+    " or a free action, or pass to end your turn.",
+  card_window: (c) => "You may play a card now on the " + F.plain(c.roll || "roll") + ", or pass.",
+  card_sign: (c) => "Your " + F.plain(c.card || "card") + " changes the " + F.plain(c.roll || "roll") + " by " + (c.amount || "") + ": up or down?",
+  declare_modifier: (c) => F.plain(c.why || "Your modifier") + " changes the " + F.plain(c.roll || "roll") + " by " + (c.amount || "") + ": up or down?",
+  draw_choice: () => "Draw a Loyalty counter, an Opportunity counter or an Event card.",
+  choose_draw: () => "Choose what to draw.",
+  voluntary_discard: () => "You may discard an Event card you do not want, or pass.",
+  death_discard: (c) => "Discard a card" + (c.left ? " (" + c.left + " still to discard)" : "") + ".",
+  mourning_discard: (c) => "Mourning: discard a card" + (c.left ? " (" + c.left + " still to discard)" : "") + ".",
+  hand_limit_discard: (c) => "Your hand is over its limit" + (c.over ? " by " + c.over : "") + ": discard a card.",
+  counsel_table: () => "Choose the table on which to give counsel.",
+  counsel_choice: (c) => "Choose your counsel" + (c.table ? " on " + F.plain(c.table) : "") + ".",
+  prestige_table: () => "Choose a Prestige Table to consult.",
+  travel_character: () => "Choose who travels.",
+  travel_destination: (c) => "Where does " + (c.cid ? F.charName(c.cid) : "the traveller") + " go?",
+  title_character: () => "Choose the character who acquires a title.",
+  recruit_character: () => "Choose a character to recruit.",
+  office_fill: (c) => "Choose who fills the office" + (c.office ? " of " + F.officeName(c.office) : "") + ".",
+  usurp_farc: () => "Choose the Royal Character who tries to take the throne.",
+  usurp_support: () => "Play Support cards for the usurpation, or pass when you are done.",
+  royal_alignment: () => "Choose the Royal Alignment card to play.",
+  assassination_target: () => "Choose the character to assassinate.",
+  hide_char: () => "Choose the character who goes into hiding.",
+  scandal_target: () => "Choose the character whose scandal you expose.",
+  seduce_target: () => "Choose the character to seduce.",
+  wedding_attend: (c) => "Do you attend the wedding" + (c.host !== undefined ? " given by Player " + c.host : "") + "?",
+  funeral_attend: () => "Do you attend the funeral?",
+  counselor_character: () => "Choose the character who becomes the Monarch's Counselor.",
+  henchman_character: () => "Choose the character who becomes your henchman.",
+  hide_from_hearing: (c) => "Does " + (c.target ? F.charName(c.target) : "your character") + " go into hiding to avoid the hearing?",
+  hearing_hiding: (c) => "Does " + (c.target ? F.charName(c.target) : "your character") + " stay in hiding?",
+  treachery_target: () => "Choose the character to win over by treachery.",
+  counsel_target: () => "Choose the character your counsel is about.",
+  counsel_counselor: () => "Choose who gives the counsel.",
+  intrigue_victim: () => "Choose the player whose card you intrigue.",
+  duel_card_target: () => "Choose the duellist your card is played on.",
+  crown_intrigue: () => "Choose a card to give up to the Crown's intrigue.",
+  office_select: () => "Choose an office.",
+  problem_leave_unresolved: (c) => "Leave " + (c.problem ? F.problemName(c.problem) : "the problem") + " unresolved?",
+  use_any_activity: (c) => "Use your any-activity allowance for " + F.plain(c.activity || "this activity") + "?",
+  pp_limit_lose: (c) => "Your Prestige Points (" + c.pp + ") are below what your faction needs (" + c.required + "): choose a character to lose.",
+  duel_fighter: () => "Choose who fights the duel, or pay to avoid it.",
+  halt: () => "Continue?",
+};
+F.promptText = function (d, view, seat) {
+  if (d.prompt) return d.prompt;
+  const f = PROMPTS[d.kind];
+  return f ? f(d.ctx || {}) : F.decisionTitle(d, view, seat) + ".";
+};
+
+// What an option shows: the server's words (label, detail, rule, confirm) when it gives them, else labels made here
+F.optionInfo = function (o, view, d, seat) {
+  if (o.rule !== undefined || o.detail !== undefined || o.confirm !== undefined) {
+    return { label: o.label, detail: o.detail || null, rule: o.rule || null, confirm: o.confirm || null };
+  }
+  const r = F.splitRule(F.optionLabel(o, view, d, seat));
+  let label = r.text, detail = null;
+  if (/^counsel_\d+$/.test(o.name)) {
+    const i = label.indexOf(": ", 10);
+    if (i > 0 && label.indexOf(": ", i + 2) > 0) { detail = label.slice(label.indexOf(": ", i + 2) + 2); label = label.slice(0, label.indexOf(": ", i + 2)); }
+  }
+  return { label, detail, rule: r.rule, confirm: F.FALLBACK_CONFIRM[o.name] || null };
+};
+F.FALLBACK_CONFIRM = {
+  free_usurp: { title: "Try to seize the throne?", odds: null,
+    lose: "If the usurpation fails, your Player Character dies, your turn ends, and you lose the Support cards you played." },
+  free_suicide: { title: "Have this character take their own life?", odds: null, lose: "The character dies." },
+};
+
 F.ctxText = function (ctx) {
   const out = [];
   for (const [k, v] of Object.entries(ctx || {})) {
-    let s = v;
-    if (typeof v === "string" && META.characters[v] && /cid|target|seducer|assassin|proposer|minister|usurper|char/.test(k)) s = F.charName(v);
-    else if (k === "office") s = F.officeName(v);
-    else if (k === "problem") s = F.problemName(v);
-    else if (Array.isArray(v) && v.every((x) => typeof x === "string" && META.characters[x])) s = v.map(F.charName).join(", ");
-    else if (v !== null && typeof v === "object") s = JSON.stringify(v);
-    out.push(F.humanize(k) + ": " + s);
+    if (k === "rule" || /_rel$/.test(k) || v === null || v === undefined) continue;
+    if (Array.isArray(v) && !v.length) continue;
+    if (/^(host|victim|player|proposer_player)$/.test(k) && typeof v === "number") { out.push(F.humanize(k) + ": Player " + v); continue; }
+    out.push(F.humanize(k) + ": " + (v !== null && typeof v === "object" && !Array.isArray(v) ? JSON.stringify(v) : F.plain(v)));
   }
   return out.join(" · ");
 };
@@ -239,11 +343,130 @@ F.renderCourt = function (el, view, config) {
   el.replaceChildren(h("table", { class: "grid court" }, h("thead", {}, head), h("tbody", {}, rows)));
 };
 
+// -- help texts (GET /help: plain explanations of cards, counters, offices, titles and terms) ------------------
+let HELP = null;
+F.help = async function () {
+  if (HELP) return HELP;
+  try { HELP = await F.api("GET", "/help"); } catch (e) { HELP = {}; }
+  return HELP;
+};
+F.helpFor = function (section, key) {
+  const v = HELP && HELP[section] && HELP[section][key];
+  if (v === undefined || v === null) return null;
+  if (typeof v === "string") return v;
+  return v.text || v.help || v.detail || v.summary || null;
+};
+// a term with its explanation as a tooltip (an <abbr>) when the server explains it
+F.term = function (text, key) {
+  const t = F.helpFor("terms", key || text);
+  return t ? h("abbr", { title: t }, text) : text;
+};
+
 F.renderHand = function (el, hand, loyalty, opportunity) {
-  el.replaceChildren(
-    h("p", {}, h("b", { text: "Hand: " }), h("span", { class: "hand-cards", text: hand.length ? hand.map(F.cardName).join(", ") : "empty" })),
-    h("p", {}, h("b", { text: "Loyalty counters drawn: " }), loyalty.length ? loyalty.map(F.charName).join(", ") : "none"),
-    h("p", {}, h("b", { text: "Opportunity counters drawn: " }), opportunity.length ? opportunity.map(F.oppName).join(", ") : "none"));
+  const chip = (section, key, name) => {
+    const help = F.helpFor(section, key);
+    return h("li", { "data-key": key, class: "card" }, help ?
+      h("details", {}, h("summary", { title: help }, name), h("p", { text: help })) :
+      h("span", { class: "card-name", title: name }, name));
+  };
+  const list = (cls, items, section, nameOf, none) => items.length ?
+    h("ul", { class: "cards " + cls }, items.map((k) => chip(section, k, nameOf(k)))) : h("p", { class: "cards empty " + cls, text: none });
+  F.fill(el,
+    h("h3", { class: "sub", text: "Event cards in your hand (" + hand.length + ")" }),
+    list("hand-cards", hand, "cards", F.cardName, "Your hand is empty."),
+    h("h3", { class: "sub", text: "Loyalty counters drawn" }),
+    list("loyalty", loyalty, "counters", F.charName, "none"),
+    h("h3", { class: "sub", text: "Opportunity counters drawn" }),
+    list("opportunity", opportunity, "counters", F.oppName, "none"),
+    Object.keys((HELP && HELP.cards) || {}).length ? h("p", { class: "hint", text: "Open a card to read what it does." }) : null);
+};
+
+// -- the race to the throne: the server's (state.race) or one read from the view ---------------------
+F.VICTORY_TURNS = 3;
+F.raceOf = function (state, seats, me) {
+  return state.race || (state.view && state.view.race) || F.raceFromView(state.view, seats, me);
+};
+F.raceFromView = function (v, seats, me) {
+  const reign = v.reign && v.reign.player !== undefined ? v.reign : null;
+  const players = v.players.map((p) => {
+    const farcs = Object.keys(v.chars).filter((cid) => META.characters[cid] && META.characters[cid].royal &&
+      v.chars[cid].owner === p.idx && !v.chars[cid].dead);
+    let claim, countdown = null;
+    if (reign && reign.player === p.idx) {
+      countdown = Math.max(0, reign.since + F.VICTORY_TURNS - v.turn);
+      claim = F.charName(reign.cid) + " reigns for this player: they win at the end of turn " + (reign.since + F.VICTORY_TURNS) + ".";
+    } else if (farcs.length) {
+      claim = "Royal Characters: " + farcs.map(F.charName).join(", ") + " (may try to seize the throne).";
+    } else claim = "No Royal Character yet.";
+    return { seat: p.idx, name: F.playerLabel(p.idx, seats, me), pp: p.pp, ip: p.ip, status: p.pc ? v.status[p.pc] : null,
+      claim, countdown, odds: null };
+  });
+  let lead;
+  if (reign) {
+    const left = Math.max(0, reign.since + F.VICTORY_TURNS - v.turn);
+    lead = F.playerLabel(reign.player, seats, me) + " holds the throne with " + F.charName(reign.cid) + ": " +
+      (left === 0 ? "they win at the end of this turn" : "they win at the end of turn " + (reign.since + F.VICTORY_TURNS) +
+        " (" + left + " more turn" + (left === 1 ? "" : "s") + ") unless someone unseats them") + ".";
+  } else {
+    const withFarc = players.filter((p) => p.claim.startsWith("Royal"));
+    lead = "Nobody has seized the throne yet. " + (withFarc.length ? withFarc.map((p) => p.name).join(" and ") +
+      (withFarc.length === 1 ? " has" : " have") + " a Royal Character ready to try." : "No player has a Royal Character yet.");
+  }
+  return { goal: "Seize the throne for one of your Royal Characters (by usurpation) and keep it for " + F.VICTORY_TURNS +
+      " full turns.", leader: reign ? reign.player : null, lead_text: lead, players };
+};
+F.renderRace = function (el, race, me) {
+  const pct = (x) => Math.round(x * 100) + "%";
+  const has = (x) => x !== null && x !== undefined;
+  const victory = (p) => {
+    const out = [];
+    if (has(p.countdown)) {
+      out.push(h("span", { class: "countdown", text: p.countdown === 0 ? "wins at the end of this turn" :
+        p.countdown + " more turn" + (p.countdown === 1 ? "" : "s") }));
+    }
+    if (has(p.odds)) out.push(h("span", { class: "odds", text: "usurpation now: " + pct(p.odds) }));
+    return out.length ? out : ["—"];
+  };
+  const head = h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Claim to the throne" }),
+    h("th", { class: "num" }, F.term("PP", "PP")), h("th", { class: "num" }, F.term("IP", "IP")),
+    h("th", { class: "num" }, F.term("Status", "Status")), h("th", { text: "To victory" }));
+  const rows = race.players.map((p) => h("tr", { "data-seat": p.seat, class: (p.seat === me ? "me " : "") + (p.seat === race.leader ? "leader" : "") },
+    h("td", { class: "pname", text: p.name }),
+    h("td", { class: "claim", text: p.claim || "" }),
+    h("td", { class: "num pp", "data-label": "PP", text: p.pp }), h("td", { class: "num ip", "data-label": "IP", text: p.ip }),
+    h("td", { class: "num st", "data-label": "Status", text: has(p.status) ? p.status : "" }),
+    h("td", { class: "victory" }, victory(p))));
+  el.replaceChildren(h("p", { class: "goal" }, h("b", { text: "Goal: " }), race.goal),
+    h("p", { class: "lead", id: "race-lead", text: race.lead_text }),
+    h("div", { class: "scroll-x" }, h("table", { class: "grid race" }, h("thead", {}, head), h("tbody", {}, rows))));
+};
+
+// -- your faction: the server's (state.faction) or read from the view ------------------------------
+F.factionOf = function (state, me, config) {
+  const f = state.faction || (state.view && state.view.faction);
+  if (f) return f;
+  const v = state.view;
+  return Object.keys(v.chars).filter((cid) => v.chars[cid].owner === me).sort((a, b) => {
+    const ca = v.chars[a], cb = v.chars[b];
+    return (cb.is_pc - ca.is_pc) || (v.status[b] - v.status[a]);
+  }).map((cid) => {
+    const c = v.chars[cid];
+    const role = c.is_pc ? "your Player Character" : (META.characters[cid].royal ? "Royal Character (FARC)" : "follower (FAC)");
+    return { cid, name: F.charName(cid), status: v.status[cid], office: c.office ? F.officeName(c.office) : null,
+      titles: F.title(cid, c, config) || null, spouse: c.spouse ? F.charName(c.spouse) : null,
+      situation: F.situation(c) || (c.dead ? "dead" : "at court"), role };
+  });
+};
+F.renderFaction = function (el, list) {
+  if (!list.length) { el.replaceChildren(h("p", { text: "You have no characters left." })); return; }
+  const head = h("tr", {}, ["Character", "Status", "Office and title", "Situation"].map((t) => h("th", { text: t })));
+  const rows = list.map((c) => h("tr", { "data-cid": c.cid, class: /dead/.test(c.situation || "") ? "dead" : "" },
+    h("td", {}, h("b", { text: c.name }), c.role ? h("div", { class: "hint role", text: c.role }) : null),
+    h("td", { class: "num", text: c.status === null || c.status === undefined ? "" : c.status }),
+    h("td", {}, c.office ? (F.helpFor("offices", c.office) ? h("abbr", { title: F.helpFor("offices", c.office) }, F.plain(c.office)) : F.plain(c.office)) : null,
+      c.office && c.titles ? ", " : null, Array.isArray(c.titles) ? c.titles.join(", ") : (c.titles || null)),
+    h("td", { text: [c.situation, c.spouse ? "married to " + c.spouse : null].filter((x) => x && !(c.spouse && x.includes("married to"))).join("; ") + "" })));
+  el.replaceChildren(h("div", { class: "scroll-x" }, h("table", { class: "grid faction" }, h("thead", {}, head), h("tbody", {}, rows))));
 };
 
 // One log line: a string of a seat's or the public log (priv: private to the seat, from log_private), or
@@ -256,30 +479,39 @@ F.logLine = function (l, priv) {
   return h("div", { class: to ? "private" : "", "data-private": to ? "true" : null }, (to ? "[to Player " + l.to + "] " : "") + l.text);
 };
 
-// The whole log; priv: the indices of the private lines (a Set), for a seat's log.
-F.renderLog = function (el, lines, priv) {
+// The whole log; priv: the indices of the private lines (a Set), for a seat's log; decorate(div, i): marks a line
+F.renderLog = function (el, lines, priv, decorate) {
   const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 30;
-  el.replaceChildren(...lines.map((l, i) => F.logLine(l, priv && priv.has(i))));
+  el.replaceChildren(...lines.map((l, i) => {
+    const d = F.logLine(l, priv && priv.has(i));
+    if (decorate) decorate(d, i);
+    return d;
+  }));
   if (atBottom || !el.dataset.seen) { el.scrollTop = el.scrollHeight; el.dataset.seen = "1"; }
 };
 
 // Lines start.. of a log the element shows up to start (pushes carry only the new lines).
-F.appendLog = function (el, start, lines, priv) {
+F.appendLog = function (el, start, lines, priv, decorate) {
   if (el.childElementCount !== start) return false;
   const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 30;
-  el.append(...lines.map((l, i) => F.logLine(l, priv && priv.has(start + i))));
+  el.append(...lines.map((l, i) => {
+    const d = F.logLine(l, priv && priv.has(start + i));
+    if (decorate) decorate(d, start + i);
+    return d;
+  }));
   if (atBottom) el.scrollTop = el.scrollHeight;
   return true;
 };
 
 // A seat's or the spectator's log, kept from one full read (GET with the log) and the pushes' new lines
 // ({log_start, log, log_private}); the WebSocket's first message says how many lines it already has.
-F.Log = function (el) {
-  this.el = el; this.lines = []; this.priv = new Set();
+// decorate(div, i) is called on every line shown (the play page marks and filters lines with it).
+F.Log = function (el, decorate) {
+  this.el = el; this.lines = []; this.priv = new Set(); this.decorate = decorate || null;
 };
 F.Log.prototype.reset = function (lines, priv) {
   this.lines = lines.slice(); this.priv = new Set(priv || []);
-  F.renderLog(this.el, this.lines, this.priv);
+  F.renderLog(this.el, this.lines, this.priv, this.decorate);
 };
 // a push's lines; false when they do not follow the lines held (then read the whole log again)
 F.Log.prototype.add = function (start, lines, priv) {
@@ -287,11 +519,11 @@ F.Log.prototype.add = function (start, lines, priv) {
   for (const i of priv || []) this.priv.add(i);
   if (start < this.lines.length) {  // lines already held (a reconnection): keep the log, take the new ones
     this.lines = this.lines.slice(0, start).concat(lines);
-    F.renderLog(this.el, this.lines, this.priv);
+    F.renderLog(this.el, this.lines, this.priv, this.decorate);
     return true;
   }
   this.lines = this.lines.concat(lines);
-  if (!F.appendLog(this.el, start, lines, this.priv)) F.renderLog(this.el, this.lines, this.priv);
+  if (!F.appendLog(this.el, start, lines, this.priv, this.decorate)) F.renderLog(this.el, this.lines, this.priv, this.decorate);
   return true;
 };
 

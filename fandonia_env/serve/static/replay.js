@@ -57,7 +57,7 @@
     let text = "End of the record.";
     if (na) {
       const o = (d && d.options.find((x) => x.id === na.action)) || { name: na.name, label: na.label };
-      text = "Next: Player " + na.seat + " — " + (d ? F.decisionTitle(d, v, na.seat) + ": " : "") + F.optionLabel(o, v, d || { ctx: {} }, na.seat);
+      text = "Next: Player " + na.seat + " — " + (d ? F.decisionTitle(d, v, na.seat) + ": " : "") + F.optionInfo(o, v, d || { ctx: {} }, na.seat).label;
     }
     document.getElementById("next-action").textContent = text;
     F.renderStatus(document.getElementById("status"), v);

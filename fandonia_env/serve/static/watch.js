@@ -12,6 +12,7 @@
   const path = "/games/" + encodeURIComponent(gid) + "/public";
   function show(state) {
     const v = state.view;
+    F.renderRace(document.getElementById("race-body"), F.raceOf(state, summary.seats, null), null);
     F.renderStatus(document.getElementById("status"), v);
     F.renderPlayers(document.getElementById("players"), v, summary.seats, null);
     F.renderThrone(document.getElementById("throne"), v);

@@ -10,12 +10,16 @@ Registered ids never change meaning; a changed strategy gets a new version.
 
 from __future__ import annotations
 
-from .base import AGENTS, Agent, check_agent, make_agent, register
+from .base import AGENTS, Agent, check_agent, make_agent, register, register_prefix
 from .ismcts import NobleISMCTSV1
 from .ismcts_v2 import NobleISMCTSV2
 from .ismcts_v3 import NobleISMCTSV3
 from .noble_rule import NobleRuleV1, NobleRuleV2
 from .ppo_agent import PPOAgent
 from .random_agent import RandomAgent
+from .search_noble import SEARCH_PREFIX, SearchAgent
+from .search_noble import from_spec as _search_from_spec
 
-__all__ = ["AGENTS", "Agent", "NobleISMCTSV1", "NobleISMCTSV2", "NobleISMCTSV3", "NobleRuleV1", "NobleRuleV2", "PPOAgent", "RandomAgent", "check_agent", "make_agent", "register"]
+register_prefix(SEARCH_PREFIX, _search_from_spec)  # search:PATH?knob=value (docs/agents.md)
+
+__all__ = ["AGENTS", "Agent", "NobleISMCTSV1", "NobleISMCTSV2", "NobleISMCTSV3", "NobleRuleV1", "NobleRuleV2", "PPOAgent", "RandomAgent", "SearchAgent", "check_agent", "make_agent", "register"]

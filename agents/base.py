@@ -51,14 +51,19 @@ def check_agent(agent_id: str) -> None:
     """Raise ValueError unless ``agent_id`` is a registered id or a ``ppo:PATH`` of an existing file."""
     if agent_id in AGENTS:
         return
-    if isinstance(agent_id, str) and agent_id.startswith(PPO_PREFIX):
-        import os
+    if isinstance(agent_id, str):
+        for prefix in PREFIXES:
+            if agent_id.startswith(prefix):
+                import os
 
-        path = agent_id[len(PPO_PREFIX):]
-        if not os.path.isfile(path):
-            raise ValueError(f"agent {agent_id!r}: no policy file {path!r}")
-        return
-    raise ValueError(f"unknown agent {agent_id!r}; registered: {sorted(AGENTS)} (or ppo:PATH to a policy file)")
+                path = agent_id[len(prefix):].split("?", 1)[0]  # search:PATH?knob=value
+                if path and not os.path.isfile(path):
+                    raise ValueError(f"agent {agent_id!r}: no policy file {path!r}")
+                if not path and prefix == PPO_PREFIX:
+                    raise ValueError(f"agent {agent_id!r}: ppo: needs the path of a policy file")
+                return
+    raise ValueError(f"unknown agent {agent_id!r}; registered: {sorted(AGENTS)} (or "
+                     f"{' / '.join(p + 'PATH' for p in sorted(PREFIXES)) or 'ppo:PATH'} to a policy file)")
 
 
 def make_agent(agent_id: str, seed: int | None = None, **kw: Any) -> Agent:

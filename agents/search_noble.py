@@ -13,8 +13,8 @@ with ``search_kinds=()`` the agent plays exactly as ``PPOAgent`` (argmax) on the
 
 * *Candidates*: the ``top_k`` legal ids of the largest prior logits.
 * *Worlds*: ``determinizations`` states drawn from the seat's information set, never the true
-  state.  ``InfoSet.sample`` is put in a canonical form and redrawn (``fandonia_env.bot.
-  seat_information``): the other hands, drawn counters, pile order and the generator of future
+  state.  ``InfoSet.sample`` is put in a canonical form and redrawn (``fandonia_env.engine.hidden.
+  seat_information``, an engine query): the other hands, drawn counters, pile order and the generator of future
   dice and shuffles are redrawn, so a world depends only on what the seat may know and on the
   agent's own seeded ``random.Random``.
 * *Simulations*: a candidate applied to a copy of a world, then every seat (the agent's own
@@ -62,7 +62,7 @@ from typing import Any
 import numpy as np
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.hidden import InfoSet
+from fandonia_env.engine.hidden import InfoSet, seat_information
 from fandonia_env.engine.rng import RNG
 
 from .base import Agent
@@ -294,8 +294,6 @@ class SearchAgent(Agent):
     # -- the search -----------------------------------------------------------
     def _search(self, view: dict[str, Any], legal: list[int], infoset: Any, z: np.ndarray, kind: str,
                 t0: float) -> SearchInfo:
-        from fandonia_env.bot import seat_information
-
         self.searches += 1
         me, n = view["me"], view["n_players"]
         deadline = None if self.max_seconds is None else t0 + self.max_seconds

@@ -20,6 +20,8 @@ import random
 import sys
 from typing import IO, Any
 
+from fandonia_env.engine.hidden import seat_information as seat_information  # the bot's saved-game positions
+
 PROTOCOL = 1
 NAME_ = "fandonia-bot"
 MAX_LINE = 16 * 1024 * 1024
@@ -44,42 +46,6 @@ def _version() -> str:
 def bot_seeds(seed: int) -> tuple[int, random.Random]:
     """The agent's seed and the resampling generator of a game started with ``seed``."""
     return seed, random.Random(f"fandonia-bot:{seed}")
-
-
-def seat_information(state: Any, seat: int, rng: random.Random) -> Any:
-    """A state that agrees with ``state`` on everything ``seat`` may know and on nothing else.
-
-    Everything hidden from ``seat`` is first dealt in a canonical way (the hidden Event cards, and
-    each kind of drawn counter, pooled, sorted and dealt back in seat order, keeping every count),
-    then resampled (``engine.hidden.resample``): the result depends only on ``seat``'s view and
-    ``rng``, never on where the hidden cards really are."""
-    from fandonia_env.engine.data.components import CARD_TYPE_OF
-    from fandonia_env.engine.hidden import resample
-
-    s = state.clone()
-    others = [pl for pl in s.players if pl.idx != seat]
-    pool = list(s.deck)
-    deal = []
-    for pl in others:
-        keep = [c for c in pl.hand if CARD_TYPE_OF[c] == "dwtk"]  # public: each player holds exactly one
-        hidden = [c for c in pl.hand if CARD_TYPE_OF[c] != "dwtk"]
-        pool += hidden
-        deal.append((pl, keep, len(hidden)))
-    pool.sort()
-    for pl, keep, k in deal:
-        pl.hand, pool = keep + pool[:k], pool[k:]
-    s.deck = pool
-    for drawn, pool_name in (("loyalty_drawn", "loyalty_pool"), ("opportunity_drawn", "opportunity_pool")):
-        pool = list(getattr(s, pool_name))
-        for pl in others:
-            pool += getattr(pl, drawn)
-        pool.sort()
-        for pl in others:
-            k = len(getattr(pl, drawn))
-            setattr(pl, drawn, pool[:k])
-            pool = pool[k:]
-        setattr(s, pool_name, pool)
-    return resample(s, seat, rng)
 
 
 class Bot:

@@ -241,22 +241,22 @@ def known_agents() -> list[str]:
 
 
 def agent_id_arg(text: str) -> str:
-    """A registered agent id, or ``ppo:PATH`` of a policy file where the registry takes those
-    (``agents.check_agent``); the error lists the known ids."""
+    """A registered agent id, or a spec of a registered prefix (``ppo:PATH``, ``search:PATH?knob=v``)
+    where the registry takes those (``agents.check_agent``); the error lists the known ids."""
     import agents as agent_registry
 
     aid = text.strip()
     if aid in agent_registry.AGENTS:
         return aid
     check = getattr(agent_registry, "check_agent", None)
-    prefix = getattr(agent_registry.base, "PPO_PREFIX", None)
-    if check is not None and prefix and aid.startswith(prefix):
+    prefixes = sorted(getattr(agent_registry.base, "PREFIXES", {}))
+    if check is not None and any(aid.startswith(p) for p in prefixes):
         try:
             check(aid)
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
         return aid
-    also = f"; or {prefix}PATH to a policy file" if check is not None and prefix else ""
+    also = f"; or {' / '.join(p + 'PATH' for p in prefixes)} to a policy file" if check is not None and prefixes else ""
     raise argparse.ArgumentTypeError(f"unknown agent {aid!r} (known agents: {', '.join(known_agents())}{also})")
 
 

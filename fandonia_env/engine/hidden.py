@@ -69,3 +69,37 @@ class InfoSet:
 
     def sample(self, rng: random.Random) -> GameState:
         return resample(self._state, self.player, rng)
+def seat_information(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """A state that agrees with ``state`` on everything ``seat`` may know and on nothing else.
+
+    Everything hidden from ``seat`` is first dealt in a canonical way (the hidden Event cards, and
+    each kind of drawn counter, pooled, sorted and dealt back in seat order, keeping every count),
+    then resampled (``resample``): the result depends only on ``seat``'s view and ``rng``, never
+    on where the hidden cards really are.  The bot protocol's saved-game positions and the search
+    noble's worlds are made this way (one rule query, issue 27)."""
+    s = state.clone()
+    others = [pl for pl in s.players if pl.idx != seat]
+    pool = list(s.deck)
+    deal = []
+    for pl in others:
+        keep = [c for c in pl.hand if CARD_TYPE_OF[c] == "dwtk"]  # public: each player holds exactly one
+        hidden = [c for c in pl.hand if CARD_TYPE_OF[c] != "dwtk"]
+        pool += hidden
+        deal.append((pl, keep, len(hidden)))
+    pool.sort()
+    for pl, keep, k in deal:
+        pl.hand, pool = keep + pool[:k], pool[k:]
+    s.deck = pool
+    for drawn, pool_name in (("loyalty_drawn", "loyalty_pool"), ("opportunity_drawn", "opportunity_pool")):
+        pool = list(getattr(s, pool_name))
+        for pl in others:
+            pool += getattr(pl, drawn)
+        pool.sort()
+        for pl in others:
+            k = len(getattr(pl, drawn))
+            setattr(pl, drawn, pool[:k])
+            pool = pool[k:]
+        setattr(s, pool_name, pool)
+    return resample(s, seat, rng)
+
+

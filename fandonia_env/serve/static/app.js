@@ -350,34 +350,41 @@ F.help = async function () {
   try { HELP = await F.api("GET", "/help"); } catch (e) { HELP = {}; }
   return HELP;
 };
-F.helpFor = function (section, key) {
-  const v = HELP && HELP[section] && HELP[section][key];
-  if (v === undefined || v === null) return null;
-  if (typeof v === "string") return v;
-  return v.text || v.help || v.detail || v.summary || null;
+// the explanation of the first of these keys (an id or a printed name) that the section explains, or null
+F.helpFor = function (section, ...keys) {
+  const sec = HELP && HELP[section];
+  if (!sec) return null;
+  for (const k of keys) {
+    const v = k === null || k === undefined ? undefined : sec[k];
+    if (v === undefined || v === null) continue;
+    if (typeof v === "string") return v;
+    const t = v.text || v.help || v.detail || v.summary;
+    if (t) return t;
+  }
+  return null;
 };
 // a term with its explanation as a tooltip (an <abbr>) when the server explains it
-F.term = function (text, key) {
-  const t = F.helpFor("terms", key || text);
+F.term = function (text, ...keys) {
+  const t = F.helpFor("terms", ...(keys.length ? keys : [text])) || F.helpFor("titles", text);
   return t ? h("abbr", { title: t }, text) : text;
 };
 
 F.renderHand = function (el, hand, loyalty, opportunity) {
-  const chip = (section, key, name) => {
-    const help = F.helpFor(section, key);
+  const chip = (section, key, name, generic) => {
+    const help = F.helpFor(section, key, name, generic);
     return h("li", { "data-key": key, class: "card" }, help ?
       h("details", {}, h("summary", { title: help }, name), h("p", { text: help })) :
       h("span", { class: "card-name", title: name }, name));
   };
-  const list = (cls, items, section, nameOf, none) => items.length ?
-    h("ul", { class: "cards " + cls }, items.map((k) => chip(section, k, nameOf(k)))) : h("p", { class: "cards empty " + cls, text: none });
+  const list = (cls, items, section, nameOf, none, generic) => items.length ?
+    h("ul", { class: "cards " + cls }, items.map((k) => chip(section, k, nameOf(k), generic))) : h("p", { class: "cards empty " + cls, text: none });
   F.fill(el,
     h("h3", { class: "sub", text: "Event cards in your hand (" + hand.length + ")" }),
     list("hand-cards", hand, "cards", F.cardName, "Your hand is empty."),
     h("h3", { class: "sub", text: "Loyalty counters drawn" }),
-    list("loyalty", loyalty, "counters", F.charName, "none"),
+    list("loyalty", loyalty, "counters", F.charName, "none", "Loyalty counter"),
     h("h3", { class: "sub", text: "Opportunity counters drawn" }),
-    list("opportunity", opportunity, "counters", F.oppName, "none"),
+    list("opportunity", opportunity, "counters", F.oppName, "none", "Opportunity counter"),
     Object.keys((HELP && HELP.cards) || {}).length ? h("p", { class: "hint", text: "Open a card to read what it does." }) : null);
 };
 
@@ -429,7 +436,7 @@ F.renderRace = function (el, race, me) {
   };
   const head = h("tr", {}, h("th", { text: "Player" }), h("th", { text: "Claim to the throne" }),
     h("th", { class: "num" }, F.term("PP", "PP")), h("th", { class: "num" }, F.term("IP", "IP")),
-    h("th", { class: "num" }, F.term("Status", "Status")), h("th", { text: "To victory" }));
+    h("th", { class: "num" }, F.term("Status", "Status")), h("th", {}, F.term("To victory", "Reign countdown")));
   const rows = race.players.map((p) => h("tr", { "data-seat": p.seat, class: (p.seat === me ? "me " : "") + (p.seat === race.leader ? "leader" : "") },
     h("td", { class: "pname", text: p.name }),
     h("td", { class: "claim", text: p.claim || "" }),
@@ -443,29 +450,36 @@ F.renderRace = function (el, race, me) {
 
 // -- your faction: the server's (state.faction) or read from the view ------------------------------
 F.factionOf = function (state, me, config) {
-  const f = state.faction || (state.view && state.view.faction);
-  if (f) return f;
   const v = state.view;
+  const roleOf = (cid) => (v.chars[cid] || {}).is_pc ? "your Player Character (PC)" :
+    (META.characters[cid] && META.characters[cid].royal ? "royal ally (FARC)" : "follower (FAC)");
+  const f = state.faction || v.faction;
+  if (f) return f;
   return Object.keys(v.chars).filter((cid) => v.chars[cid].owner === me).sort((a, b) => {
     const ca = v.chars[a], cb = v.chars[b];
     return (cb.is_pc - ca.is_pc) || (v.status[b] - v.status[a]);
   }).map((cid) => {
     const c = v.chars[cid];
-    const role = c.is_pc ? "your Player Character" : (META.characters[cid].royal ? "Royal Character (FARC)" : "follower (FAC)");
+    const role = roleOf(cid);
     return { cid, name: F.charName(cid), status: v.status[cid], office: c.office ? F.officeName(c.office) : null,
       titles: F.title(cid, c, config) || null, spouse: c.spouse ? F.charName(c.spouse) : null,
-      situation: F.situation(c) || (c.dead ? "dead" : "at court"), role };
+      situation: [role, F.situation(c)].filter(Boolean).join("; ") };
   });
 };
 F.renderFaction = function (el, list) {
+  const situation = (c) => {
+    const parts = c.situation ? [c.situation] : [];
+    if (c.spouse && !parts.some((x) => x.includes(c.spouse))) parts.push("married to " + c.spouse);
+    return parts.join("; ");
+  };
   if (!list.length) { el.replaceChildren(h("p", { text: "You have no characters left." })); return; }
   const head = h("tr", {}, ["Character", "Status", "Office and title", "Situation"].map((t) => h("th", { text: t })));
   const rows = list.map((c) => h("tr", { "data-cid": c.cid, class: /dead/.test(c.situation || "") ? "dead" : "" },
-    h("td", {}, h("b", { text: c.name }), c.role ? h("div", { class: "hint role", text: c.role }) : null),
+    h("td", {}, h("b", { text: c.name })),
     h("td", { class: "num", text: c.status === null || c.status === undefined ? "" : c.status }),
-    h("td", {}, c.office ? (F.helpFor("offices", c.office) ? h("abbr", { title: F.helpFor("offices", c.office) }, F.plain(c.office)) : F.plain(c.office)) : null,
+    h("td", {}, c.office ? (F.helpFor("offices", c.office, F.plain(c.office)) ? h("abbr", { title: F.helpFor("offices", c.office, F.plain(c.office)) }, F.plain(c.office)) : F.plain(c.office)) : null,
       c.office && c.titles ? ", " : null, Array.isArray(c.titles) ? c.titles.join(", ") : (c.titles || null)),
-    h("td", { text: [c.situation, c.spouse ? "married to " + c.spouse : null].filter((x) => x && !(c.spouse && x.includes("married to"))).join("; ") + "" })));
+    h("td", { text: situation(c) })));
   el.replaceChildren(h("div", { class: "scroll-x" }, h("table", { class: "grid faction" }, h("thead", {}, head), h("tbody", {}, rows))));
 };
 

@@ -1,12 +1,17 @@
 """The play, spectator and replay pages of the game server, end to end in real headless Chromium (Debian's
 `chromium`, driven by Playwright with the system browser), and the endpoints they use (/meta, /replays).
 
-The browser test starts the real server process, sets up a 3-player game with two nobles on the set-up page,
-plays the human seat by clicking through a whole Player Turn of its own (with a card window on the way),
-checks at every decision that the hand panel is exactly the seat's hand and shows no card of another seat
-(the true hands come from the same game played again in Python), reloads mid-game and goes on, and saves
-screenshots whose key elements it checks in the DOM. Set FANDONIA_SCREENSHOTS=DIR to keep them
-(docs/screenshots is made that way)."""
+The browser tests start the real server process. One sets up a 3-player game with two nobles on the set-up
+page and plays the human seat by clicking through a whole Player Turn of its own (with a card window on the
+way), checking at every decision that the options are the engine's legal actions and that the hand panel is
+exactly the seat's hand and shows no card of another seat (the true hands come from the same game played
+again in Python); it reloads mid-game and goes on. Others play a whole short game through the page at
+1400x1000 and at 390x844 (plain words in every question and option, focus, title, keys, Tab/Enter, no
+sideways scrolling on the phone, the log in view and its filters, six quick clicks sending one move, every
+move carrying its question's step, a game changed in the address), and check that a fatal choice asks first
+(only a confirm sends it). Screenshots of every decision kind met and of the race, the phone, the
+confirmation, the spectator and the replay are saved, and their key elements checked in the DOM. Set
+FANDONIA_SCREENSHOTS=DIR to keep them (docs/screenshots is made that way)."""
 
 from __future__ import annotations
 

@@ -709,3 +709,40 @@ def test_game_created_without_a_seed_is_played_to_the_end_and_replayed_in_the_pa
     assert page.inner_text("#next-action") == "End of the record."
     assert not errors, errors
     page.close()
+
+
+def test_an_answer_to_a_question_that_changed_is_refused(server, browser):
+    """Two tabs of the same seat; the second gets no pushes (its WebSocket is held back), so it still shows the
+    question the first one answered. A click there carries the old step: the server refuses it (409
+    stale_step), the game does not move, and the tab shows the current question with a note."""
+    c = Client(server.url)
+    g = c.create(["human", "noble-rule-v1"], rules={"preset": "short-game", "max_turns": 1}, seed=3)
+    url = f"{server.url}/ui/play.html#game={g['game_id']}&seat=0&token={g['seats'][0]['token']}"
+    a, errors_a = open_page(browser, WIDE)
+    a.goto(url)
+    wait_decision(a, -1)
+    step = int(a.get_attribute("#decision", "data-step"))
+    wait_ready(a, step)
+    b, errors_b = open_page(browser, WIDE)
+    b.route_web_socket("**/ws", lambda ws: None)  # no pushes: the tab keeps the question it loaded
+    posts_b = act_posts(b)
+    refused: list[int] = []
+    b.on("response", lambda r: refused.append(r.status) if r.request.method == "POST" else None)
+    b.goto(url)
+    wait_ready(b, step)
+    ids = option_ids(a, confirm=False)
+    a.click(f"#decision .options button[data-action-id='{ids[0]}']")
+    wait_decision(a, step)
+    answered = httpx.get(f"{server.url}/games/{g['game_id']}/seats/0", headers=auth(g["seats"][0]["token"])).json()
+    assert answered["step"] == step + 1
+    assert int(b.get_attribute("#decision", "data-step")) == step  # the old question, still shown
+    old = option_ids(b, confirm=False)[-1]
+    b.click(f"#decision .options button[data-action-id='{old}']")
+    b.wait_for_selector("#decision .notice", timeout=30_000)
+    assert "already changed" in b.inner_text("#decision .notice")
+    assert posts_b == [{"action": old, "step": step}] and refused == [409]
+    after = httpx.get(f"{server.url}/games/{g['game_id']}/seats/0", headers=auth(g["seats"][0]["token"])).json()
+    assert after["step"] == step + 1  # the click on the old question moved nothing
+    assert not errors_a and not errors_b, errors_a + errors_b
+    a.close()
+    b.close()

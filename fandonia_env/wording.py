@@ -1147,8 +1147,9 @@ def _leader(view: dict[str, Any], players: list[dict[str, Any]], me: int | None)
         return None, "The throne is empty for now: nobody can usurp until a Monarch reigns."
     if not ranked:
         big = max(players, key=lambda p: p["status"])
+        whose = "yours" if big["seat"] == me else f"Player {big['seat']}'s"
         return None, (f"Nobody could take the throne now: every usurpation would fail. The strongest faction is "
-                      f"{_who(big['seat'], me)}'s (Status {big['status']}).")
+                      f"{whose} (Status {big['status']}).")
     top = ranked[0]
     s = f"{_who(top['seat'], me)} {'are' if top['seat'] == me else 'is'} closest to the throne: {_pct(top['odds'])} " \
         "to usurp now"

@@ -41,8 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # tests/test_wording.py and the helpers
 import test_wording as tw  # noqa: E402
 
 from fandonia_env.engine import Game  # noqa: E402
-from fandonia_env.engine.actions import NAME, NO, YES  # noqa: E402
-from fandonia_env.engine.builder import Position  # noqa: E402
+from fandonia_env.engine.actions import NO, YES  # noqa: E402
 from fandonia_env.spaces.observation import DECISION_KINDS  # noqa: E402
 
 WIDE = {"width": 1400, "height": 1000}
@@ -108,63 +107,14 @@ def random_positions(wanted: set[str], found: dict[str, Found], why: dict[str, l
                     steps += 1
 
 
-# Builder positions of tests/test_wording.py whose characters make a position that Game.from_json refuses
-# (a character holding an office while imprisoned or banished; another seat's PC made a henchman): the same
-# positions with characters free of office and PCs of nobody.
-def _suicide_char() -> Game:
-    pos = Position(players=3, seed=1)
-    pos.char("21", owner=0, imprisoned=True, situation_turns=3)
-    pos.char("25", owner=0, banished=True, location="cronos", situation_turns=3)
-    pos.turn_state(0)
-    return pos.run("justice_suicide", p=0)
-
-
-def _pardon() -> Game:
-    pos = Position(players=3, seed=1)
-    pos.give(0, "pardon")
-    pos.char("21", owner=0, imprisoned=True)
-    pos.char("25", owner=1, banished=True, location="cronos", wrongdoer=True)
-    pos.turn_state(0)
-    return pos.run("justice_pardon", p=0)
-
-
-def _escape() -> Game:
-    pos = Position(players=3, seed=1)
-    pos.give(0, "escape", "intrigue")
-    pos.char("21", owner=0, imprisoned=True, wrongdoer=True)
-    pos.char("25", owner=0, imprisoned=True, wrongdoer=True)
-    pos.turn_state(0)
-    return pos.run("justice_escape", p=0)
-
-
-def _marriage_spouse() -> Game:
-    """The PC's spouse at his side when he picks a Prestige table of the marriage rule (D97): bring her along?
-    (tests/test_wording.py asks the decision directly, with another seat's PC as the henchmen.)"""
-    pos = Position(players=3, seed=1, preset="errata-all-optional")  # PCs 44, 21, 14 there
-    st = pos.state
-    pos.char("61", owner=0, spouse="44", location=st.chars["44"].location)
-    st.wchar("44").spouse = "61"
-    pos.player(0, ip=10)
-    pos.turn_state(0)
-    g = pos.run("prestige_start", p=0)
-    g.apply(next(o for o in g.decision()["options"] if NAME[o] == "prestige_fashion"))
-    return g
-
-
-FIXED: dict[str, Callable[[], Game]] = {"suicide": _suicide_char, "pardon": _pardon, "escape": _escape,
-                                        "marriage_spouse": _marriage_spouse}
-
-
 def builder_positions(wanted: set[str], found: dict[str, Found], why: dict[str, list[str]]) -> None:
     """The builder positions of tests/test_wording.py, walked as its ``walk`` does (each step answers yes, or
-    takes the last option; no Intrigue at the extradition); tried as written, then with the characters
-    changed (FIXED) where the position as written does not load back."""
+    takes the last option; no Intrigue at the extradition); every one loads back from its save (the test
+    checks it)."""
     for name, (build, kinds) in tw.POSITIONS.items():
         if not (set(kinds) & wanted) - set(found):
             continue
-        for variant, make in (("", build), (", other characters", FIXED.get(name))):
-            if make is None:
-                continue
+        for variant, make in (("", build),):
             g = make()
             for k in kinds:
                 d = g.decision()
@@ -175,8 +125,7 @@ def builder_positions(wanted: set[str], found: dict[str, Found], why: dict[str, 
                 if k in wanted and k not in found:
                     doc, reason = _loads_back(g)
                     if doc is not None:
-                        src = "scripts/screenshots.py" if variant else "tests/test_wording.py"
-                        found[k] = Found(k, doc, d["player"], f"builder position {name}{variant} ({src})")
+                        found[k] = Found(k, doc, d["player"], f"builder position {name} (tests/test_wording.py)")
                     else:
                         why.setdefault(k, []).append(f"builder position {name}{variant}: {reason}")
                 if k != kinds[-1]:

@@ -13,7 +13,7 @@ from helpers import crown_farc, justice_position
 
 from fandonia_env import wording
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import ID, NO, YES, char_action
+from fandonia_env.engine.actions import ID, NAME, NO, YES, char_action
 from fandonia_env.engine.builder import Position
 from fandonia_env.engine.data import components as C
 from fandonia_env.engine.game import player_view
@@ -77,7 +77,7 @@ def _favor() -> Game:
 def _suicide_char() -> Game:
     pos = Position(players=3, seed=1)
     pos.char("21", owner=0, imprisoned=True, situation_turns=3)
-    pos.char("22", owner=0, banished=True, location="cronos", situation_turns=3)
+    pos.char("25", owner=0, banished=True, location="cronos", situation_turns=3)  # 22 holds an office
     pos.turn_state(0)
     return pos.run("justice_suicide", p=0)
 
@@ -107,7 +107,7 @@ def _pardon() -> Game:
     pos = Position(players=3, seed=1)
     pos.give(0, "pardon")
     pos.char("21", owner=0, imprisoned=True)
-    pos.char("22", owner=1, banished=True, location="cronos", wrongdoer=True)
+    pos.char("25", owner=1, banished=True, location="cronos", wrongdoer=True)
     pos.turn_state(0)
     return pos.run("justice_pardon", p=0)
 
@@ -117,7 +117,7 @@ def _escape() -> Game:
     pos = Position(players=3, seed=1)
     pos.give(0, "escape", "intrigue")
     pos.char("21", owner=0, imprisoned=True, wrongdoer=True)
-    pos.char("22", owner=0, imprisoned=True, wrongdoer=True)
+    pos.char("25", owner=0, imprisoned=True, wrongdoer=True)
     pos.turn_state(0)
     return pos.run("justice_escape", p=0)
 
@@ -166,8 +166,16 @@ def _court_ball_designate() -> Game:
 
 
 def _marriage_spouse() -> Game:
-    return _asked("marriage_spouse", [YES, NO], {"rule": "ES §38 Matrimonio (D97)", "table": "gambling",
-                                                  "spouse": "61"}, edition="errata")
+    """The PC's spouse at his side when he picks a Prestige table of the marriage rule (D97): bring her along?"""
+    pos = Position(players=3, seed=1, preset="errata-all-optional")  # PCs 44, 21, 14 there
+    st = pos.state
+    pos.char("61", owner=0, spouse="44", location=st.chars["44"].location)
+    st.wchar("44").spouse = "61"
+    pos.player(0, ip=10)
+    pos.turn_state(0)
+    g = pos.run("prestige_start", p=0)
+    g.apply(next(o for o in g.decision()["options"] if NAME[o] == "prestige_fashion"))
+    return g
 
 
 def _halt() -> Game:
@@ -200,6 +208,7 @@ def walk(name: str) -> list[str]:
     for k in kinds:
         d = g.decision()
         assert d is not None and d["kind"] == k, (name, k, d)
+        assert Game.from_json(g.to_json()).decision() == d, f"{name}: a position a saved game cannot hold"
         met.append(check_plain(g.view(d["player"], log=False), name))
         if k != kinds[-1]:  # on: yes (without Intrigue, to reach the veto), else the last option
             g.apply(NO if k == "extradite_intrigue" else YES if YES in d["options"] else d["options"][-1])

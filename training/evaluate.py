@@ -46,6 +46,15 @@ SCHEMA: dict[str, Opt] = {
 FIELDS = ("step", "anchor", "players", "games", "win_share", "ci_lo", "ci_hi", "fair", "mean_rank", "policy", "wall_s")
 
 
+def win_share(summary: dict[str, Any], spec: str) -> tuple[int, float, float, float]:
+    """(games, win share, CI low, CI high) of ``spec`` in a tournament summary (the CI is the share
+    itself where the summary gives none: the same value in every game)."""
+    s = summary["agents"][spec]
+    share = s.get("win_share", s["win_rate"])
+    ci = s.get("win_share_ci", s.get("win_rate_ci")) or [share, share]
+    return s["games"], share, ci[0], ci[1]
+
+
 def policy_step(path: str) -> int:
     """The training step stored in an exported policy's header (``training.steps``), else 0."""
     if not path.endswith(".npz"):
@@ -89,10 +98,9 @@ def evaluate(cfg: dict[str, Any]) -> list[dict[str, Any]]:
         r = run_tournament(lineup=lineup, games=cfg["games"], seed=cfg["seed"], max_turns=cfg["max_turns"],
                            jobs=cfg["jobs"], out=out, progress=cfg["progress"], plot=False, rules=cfg["rules"])
         s = r.summary["agents"][spec]
-        share = s.get("win_share", s["win_rate"])
-        ci = s.get("win_share_ci", s.get("win_rate_ci")) or [share, share]  # None: the same value in every game
-        rows.append({"step": step, "anchor": anchor, "players": cfg["players"], "games": s["games"],
-                     "win_share": round(share, 5), "ci_lo": round(ci[0], 5), "ci_hi": round(ci[1], 5),
+        games, share, lo, hi = win_share(r.summary, spec)
+        rows.append({"step": step, "anchor": anchor, "players": cfg["players"], "games": games,
+                     "win_share": round(share, 5), "ci_lo": round(lo, 5), "ci_hi": round(hi, 5),
                      "fair": round(1 / cfg["players"], 5), "mean_rank": round(s["mean_rank"], 4), "policy": pol,
                      "wall_s": r.config["wall_s"]})
     append_rows(cfg["csv"], rows)

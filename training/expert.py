@@ -119,17 +119,17 @@ def evaluate_policy(path: str, anchors: list[str], presets: list[str], games: in
     95% bootstrap CI of its seat (duplicate deals, every seat rotation) through the tournament runner."""
     from fandonia_env.tournament import run_tournament
 
+    from .evaluate import win_share
+
     rows = []
     spec = f"ppo:{path}"
     for preset in presets:
         for anchor in anchors:
             r = run_tournament(lineup=[spec, anchor, anchor, anchor], games=games, seed=seed, jobs=jobs,
                                progress=False, plot=False, rules={"preset": preset})
-            s = r.summary["agents"][spec]
-            share = s.get("win_share", s["win_rate"])
-            ci = s.get("win_share_ci", s.get("win_rate_ci")) or [share, share]
-            rows.append({"preset": preset, "anchor": anchor, "games": s["games"], "win_share": share,
-                         "ci_lo": ci[0], "ci_hi": ci[1]})
+            games_played, share, lo, hi = win_share(r.summary, spec)
+            rows.append({"preset": preset, "anchor": anchor, "games": games_played, "win_share": share,
+                         "ci_lo": lo, "ci_hi": hi})
     return rows
 
 
@@ -185,9 +185,8 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         state.update(ck["state"])
         print(f"expert: resuming from {ck_path} at iteration {state['iteration']}", file=sys.stderr)
     else:
-        model, ck = load_checkpoint(cfg["init"])
-        ck = {}
-    enc = get_encoder(_encoder_name(cfg, ck_path))
+        model, ck = load_checkpoint(cfg["init"])  # an .npz export: header and maps, no optimiser
+    enc = get_encoder(ck["header"]["encoder"])
     opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
     if ck.get("optimizer"):
         opt.load_state_dict(ck["optimizer"])
@@ -260,19 +259,6 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     return {"out": str(out), "policy": str(final_path), "iterations": state["iteration"],
             "decisions": state["decisions"], "games": state["games"], "seconds": state["seconds"],
             "eval": last_eval}
-
-
-def _encoder_name(cfg: dict[str, Any], ck_path: Path) -> str:
-    import json
-
-    from .model import load_checkpoint
-
-    src = ck_path if ck_path.exists() else Path(cfg["init"])
-    if str(src).endswith(".npz"):
-        with np.load(src, allow_pickle=False) as z:
-            return json.loads(str(z["__header__"]))["encoder"]
-    _, ck = load_checkpoint(src)
-    return ck["header"]["encoder"]
 
 
 def main(argv: list[str] | None = None) -> int:

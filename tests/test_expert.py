@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from training.common import ConfigError, load_config
@@ -69,3 +70,28 @@ def test_shipped_expert_configs_are_valid_and_documented() -> None:
 def test_expert_command_line_names_a_bad_key(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["--config", str(ROOT / "configs" / "smoke" / "expert.yaml"), "--set", "bogus=1"]) == 2
     assert "bogus" in capsys.readouterr().err
+
+
+def test_gae_advantages_follow_each_seats_decisions_and_lambda_one_is_the_game_return():
+    from training.expert import _advantages
+    from training.selfplay import Batch
+
+    # game 0: seat 1 decides at rows 0, 2, 3 and seat 2 at row 1; game 1: seat 0 at row 4
+    value = np.array([0.1, 0.5, 0.3, -0.2, 0.4], np.float32)
+    reward = np.array([1.0, -0.5, 1.0, 1.0, -1.0], np.float32)
+    b = Batch(obs=np.zeros((5, 1), np.float16), mask=np.zeros((5, 1), bool), action=np.zeros(5, np.int16),
+              logp=np.zeros(5, np.float32), value=value, reward=reward, players=np.full(5, 3, np.int8),
+              errata=np.zeros(5, bool), game=np.array([0, 0, 0, 0, 1], np.int32),
+              seat=np.array([1, 2, 1, 1, 0], np.int8))
+    adv1, ret1 = _advantages(b, 1.0)
+    assert np.allclose(ret1, reward) and np.allclose(adv1, reward - value)
+    lam = 0.5
+    adv, ret = _advantages(b, lam)
+    d3 = 1.0 - (-0.2)            # seat 1's last decision: R - V
+    d2 = -0.2 - 0.3              # V(next own decision) - V
+    d0 = 0.3 - 0.1
+    assert np.isclose(adv[3], d3)
+    assert np.isclose(adv[2], d2 + lam * d3)
+    assert np.isclose(adv[0], d0 + lam * (d2 + lam * d3))
+    assert np.isclose(adv[1], -0.5 - 0.5) and np.isclose(adv[4], -1.0 - 0.4)
+    assert np.allclose(ret, adv + value)

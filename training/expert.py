@@ -57,6 +57,7 @@ SCHEMA: dict[str, Opt] = {
     "learner_seats": Opt(1, (int,), "seats the learner holds per game (the rest drawn from opponents)"),
     "temperature": Opt(1.0, (float,), "the learner's sampling temperature in self-play"),
     "max_turns": Opt(60, (int,), "truncation turn limit (ruling R11)"),
+    "gae_lambda": Opt(1.0, (float,), "1: the game's Monte-Carlo return; < 1: GAE along each seat's decisions"),
     "epochs": Opt(3, (int,), "PPO epochs per iteration"),
     "minibatch": Opt(2048, (int,), "minibatch size"),
     "lr": Opt(5e-5, (float,), "Adam learning rate"),
@@ -86,6 +87,8 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
               "learner_seats", "max_turns", "threads"):
         if cfg[k] < 1:
             raise ConfigError(f"{k} must be >= 1, got {cfg[k]}")
+    if not 0.0 < cfg["gae_lambda"] <= 1.0:
+        raise ConfigError(f"gae_lambda must be in (0, 1], got {cfg['gae_lambda']}")
     bad = [n for n in cfg["players"] if not isinstance(n, int) or not 2 <= n <= 6]
     if not cfg["players"] or bad:
         raise ConfigError(f"players must list table sizes 2..6, got {cfg['players']!r}")
@@ -106,11 +109,33 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
     return cfg
 
 
-def _advantages(b: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(advantage, return) per decision: the Monte-Carlo return of its game (gamma = 1: the
-    terminal reward) less the network's value estimate at the decision."""
-    ret = b.reward.astype(np.float32)
-    return ret - b.value.astype(np.float32), ret
+def _advantages(b: Any, lam: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """(advantage, return) per decision.  ``lam == 1``: the Monte-Carlo return of its game
+    (gamma = 1: the terminal reward) less the network's value estimate at the decision.
+    ``lam < 1``: generalised advantage estimation along each seat's own decisions of a game
+    (gamma = 1, no reward before the end): ``delta_t = V(s_t+1) - V(s_t)``, the last one
+    ``R - V(s_T)``, the advantage ``sum_k lam^k delta_t+k`` and the value target advantage + V."""
+    v = b.value.astype(np.float32)
+    r = b.reward.astype(np.float32)
+    if lam >= 1.0:
+        return r - v, r
+    if b.seat is None:
+        raise ValueError("gae_lambda < 1 needs the deciding seat of every decision")
+    adv = np.zeros_like(v)
+    key = b.game.astype(np.int64) * 8 + b.seat.astype(np.int64)
+    order = np.argsort(key, kind="stable")  # one seat's decisions of one game, in play order
+    ks = key[order]
+    nxt_acc, last = 0.0, None
+    for j in range(len(order) - 1, -1, -1):
+        i = order[j]
+        if ks[j] != last:  # the seat's last decision of its game
+            delta, nxt_acc = r[i] - v[i], 0.0
+        else:
+            delta = v[order[j + 1]] - v[i]
+        nxt_acc = delta + lam * nxt_acc
+        adv[i] = nxt_acc
+        last = ks[j]
+    return adv, adv + v
 
 
 def evaluate_policy(path: str, anchors: list[str], presets: list[str], games: int, seed: int,
@@ -221,7 +246,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         t0 = time.perf_counter()
         b = run_actors(str(cur), sp, workers=cfg["workers"], decisions=cfg["decisions"])
         t_collect = time.perf_counter() - t0
-        adv, ret = _advantages(b)
+        adv, ret = _advantages(b, cfg["gae_lambda"])
         batch = {"obs": b.obs, "mask": np.packbits(b.mask, axis=-1), "action": b.action.astype(np.int64),
                  "logp": b.logp, "adv": adv, "ret": ret}
         t1 = time.perf_counter()

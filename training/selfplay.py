@@ -84,6 +84,7 @@ class Batch:
     players: np.ndarray  # (N,) int8: table size
     errata: np.ndarray  # (N,) bool: the errata edition
     game: np.ndarray  # (N,) int32: the game's index within this batch
+    seat: np.ndarray | None = None  # (N,) int8: the deciding seat (decisions of one seat in play order)
     target: np.ndarray | None = None  # (N, NUM_ACTIONS) float16: a search's visit distribution
     stats: dict[str, Any] = field(default_factory=dict)
 
@@ -104,12 +105,14 @@ class Batch:
             for k, v in b.stats.items():
                 if isinstance(v, int | float):
                     stats[k] = stats.get(k, 0) + v
-        tgt = None
+        tgt = seat = None
+        if all(b.seat is not None for b in batches):
+            seat = np.concatenate([b.seat for b in batches])  # type: ignore[misc]
         if all(b.target is not None for b in batches):
             tgt = np.concatenate([b.target for b in batches])  # type: ignore[misc]
         return Batch(*(np.concatenate([getattr(b, f) for b in batches]) for f in
                        ("obs", "mask", "action", "logp", "value", "reward", "players", "errata")),
-                     game=np.concatenate(games), target=tgt, stats=stats)
+                     game=np.concatenate(games), seat=seat, target=tgt, stats=stats)
 
 
 def final_rewards(g: Game) -> list[float]:
@@ -207,7 +210,8 @@ class Actor:
                 reward=np.array([rewards[r[0]] for r in recs], dtype=np.float32),
                 players=np.full(len(recs), g.n_players, dtype=np.int8),
                 errata=np.full(len(recs), errata, dtype=bool),
-                game=np.full(len(recs), gi, dtype=np.int32)))
+                game=np.full(len(recs), gi, dtype=np.int32),
+                seat=np.array([r[0] for r in recs], dtype=np.int8)))
 
     # -- the loop ----------------------------------------------------------------------------------
     def _advance(self, s: _Slot) -> None:
@@ -287,7 +291,7 @@ class Actor:
 def _empty(obs_size: int) -> Batch:
     return Batch(np.zeros((0, obs_size), np.float16), np.zeros((0, NUM_ACTIONS), bool), np.zeros(0, np.int16),
                  np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int8),
-                 np.zeros(0, bool), np.zeros(0, np.int32))
+                 np.zeros(0, bool), np.zeros(0, np.int32), np.zeros(0, np.int8))
 
 
 def sample(logits: np.ndarray, temperature: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

@@ -3,7 +3,7 @@
     python -m fandonia_env                 # the commands, one line each (also --help)
     python -m fandonia_env demo --games 8  # the same as python -m fandonia_env.demo --games 8
 
-The commands are found, not listed by hand: every module of ``fandonia_env`` and ``training``
+The commands are found, not listed by hand: every module of ``fandonia_env`` (the training stages included)
 and every file of ``scripts/`` (source checkout) with a ``__main__`` block; the description is
 the one below or else the first sentence of the module's docstring.
 """
@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = ("fandonia_env", "training", "scripts")  # scripts/: run as files, not modules
+FOLDERS = ("fandonia_env", "scripts")  # scripts/: run as files, not modules
 ORDER = ["demo", "tournament", "bench"]  # listed first: the main job, then the other core commands
 
 DESCRIPTIONS = {  # nicer one-liners than the docstrings' for the core commands
     "fandonia_env.demo": "the main job: a short tournament, noble-rule-v1 vs random-v1 (writes runs/demo/)",
     "fandonia_env.tournament": "rated tournament between registered agents (seat rotation, duplicate seeds)",
     "fandonia_env.bench": "speed of the engine and the PettingZoo env (random legal play)",
-    "training.train_ppo": "train a MaskablePPO noble from a YAML config (needs the train extra)",
+    "fandonia_env.training.train_ppo": "train a MaskablePPO noble from a YAML config (needs the train extra)",
     "scripts/soak.py": "random-play soak: invariants checked after every step",
     "scripts/make_golden.py": "regenerate the golden playthroughs in tests/golden/",
     "scripts/make_docs.py": "regenerate the generated docs (docs/actions.md, docs/observation.md)",

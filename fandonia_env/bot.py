@@ -52,8 +52,7 @@ class Bot:
     """The protocol's state machine (one agent, one game at a time)."""
 
     def __init__(self, agent_id: str, seed: int = 0) -> None:
-        import agents
-
+        from fandonia_env import agents
         if agent_id not in agents.AGENTS:
             agents.make_agent(agent_id, seed=0)  # ids make_agent accepts beyond the registry, or ValueError
         self.agent_id = agent_id
@@ -64,8 +63,7 @@ class Bot:
         self._new(seed)
 
     def _new(self, seed: int) -> None:
-        import agents
-
+        from fandonia_env import agents
         s, self.rng = bot_seeds(seed)
         self.agent = agents.make_agent(self.agent_id, seed=s)
         self.agent.reset(s)

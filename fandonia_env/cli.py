@@ -234,16 +234,16 @@ def player_counts_arg(text: str) -> list[int]:
 
 
 def known_agents() -> list[str]:
-    """The registered agent ids (``agents.AGENTS``), sorted."""
-    import agents as agent_registry
+    """The registered agent ids (``fandonia_env.agents.AGENTS``), sorted."""
+    import fandonia_env.agents as agent_registry
 
     return sorted(agent_registry.AGENTS)
 
 
 def agent_id_arg(text: str) -> str:
     """A registered agent id, or a spec of a registered prefix (``ppo:PATH``, ``search:PATH?knob=v``)
-    where the registry takes those (``agents.check_agent``); the error lists the known ids."""
-    import agents as agent_registry
+    where the registry takes those (``fandonia_env.agents.check_agent``); the error lists the known ids."""
+    import fandonia_env.agents as agent_registry
 
     aid = text.strip()
     if aid in agent_registry.AGENTS:

@@ -2,7 +2,7 @@
 
     python -m fandonia_env.demo [--games 16] [--players 4] [--seed 0] [--max-turns 60] [--jobs N]
 
-``noble-ppo-v1`` (the trained policy shipped in ``agents/weights/``, played in numpy) against
+``noble-ppo-v1`` (the trained policy shipped in ``fandonia_env/agents/weights/``, played in numpy) against
 ``noble-rule-v1``, ``noble-rule-v2`` and ``random-v1`` at a 4-player table (``--agents`` changes
 the lineup; at other table sizes the list repeats), each deal played under every seat rotation
 (duplicate seeds), with a progress bar; prints the results

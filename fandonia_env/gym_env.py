@@ -148,7 +148,7 @@ class FandoniaGymEnv(gym.Env):
         out = []
         for _i, s in enumerate(specs[: n - 1]):
             if isinstance(s, str):
-                from agents import make_agent
+                from fandonia_env.agents import make_agent
 
                 s = make_agent(s, seed=int(self.np_random.integers(2**31 - 1)))
             out.append(s)
@@ -275,7 +275,7 @@ def _check_opponents(spec: Any) -> None:
         raise ValueError("opponents must not be empty: give an agent id, an agent, a callable or a list of them")
     for s in specs:
         if isinstance(s, str):
-            from agents import AGENTS, check_agent
+            from fandonia_env.agents import AGENTS, check_agent
 
             try:
                 check_agent(s)  # a registered id or ppo:PATH of a policy file

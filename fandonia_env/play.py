@@ -25,7 +25,7 @@ import random
 import sys
 from typing import Any, TextIO
 
-import agents as agent_registry
+import fandonia_env.agents as agent_registry
 
 from . import wording
 from .cli import add_rules_args, agent_list_arg, max_turns_arg, players_arg, rules_from_args, seed_arg

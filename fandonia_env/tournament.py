@@ -164,7 +164,7 @@ def finishing_order(state: Any) -> tuple[list[int], list[float]]:
 def play_game(task: dict[str, Any], max_turns: int | None = None,
               rules: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play one scheduled game and return its record."""
-    import agents as agent_registry
+    import fandonia_env.agents as agent_registry
 
     from .engine import Game
     from .engine.hidden import InfoSet
@@ -417,7 +417,7 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
     ``rules``: ``preset``/``edition``/``optional`` keyword arguments for every ``Game``.
 
     See the module docstring for seating, rotations, finishing order and statistics."""
-    import agents as agent_registry
+    import fandonia_env.agents as agent_registry
 
     seats = make_lineup(agents, None if lineup else players, lineup)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:

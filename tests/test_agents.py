@@ -9,9 +9,9 @@ import random
 import pytest
 from helpers import play_out
 
-import agents
-from agents import AGENTS, make_agent
-from agents.noble_rule import usurp_chance
+from fandonia_env import agents
+from fandonia_env.agents import AGENTS, make_agent
+from fandonia_env.agents.noble_rule import usurp_chance
 from fandonia_env.engine import Game
 from fandonia_env.engine.hidden import InfoSet
 from fandonia_env.engine.rule_queries import dice_distribution, p_greater, royal_uv_distribution
@@ -56,11 +56,11 @@ def test_every_agent_in_every_seat() -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_noble_ppo_v1_plays_complete_legal_games(n: int) -> None:
-    """The shipped trained noble loads from agents/weights/ and plays whole games (to a win, a draw
+    """The shipped trained noble loads from fandonia_env/agents/weights/ and plays whole games (to a win, a draw
     or the 60-turn limit of the tournaments) at every table size, every choice legal, from its view."""
-    from agents.ppo_agent import NOBLE_PPO_V1
+    from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1
 
-    assert NOBLE_PPO_V1.is_file(), "noble-ppo-v1's weights are shipped in agents/weights/"
+    assert NOBLE_PPO_V1.is_file(), "noble-ppo-v1's weights are shipped in fandonia_env/agents/weights/"
     ids = ["noble-ppo-v1", "noble-rule-v1", "random-v1", "noble-ppo-v1", "noble-rule-v2", "random-v1"][:n]
     g = _play(ids, seed=60 + n, max_turns=60)
     assert g.over and g.result in ("win", "draw", "truncated")
@@ -126,7 +126,7 @@ def test_ismcts_v2_plays_complete_games_deterministically(n: int) -> None:
 
 
 def test_ismcts_v2_searches_and_sees_only_its_view() -> None:
-    from agents import ismcts_v2
+    from fandonia_env.agents import ismcts_v2
 
     assert "GameState" not in inspect.getsource(ismcts_v2)
     bot = make_agent("noble-ismcts-v2", seed=4, **FAST["noble-ismcts-v2"])
@@ -146,7 +146,7 @@ def test_ismcts_v3_plays_complete_games_deterministically(n: int) -> None:
 
 
 def test_ismcts_v3_searches_stakes_and_sees_only_its_view() -> None:
-    from agents import ismcts_v3
+    from fandonia_env.agents import ismcts_v3
 
     assert "GameState" not in inspect.getsource(ismcts_v3)
     bot = make_agent("noble-ismcts-v3", seed=4, **FAST["noble-ismcts-v3"])

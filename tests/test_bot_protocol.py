@@ -19,7 +19,7 @@ jsonschema = pytest.importorskip("jsonschema")
 
 from helpers import random_moves  # noqa: E402
 
-import agents  # noqa: E402
+from fandonia_env import agents  # noqa: E402
 from fandonia_env.bot import Bot, _version, bot_seeds, seat_information  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.hidden import InfoSet, resample  # noqa: E402
@@ -288,7 +288,7 @@ def test_a_trained_noble_given_a_view_alone_sees_the_seats_observation(preset, n
     """A view + legal position has no InfoSet: a trained noble encodes the state built from the view
     (``view_state``), which shows the seat exactly that view, so its observation (and so its action)
     is byte for byte the one it gets from the true game."""
-    from agents.ppo_agent import view_state
+    from fandonia_env.agents.ppo_agent import view_state
     from fandonia_env.engine.game import player_view
 
     ppo = agents.make_agent("noble-ppo-v1", seed=0)

@@ -77,22 +77,22 @@ ROWS = [
      ["'nosuch'", "is not a commit"]),
     ("bench-against-rounds-0", [str(REPO / "scripts" / "bench_against.py"), "--rounds", "0"], None,
      ["--rounds must be >= 1", "got 0"]),
-    ("train-config-missing", ["-m", "training.train_ppo", "--config", "missing.yaml", "--out", "OUT"], None,
+    ("train-config-missing", ["-m", "fandonia_env.training.train_ppo", "--config", "missing.yaml", "--out", "OUT"], None,
      ["'missing.yaml'", "no such file"]),
-    ("train-config-unknown-key", ["-m", "training.train_ppo", "--config", "bad.yaml"], BAD_CONFIG + "epochs: 3\n",
+    ("train-config-unknown-key", ["-m", "fandonia_env.training.train_ppo", "--config", "bad.yaml"], BAD_CONFIG + "epochs: 3\n",
      ["bad.yaml", "unknown key(s) ['epochs']", "allowed: ['env', 'eval', 'out', 'ppo', 'seed']"]),
-    ("train-config-missing-key", ["-m", "training.train_ppo", "--config", "bad.yaml"],
+    ("train-config-missing-key", ["-m", "fandonia_env.training.train_ppo", "--config", "bad.yaml"],
      BAD_CONFIG.replace("seed: 0\n", ""), ["missing key(s) ['seed']", "required: ['env', 'eval', 'out', 'ppo', 'seed']"]),
-    ("train-config-unknown-env-key", ["-m", "training.train_ppo", "--config", "bad.yaml"],
+    ("train-config-unknown-env-key", ["-m", "fandonia_env.training.train_ppo", "--config", "bad.yaml"],
      BAD_CONFIG.replace("players: 4", "players: 4, oponents: random-v1"),
      ["unknown key(s) ['oponents'] in 'env'", "allowed:", "'opponents'", "'max_turns'"]),
-    ("train-config-bad-env-value", ["-m", "training.train_ppo", "--config", "bad.yaml"],
+    ("train-config-bad-env-value", ["-m", "fandonia_env.training.train_ppo", "--config", "bad.yaml"],
      BAD_CONFIG.replace("players: 4", "players: 8"), ["'env'", "players", "8"]),
-    ("train-config-negative-max-turns", ["-m", "training.train_ppo", "--config", "bad.yaml"],
+    ("train-config-negative-max-turns", ["-m", "fandonia_env.training.train_ppo", "--config", "bad.yaml"],
      BAD_CONFIG.replace("players: 4", "players: 4, max_turns: -3"), ["env.max_turns", "-3", "0 or null (no limit)"]),
-    ("train-config-not-yaml", ["-m", "training.train_ppo", "--config", "bad.yaml"], "env: [\n",
+    ("train-config-not-yaml", ["-m", "fandonia_env.training.train_ppo", "--config", "bad.yaml"], "env: [\n",
      ["bad.yaml", "not valid YAML"]),
-    ("train-timesteps-0", ["-m", "training.train_ppo", "--config", str(REPO / "configs" / "ppo_vs_random.yaml"),
+    ("train-timesteps-0", ["-m", "fandonia_env.training.train_ppo", "--config", str(REPO / "configs" / "ppo_vs_random.yaml"),
                            "--timesteps", "0", "--out", "OUT"], None, ["'0'", ">= 1"]),
     ("main-unknown-command", ["-m", "fandonia_env", "demoo"], None, ["'demoo'", "demo, tournament, bench"]),
 ]
@@ -178,7 +178,7 @@ def test_python_m_fandonia_env_lists_the_commands(tmp_path) -> None:
     h = _run(["-m", "fandonia_env", "--help"], tmp_path)
     assert p.returncode == 0 and h.returncode == 0 and p.stdout == h.stdout
     for run in ("python -m fandonia_env.demo", "python -m fandonia_env.tournament", "python -m fandonia_env.bench",
-                "python -m training.train_ppo", "python scripts/soak.py"):
+                "python -m fandonia_env.training.train_ppo", "python scripts/soak.py"):
         line = next((ln for ln in p.stdout.splitlines() if ln.strip().startswith(run + " ")), None)
         assert line is not None, run
         assert len(line.split(run, 1)[1].strip()) > 20  # a one-line description
@@ -186,7 +186,7 @@ def test_python_m_fandonia_env_lists_the_commands(tmp_path) -> None:
 
 
 def test_every_runnable_module_is_in_the_command_list() -> None:
-    """Every file with a ``__main__`` block in fandonia_env/, training/, scripts/ is listed, with a
+    """Every file with a ``__main__`` block in fandonia_env/ (training stages included) and scripts/ is listed, with a
     description, and runs the way the list says."""
     cmds = discover()
     listed = {c.target: c for c in cmds}
@@ -275,7 +275,7 @@ def test_results_table_prints_a_ci_only_where_it_means_something() -> None:
 
 def test_shipped_training_configs_load() -> None:
     pytest.importorskip("yaml")
-    from training.train_ppo import load_config
+    from fandonia_env.training.train_ppo import load_config
 
     for f in sorted((REPO / "configs").glob("ppo_*.yaml")):
         cfg = load_config(str(f))

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-from agents import make_agent
-from agents.noble_rule import NobleRuleV1
-from agents.ppo_agent import NumpyPolicy, PPOAgent
+from fandonia_env.agents import make_agent
+from fandonia_env.agents.noble_rule import NobleRuleV1
+from fandonia_env.agents.ppo_agent import NumpyPolicy, PPOAgent
 from fandonia_env.engine.actions import NAME, NUM_ACTIONS
 from fandonia_env.engine.data.components import ALL_CHARACTER_IDS
 from fandonia_env.engine.game import Game, player_view
@@ -26,8 +26,8 @@ from fandonia_env.spaces.context_features import (
     encode_context_features,
     roll_class,
 )
-from training.model import PolicyNet, export_npz, load_checkpoint, numpy_weights, widen_input
-from training.obs import get_encoder
+from fandonia_env.spaces.encoders import get_encoder
+from fandonia_env.training.model import PolicyNet, export_npz, load_checkpoint, numpy_weights, widen_input
 
 IDX = {f: i for i, f in enumerate(CONTEXT_FEATURES)}
 
@@ -166,9 +166,9 @@ def test_collect_and_imitate_on_v1c_with_kind_weights(tmp_path) -> None:
     imitate trains on it with ``entity_context``, a skip head over two blocks and ``kind_weights``
     (an unknown kind is refused), and the exported policy plays."""
     from fandonia_env.tournament import run_tournament
-    from training import collect as C
-    from training import imitate as I
-    from training.common import ConfigError, validate
+    from fandonia_env.training import collect as C
+    from fandonia_env.training import imitate as I
+    from fandonia_env.training.common import ConfigError, validate
 
     cfg = validate({"out": str(tmp_path / "c"), "games": 2, "shard_games": 2, "players": [3, 3], "max_turns": 6,
                     "seed": 4, "jobs": 1, "progress": False, "encoder": "v1c"}, C.SCHEMA)

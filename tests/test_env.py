@@ -214,7 +214,7 @@ def test_maskable_ppo_smoke_trains_a_few_thousand_steps():
 def test_training_script_runs_a_tiny_config(tmp_path):
     pytest.importorskip("sb3_contrib")
     pytest.importorskip("yaml")
-    from training.train_ppo import load_config, main
+    from fandonia_env.training.train_ppo import load_config, main
 
     cfg = load_config("configs/ppo_vs_random.yaml")
     assert cfg["env"]["opponents"] == "random-v1"
@@ -226,7 +226,7 @@ def test_training_script_runs_a_tiny_config(tmp_path):
 
 def test_training_config_errors_name_the_missing_key(tmp_path):
     pytest.importorskip("yaml")
-    from training.train_ppo import load_config
+    from fandonia_env.training.train_ppo import load_config
 
     bad = tmp_path / "bad.yaml"
     bad.write_text("env: {}\n")

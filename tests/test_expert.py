@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training.common import ConfigError, load_config
-from training.expert import SCHEMA, main, train
+from fandonia_env.training.common import ConfigError, load_config
+from fandonia_env.training.expert import SCHEMA, main, train
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,7 +35,7 @@ def test_expert_iterations_write_policies_curves_and_resume(tmp_path: Path) -> N
     res2 = train(_cfg(tmp_path, iterations=3))
     assert res2["iterations"] == 3
     assert [r["iteration"] for r in csv.DictReader(open(out / "train.csv"))] == ["1", "2", "3"]
-    from agents import make_agent
+    from fandonia_env.agents import make_agent
     from fandonia_env.engine import Game
 
     bot = make_agent(f"ppo:{out / 'policy.npz'}", seed=0)  # the result plays as ppo:PATH
@@ -73,8 +73,8 @@ def test_expert_command_line_names_a_bad_key(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_gae_advantages_follow_each_seats_decisions_and_lambda_one_is_the_game_return():
-    from training.expert import _advantages
-    from training.selfplay import Batch
+    from fandonia_env.training.expert import _advantages
+    from fandonia_env.training.selfplay import Batch
 
     # game 0: seat 1 decides at rows 0, 2, 3 and seat 2 at row 1; game 1: seat 0 at row 4
     value = np.array([0.1, 0.5, 0.3, -0.2, 0.4], np.float32)

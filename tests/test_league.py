@@ -16,9 +16,9 @@ pytest.importorskip("torch")
 from helpers import play_out  # noqa: E402
 
 from fandonia_env.engine import Game  # noqa: E402
-from training import league as lg  # noqa: E402
-from training import recipe  # noqa: E402
-from training.common import ConfigError, load_config  # noqa: E402
+from fandonia_env.training import league as lg  # noqa: E402
+from fandonia_env.training import recipe  # noqa: E402
+from fandonia_env.training.common import ConfigError, load_config  # noqa: E402
 
 SMOKE = Path(__file__).resolve().parent.parent / "configs" / "smoke" / "recipe.yaml"
 
@@ -80,7 +80,7 @@ def test_terminal_reward_is_zero_sum_and_win_speed_discounts_only_the_learners_w
 def test_usurp_odds_potential_is_the_engines_best_odds_and_one_while_the_seats_royal_reigns() -> None:
     """``shaping_potential: usurp_odds`` reads the engine's odds (the v1r rule feature me_best_hand)
     and is 1 while a character of the seat is the Monarch; ``pp_ip`` is (PP + 2 IP) / 100."""
-    from agents import make_agent
+    from fandonia_env.agents import make_agent
     from fandonia_env.spaces.rule_features import encode_rule_features
 
     reigned = positive = 0
@@ -178,7 +178,7 @@ def test_recipe_evaluation_is_played_again_only_when_its_policy_or_settings_chan
 
 
 def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_path: Path) -> None:
-    from agents import make_agent
+    from fandonia_env.agents import make_agent
 
     out = tmp_path / "run"
     export = tmp_path / "noble.npz"
@@ -208,8 +208,8 @@ def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_
     # training can continue from an exported (float16) policy: it loads as a network
     import torch
 
-    from agents.ppo_agent import load_policy
-    from training.model import load_checkpoint
+    from fandonia_env.agents.ppo_agent import load_policy
+    from fandonia_env.training.model import load_checkpoint
 
     assert lg.resolve_init(str(export)) == export
     net, _ = load_checkpoint(export)

@@ -118,8 +118,7 @@ def test_preset_pettingzoo_api(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_preset_scripted_agents_play_complete_games(preset):
-    import agents
-
+    from fandonia_env import agents
     for n, lineup in ((2, ["noble-rule-v1", "noble-rule-v2"]), (5, ["noble-rule-v1", "random-v1"] * 3)):
         g = Game(players=n, seed=90 + n, max_turns=25, preset=preset)
         bots = [agents.make_agent(lineup[i], seed=i) for i in range(n)]

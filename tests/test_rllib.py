@@ -20,8 +20,8 @@ import ray  # noqa: E402
 import torch  # noqa: E402
 
 from fandonia_env.engine.actions import NUM_ACTIONS  # noqa: E402
-from training import rllib_train as R  # noqa: E402
-from training.common import ConfigError, validate  # noqa: E402
+from fandonia_env.training import rllib_train as R  # noqa: E402
+from fandonia_env.training.common import ConfigError, validate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,9 +87,9 @@ def test_env_snapshot_opponents_are_exposed_and_mapped_to_the_frozen_module() ->
 
 
 def test_env_with_the_v1r_encoder_gives_every_exposed_seat_its_v1r_observation() -> None:
-    """``encoder: v1r``: the exposed seats observe ``training.obs`` v1r (the env's v1 vector followed by
+    """``encoder: v1r``: the exposed seats observe ``fandonia_env.spaces.encoders`` v1r (the env's v1 vector followed by
     the rule features) of the current state, and the space says so."""
-    from training.obs import get_encoder
+    from fandonia_env.spaces.encoders import get_encoder
 
     enc = get_encoder("v1r")
     env = R.FandoniaMultiAgentEnv({"players": 3, "opponents": ["snapshot"], "max_turns": 6, "seed": 2,
@@ -110,8 +110,8 @@ def test_env_with_the_v1r_encoder_gives_every_exposed_seat_its_v1r_observation()
 
 def test_module_widens_a_v1_init_to_v1r(tmp_path: Path) -> None:
     """A v1 checkpoint starts a v1r learner: same weights, zero weight on the rule features."""
-    from training.model import PolicyNet, save_checkpoint
-    from training.obs import get_encoder
+    from fandonia_env.spaces.encoders import get_encoder
+    from fandonia_env.training.model import PolicyNet, save_checkpoint
 
     v1, v1r = get_encoder("v1"), get_encoder("v1r")
     net = PolicyNet.for_encoder(v1, NUM_ACTIONS, [16], 8, 4)
@@ -201,8 +201,8 @@ def test_checkpoint_restores_and_plays_complete_games_at_2_to_6_players(run: dic
 
 
 def test_exported_policy_is_the_checkpointed_learner(run: dict) -> None:
-    from agents.ppo_agent import load_policy
     from fandonia_env import fandonia_v1
+    from fandonia_env.agents.ppo_agent import load_policy
 
     module = R.load_module(R.latest_checkpoint(run["out"]))
     pol = load_policy(run["out"] / "policy.npz")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_agent
+from fandonia_env.agents import make_agent
 from fandonia_env.engine.game import Game, player_view
 from fandonia_env.engine.rule_queries import usurpation_chance, usurpers
 from fandonia_env.spaces.rule_features import RULE_FEATURES, RULE_FEATURES_SIZE, encode_rule_features
@@ -69,8 +69,8 @@ def test_v1r_extends_v1_and_a_v1_policy_widens_without_changing_a_decision() -> 
     one whose new inputs have zero weight, so every logit and value is unchanged."""
     torch = pytest.importorskip("torch")
     from fandonia_env.engine.actions import NUM_ACTIONS
-    from training.model import PolicyNet, widen_input
-    from training.obs import get_encoder
+    from fandonia_env.spaces.encoders import get_encoder
+    from fandonia_env.training.model import PolicyNet, widen_input
 
     v1, v1r = get_encoder("v1"), get_encoder("v1r")
     assert v1r.extends == "v1" and v1r.size == v1.size + RULE_FEATURES_SIZE

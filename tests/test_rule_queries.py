@@ -10,8 +10,8 @@ import random
 import pytest
 from helpers import random_moves
 
-from agents import ismcts_v2
-from agents.noble_rule import best_usurp, prestige_ev, usurp_chance
+from fandonia_env.agents import ismcts_v2
+from fandonia_env.agents.noble_rule import best_usurp, prestige_ev, usurp_chance
 from fandonia_env.engine import Game
 from fandonia_env.engine import rule_queries as rq
 from fandonia_env.engine.actions import ID, NAME, PASS, char_action
@@ -35,8 +35,7 @@ def _positions(edition: str, games: int, every: int, seed0: int) -> list[Game]:
 
 def _noble_positions(edition: str, games: int, seed0: int) -> list[Game]:
     """Positions where a scripted noble may usurp (``free_usurp`` legal), from noble-rule games."""
-    import agents
-
+    from fandonia_env import agents
     out = []
     for s in range(games):
         g = Game(players=3 + s % 3, seed=seed0 + s, edition=edition, max_turns=40)

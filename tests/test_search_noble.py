@@ -1,4 +1,4 @@
-"""The search noble (agents/search_noble.py): legal in every decision of both editions at 2 and 4
+"""The search noble (fandonia_env/agents/search_noble.py): legal in every decision of both editions at 2 and 4
 players, deterministic for a seed, deciding from its seat's information only, within its time cap,
 and with checked knobs.  Tiny budgets keep it fast."""
 
@@ -11,9 +11,9 @@ import time
 import pytest
 from helpers import play_out, random_moves
 
-from agents import make_agent
-from agents.ppo_agent import NOBLE_PPO_V1, PPOAgent
-from agents.search_noble import DEFAULT_SEARCH_KINDS, SearchAgent, from_spec
+from fandonia_env.agents import make_agent
+from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1, PPOAgent
+from fandonia_env.agents.search_noble import DEFAULT_SEARCH_KINDS, SearchAgent, from_spec
 from fandonia_env.engine import Game
 from fandonia_env.engine.hidden import InfoSet, resample
 
@@ -100,7 +100,7 @@ def test_decides_from_its_seats_information_only(n: int) -> None:
 
 
 def test_never_sees_the_state() -> None:
-    from agents import search_noble
+    from fandonia_env.agents import search_noble
 
     src = inspect.getsource(search_noble)
     assert "GameState" not in src and "engine.state" not in src and "._state" not in src

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.ppo_agent import NOBLE_PPO_V1, load_policy
+from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1, load_policy
 from fandonia_env.engine.actions import NUM_ACTIONS
-from training.bench_selfplay import main as bench_main
-from training.selfplay import Actor, Batch, SelfPlayConfig, run_actors, sample
+from fandonia_env.training.bench_selfplay import main as bench_main
+from fandonia_env.training.selfplay import Actor, Batch, SelfPlayConfig, run_actors, sample
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-import agents as agent_registry
-from agents import Agent
+import fandonia_env.agents as agent_registry
 from fandonia_env import bench, tournament
+from fandonia_env.agents import Agent
 from fandonia_env.tournament import distinct_rotations, make_lineup, run_tournament, schedule
 
 FIRST = "test-first-legal-v1"

@@ -13,16 +13,22 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents import make_agent  # noqa: E402
+from fandonia_env.agents import make_agent  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.actions import NAME, NUM_ACTIONS  # noqa: E402
 from fandonia_env.engine.hidden import InfoSet  # noqa: E402
-from training import collect as C  # noqa: E402
-from training import evaluate as E  # noqa: E402
-from training import imitate as I  # noqa: E402
-from training.common import ConfigError, load_config, validate  # noqa: E402
-from training.model import PolicyNet, export_npz  # noqa: E402
-from training.obs import catalogue_action_maps, default_encoder, get_encoder, v1_available, v1_view_available  # noqa: E402
+from fandonia_env.spaces.encoders import (  # noqa: E402
+    catalogue_action_maps,
+    default_encoder,
+    get_encoder,
+    v1_available,
+    v1_view_available,
+)
+from fandonia_env.training import collect as C  # noqa: E402
+from fandonia_env.training import evaluate as E  # noqa: E402
+from fandonia_env.training import imitate as I  # noqa: E402
+from fandonia_env.training.common import ConfigError, load_config, validate  # noqa: E402
+from fandonia_env.training.model import PolicyNet, export_npz  # noqa: E402
 
 ENCODERS = ["v0"] + (["v1"] if v1_available() else [])
 
@@ -91,8 +97,8 @@ def test_collect_rejects_bad_values(tmp_path: Path) -> None:
 
 def test_shipped_configs_are_valid() -> None:
     root = Path(__file__).resolve().parents[1] / "configs"
-    from training import league as L
-    from training import recipe as R
+    from fandonia_env.training import league as L
+    from fandonia_env.training import recipe as R
 
     for name, schema in (("collect", C.SCHEMA), ("imitate", I.SCHEMA), ("evaluate", E.SCHEMA), ("league", L.SCHEMA)):
         load_config(root / f"{name}.yaml", schema)
@@ -213,7 +219,7 @@ def test_entity_head_scores_character_actions_from_their_own_row() -> None:
 
 
 def test_numpy_forward_matches_torch(tmp_path: Path) -> None:
-    from agents.ppo_agent import load_policy
+    from fandonia_env.agents.ppo_agent import load_policy
 
     m = _model(1)
     path = export_npz(m, tmp_path / "p.npz", get_encoder("v0"))
@@ -235,7 +241,7 @@ def test_numpy_forward_matches_torch(tmp_path: Path) -> None:
 
 
 def test_half_precision_export_is_half_the_size_and_plays_the_same(tmp_path: Path) -> None:
-    from agents.ppo_agent import load_policy
+    from fandonia_env.agents.ppo_agent import load_policy
 
     m = _model(1)
     full = export_npz(m, tmp_path / "full.npz", get_encoder("v0"))
@@ -251,7 +257,7 @@ def test_half_precision_export_is_half_the_size_and_plays_the_same(tmp_path: Pat
 
 
 def test_policy_file_with_another_encoder_layout_is_refused(tmp_path: Path) -> None:
-    from agents.ppo_agent import PolicyError, load_policy
+    from fandonia_env.agents.ppo_agent import PolicyError, load_policy
 
     path = export_npz(_model(), tmp_path / "p.npz", get_encoder("v0"))
     with np.load(path) as z:
@@ -370,8 +376,8 @@ def test_ppo_agent_sampling_is_seeded_and_legal(pipeline: dict) -> None:
 
 
 def test_bad_policy_specs_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import agents.ppo_agent as pa
-    from agents import check_agent
+    import fandonia_env.agents.ppo_agent as pa
+    from fandonia_env.agents import check_agent
 
     with pytest.raises(ValueError, match="no policy file"):
         check_agent(f"ppo:{tmp_path / 'nothing.npz'}")
@@ -383,8 +389,8 @@ def test_bad_policy_specs_are_refused(tmp_path: Path, monkeypatch: pytest.Monkey
 
 
 def test_noble_ppo_v1_is_registered() -> None:
-    from agents import AGENTS
-    from agents.ppo_agent import NOBLE_PPO_V1
+    from fandonia_env.agents import AGENTS
+    from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1
 
     assert "noble-ppo-v1" in AGENTS
     assert NOBLE_PPO_V1.is_file()
@@ -418,7 +424,7 @@ def test_tournament_accepts_a_policy_path(pipeline: dict) -> None:
 
 def test_training_doc_lists_every_config_key() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "training.md").read_text()
-    from training import league, recipe
+    from fandonia_env.training import league, recipe
 
     for schema in (C.SCHEMA, I.SCHEMA, E.SCHEMA, league.SCHEMA, recipe.SCHEMA):
         for key in schema:
@@ -428,7 +434,7 @@ def test_training_doc_lists_every_config_key() -> None:
 def test_dagger_label_records_the_teachers_answer_on_the_students_states(tmp_path: Path) -> None:
     """collect with ``label``: the games are played by the student (random-v1 here), the recorded
     targets are the label agent's answers on the same views, filed under the label agent's name."""
-    from training.collect import play_and_record
+    from fandonia_env.training.collect import play_and_record
 
     enc = get_encoder("v0")
     cfg = C.check_config(_collect_cfg(tmp_path, agents=["random-v1"], label="noble-rule-v1", self_agreement=False,
@@ -446,7 +452,7 @@ def test_dagger_label_records_the_teachers_answer_on_the_students_states(tmp_pat
 def test_imitate_data_can_be_focused_on_kinds_and_on_decisions_where_an_action_is_legal(pipeline: dict) -> None:
     """``kinds`` / ``require_legal`` keep only those decisions (a DAgger round focused on one choice)."""
     from fandonia_env.engine.actions import ID
-    from training.collect import unpack_mask
+    from fandonia_env.training.collect import unpack_mask
 
     root = Path(pipeline["root"]) / "collect"
     every = I.load_decisions(root, "noble-rule-v1")
@@ -472,7 +478,7 @@ def test_imitate_on_several_data_directories_from_an_init_checkpoint(pipeline: d
                     "entity_dim": 4, "test_fraction": 0.25, "lr": 1e-9, "progress": False}, I.SCHEMA)
     I.imitate(cfg)
     # with a vanishing learning rate the network stays the init's
-    from training.model import load_checkpoint
+    from fandonia_env.training.model import load_checkpoint
 
     a, _ = load_checkpoint(pipeline["policy"])
     b, _ = load_checkpoint(sorted((tmp_path / "im2" / "checkpoints").glob("epoch_*.pt"))[-1])
@@ -489,8 +495,8 @@ def test_imitate_binary_choice_with_an_anchor_moves_that_choice_and_keeps_the_re
     teacher's, and the policy over the other actions stays closer to the starting one than without the
     anchor (a KL anchor on every recorded decision); an anchor without ``init`` is refused."""
     from fandonia_env.engine.actions import ID
-    from training.collect import unpack_mask
-    from training.model import load_checkpoint
+    from fandonia_env.training.collect import unpack_mask
+    from fandonia_env.training.model import load_checkpoint
 
     root = pipeline["root"]
     d = I.load_decisions(root / "collect", "noble-rule-v1", kinds=["turn_main"])
@@ -537,8 +543,8 @@ def test_skip_head_adds_a_linear_map_of_named_inputs_to_named_logits_in_torch_an
     """``skip``/``skip_actions``: a linear map from some inputs to some actions' logits; zero at start
     (the network plays as without it); the numpy forward of the export matches torch; the loader
     of a ``.pt`` / ``.npz`` keeps it."""
-    from agents.ppo_agent import load_policy
-    from training.model import PolicyNet, load_checkpoint, save_checkpoint
+    from fandonia_env.agents.ppo_agent import load_policy
+    from fandonia_env.training.model import PolicyNet, load_checkpoint, save_checkpoint
 
     enc = get_encoder("v0")
     torch.manual_seed(3)
@@ -571,7 +577,7 @@ def test_skip_head_adds_a_linear_map_of_named_inputs_to_named_logits_in_torch_an
 def test_imitate_train_only_the_skip_head_leaves_every_other_weight(pipeline: dict, tmp_path: Path) -> None:
     """``skip`` + ``train_only: [skip]`` on an init without a skip head: the head starts at zero and is
     the only thing that learns; an unknown prefix or block is refused."""
-    from training.model import load_checkpoint
+    from fandonia_env.training.model import load_checkpoint
 
     root = pipeline["root"]
     d = I.load_decisions(root / "collect", "noble-rule-v1")

@@ -185,7 +185,7 @@ def test_35_5_4_player_within_the_limit_loses_nothing(calls):
 
 
 def test_35_5_pp_check_runs_at_the_end_of_the_turn():
-    assert (10, "pp_check_all") in registry.END_OF_TURN
+    assert registry.END_OF_TURN[0] == "pp_check_all"
 
 
 # ---------------------------------------------------------------------------

@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("fandonia_env", "agents", "training")
+PACKAGES = ("fandonia_env",)  # one namespace: the agents and training stages are inside it
 #: files in the package folders that are deliberately not package data, and why
 NOT_SHIPPED = {
-    "training/checkpoints/league-v1-1m.npz": "a training input named by its checkout path (docs/training.md)",
-    "training/checkpoints/expert1-iter030.npz": "a training input: the init of the next expert run (docs/training.md, attempt 22)",
+    "fandonia_env/training/checkpoints/league-v1-1m.npz": "a training input named by its checkout path (docs/training.md)",
+    "fandonia_env/training/checkpoints/expert1-iter030.npz": "a training input: the init of the next expert run (docs/training.md, attempt 22)",
 }
 #: never part of a build: caches and the local compiled engine (``python -m fandonia_env.compile``)
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd", "_compiled.json", "*.egg-info", "build")
@@ -34,8 +34,10 @@ IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd", "_compi
 CHECK = r"""
 import json, random, sys
 from pathlib import Path
-import agents, fandonia_env
-from agents import make_agent
+import importlib.util
+import fandonia_env
+from fandonia_env import agents
+from fandonia_env.agents import make_agent
 from fandonia_env.engine import Game
 from fandonia_env.engine.hidden import InfoSet
 from fandonia_env.engine.options import PRESET_DIR, preset_names
@@ -43,6 +45,8 @@ from fandonia_env.engine.options import PRESET_DIR, preset_names
 prefix = Path(sys.prefix).resolve()
 for m in (fandonia_env, agents):
     assert Path(m.__file__).resolve().is_relative_to(prefix), (m.__file__, prefix)
+# one namespace (issue 29): nothing installed under a generic top-level name
+assert importlib.util.find_spec("agents") is None and importlib.util.find_spec("training") is None
 games = {}
 for name in preset_names():
     g = Game(players=3, seed=7, preset=name, max_turns=2)
@@ -120,9 +124,12 @@ def test_the_wheel_holds_every_data_file_of_the_packages(installed):
     names = set(zipfile.ZipFile(wheel).namelist())
     want = _data_files(ROOT) - set(NOT_SHIPPED)
     assert {"fandonia_env/presets/errata.yaml", "fandonia_env/serve/static/index.html",
-            "agents/weights/noble-ppo-v1.npz"} <= want
+            "fandonia_env/agents/weights/noble-ppo-v1.npz"} <= want
     assert want - names == set(), f"data files missing from the wheel: {sorted(want - names)}"
     assert all((ROOT / f).is_file() for f in NOT_SHIPPED), "NOT_SHIPPED names a file that is gone"
+    # one namespace (issue 29): every file of the wheel is under fandonia_env/ or its metadata
+    top = {n.split("/", 1)[0] for n in names}
+    assert {t for t in top if not t.endswith(".dist-info")} == {"fandonia_env"}, sorted(top)
 
 
 def test_an_installed_wheel_plays_every_preset_and_the_trained_noble_outside_the_checkout(installed, tmp_path):

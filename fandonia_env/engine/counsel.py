@@ -113,6 +113,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .actions import ID, NAME, NO, PASS, YES, action_char, action_player, char_action, player_action
+from .bribery import bribe_signs
 from .data.components import (
     AMBASSADOR_OF,
     NOBLES,
@@ -321,7 +322,6 @@ def modifier_signs(state: GameState, table: str, i: int, target: str | None) -> 
         seen.add(cid)
         c = state.chars[cid]
         if c.owner is None and c.office is not None and state.misc.get("bribery_bought"):  # errata ES §13.4.20
-            from .bribery import bribe_signs
             signs += bribe_signs(state, cid, f"{name(cid)}, {role}")
         if c.owner is None or cid in ROYALS or c.dead:
             continue  # NC: the modifier is ignored (§15.7)

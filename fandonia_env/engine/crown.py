@@ -100,7 +100,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from . import chance, registry
-from .actions import NO, YES, action_char, action_player, char_action, player_action
+from .actions import NAME, NO, YES, action_char, action_player, char_action, player_action
 from .data.components import (
     CARD_TYPE_OF,
     CARD_TYPES,
@@ -111,6 +111,7 @@ from .data.components import (
 from .data.tables import COURT_BALL, COURT_BALL_MAX_MODIFIER, CROWN_EVENTS, ROYAL_DEATH, lookup
 from .effects import Ctx, apply_effect, apply_row, send
 from .machine import abort_turn, ask, log, op, seq
+from .problems import problem_name
 from .queries import (
     abroad,
     discard,
@@ -146,7 +147,6 @@ FORCED_PROBLEM: Final = "one_problem:"
 
 def _label(k: str) -> str:
     if k.startswith(FORCED_PROBLEM):
-        from .problems import problem_name
 
         return f"One Political Problem ({problem_name(k[len(FORCED_PROBLEM):])})"
     return LABELS[k]
@@ -689,7 +689,6 @@ def mourning_discard(state: GameState, p: int, left: int) -> None:
 
 @op("mourning_discard_choice")
 def mourning_discard_choice(state: GameState, choice: int, p: int, left: int) -> None:
-    from .actions import NAME
 
     ctype = NAME[choice][len("discard_"):]
     card = take_card(state, p, ctype)

@@ -15,7 +15,7 @@ Operations:
   (§28.6.4, §31.6), suicides (§29.9, §30.10) and NC prison deaths (§30.10); then
   the turn counters of banished and imprisoned characters go up, and proceedings
   frozen by a war that has ended resume (§7.10.1, A61).
-* ``justice_prison_deaths`` {p} (a ``turn.START_HOOKS`` entry): the prison death
+* ``justice_prison_deaths`` {p} (a ``registry.TURN_START`` entry): the prison death
   rolls of player p's imprisoned PC and FACs at the start of his Player Turn
   (§30.10).
 
@@ -98,7 +98,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import chance, registry, turn
+from . import chance
 from .actions import ID, NAME, NO, YES
 from .data.components import CARD_TYPE_OF, CARD_TYPES, FANDONIA, ROYAL_ALIGNMENT_CARD, ROYALS
 from .data.tables import FUNERAL, lookup
@@ -579,6 +579,3 @@ def death_funeral_roll(state: GameState, p: int, cid: str) -> None:
         seq(state, ("scandal", {"cid": state.players[p].pc, "why": "Funeral Table"}))
 
 
-registry.end_of_turn(20, "justice_end_of_turn")
-if "justice_prison_deaths" not in turn.START_HOOKS:
-    turn.START_HOOKS.append("justice_prison_deaths")

@@ -27,6 +27,7 @@ from . import rules  # noqa: F401  (registers every chapter's operations)
 from .actions import NAME, NUM_ACTIONS
 from .chance import node_outcomes, plain_outcome
 from .data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
+from .invariants import InvariantError, check
 from .machine import (
     CHANCE,
     CHANCE_MODES,
@@ -145,7 +146,6 @@ class Game:
 
     @classmethod
     def _load(cls, doc: Any) -> Game:
-        from .invariants import InvariantError, check
 
         if isinstance(doc, (str, bytes, bytearray)):
             try:

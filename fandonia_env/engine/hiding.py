@@ -7,7 +7,7 @@ Operations other chapters schedule: ``justice_go_hiding`` {cid, why} (hiding fro
 ``trials``), and the errata hooks ``justice_es_enter_fandonia`` {cid} (in
 ``activities.act_travel_dest``), ``justice_d64_unhide`` {cid} (in
 ``activities.release_character``), ``justice_es_extradite_counsel`` {cid} (the
-``extradite`` effect, ``effects.py``), ``justice_es_turn_start`` {p} (a ``turn.START_HOOKS`` entry).  In the
+``extradite`` effect, ``effects.py``), ``justice_es_turn_start`` {p} (a ``registry.TURN_START`` entry).  In the
 1981 rules the extradited character is tried by ``to_trial`` {extradited: True} (``trials``); in
 the errata edition he goes to the justice that awaited him when he fled (ES §25.10,
 ``state.misc["justice_fate"]``).  Persecution rolls, the ±1 of a FAC Ambassador on them
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import registry, turn
+from . import registry
 from .actions import ID, NAME, NO, YES, char_action, suffix
 from .counsel import counselor_leaves_court
 from .data.components import COUNTRIES, COUNTRY_NAMES, FANDONIA, NEVER_ABROAD, OFFICES, ROYALS
@@ -41,7 +41,7 @@ from .rolls import modified_roll
 from .ruleset import ruleset
 from .state import Character, GameState
 from .trials import imprison
-from .turn import waived
+from .turn import base_activities, waived
 from .wrongdoing import card_entry, country_ids, extraditable_es, is_wrongdoer, living_abroad
 
 # ---------------------------------------------------------------------------
@@ -415,7 +415,6 @@ def justice_es_turn_start(state: GameState, p: int) -> None:
     c = state.chars[state.players[p].pc]
     if not living_abroad(state, c):
         return
-    from .turn import base_activities
 
     state.pt["extra"] -= base_activities(state) - 1
     log(state, f"Player {p}'s PC is a wrongdoer living abroad: one activity this turn unless an Extra "
@@ -542,8 +541,6 @@ def justice_es_extradited(state: GameState, cid: str) -> None:
     _captured(state, cid)
 
 
-if "justice_es_turn_start" not in turn.START_HOOKS:
-    turn.START_HOOKS.append("justice_es_turn_start")
 
 
 # ---------------------------------------------------------------------------

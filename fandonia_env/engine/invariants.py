@@ -46,6 +46,7 @@ from .actions import NAME, NUM_ACTIONS, PASS, SIGN_MINUS, SIGN_PLUS
 from .chance import KINDS as _CHANCE_KINDS
 from .chance import SCRIPT_KEY as _CHANCE_SCRIPT
 from .compiled import type_hints
+from .crown import CROWN_KEYS, FORCED_PROBLEM
 from .data.components import (
     ALL_CHARACTER_IDS,
     CARD_IDS,
@@ -61,8 +62,12 @@ from .data.components import (
 )
 from .data.tables import COUNSELING_TABLE_KEYS, PRESTIGE_TABLE_KEYS, PROBLEM_KEYS
 from .errors import InvariantError as InvariantError
+from .machine import OPS, apply
+from .queries import player_order
+from .rolls import playable
 from .ruleset import ruleset
 from .state import GameState, type_problem
+from .turn import activity_options
 
 
 def _fail(msg: str) -> NoReturn:
@@ -92,7 +97,6 @@ _RESULTS: Final = frozenset({"win", "draw", "truncated"})
 
 
 def _crown_keys() -> frozenset[str]:
-    from .crown import CROWN_KEYS, FORCED_PROBLEM
 
     return frozenset(CROWN_KEYS) | {"political_problems"} | {FORCED_PROBLEM + k for k in PROBLEM_KEYS}
 
@@ -587,7 +591,6 @@ def _arg_domain(op_name: str, arg: str) -> str | None:
 
 def _signature(op_name: str) -> tuple[dict[str, Any], frozenset[str]]:
     """(annotation of every argument, the required ones) of a registered operation."""
-    from .machine import OPS
 
     return _fn_signature(OPS[op_name])
 
@@ -603,7 +606,6 @@ def _fn_signature(fn: Any) -> tuple[dict[str, Any], frozenset[str]]:
 
 def _check_call(state: GameState, op_name: str, args: dict[str, Any], path: str, supplied: tuple[str, ...] = ()) -> None:
     """``args`` fit operation ``op_name`` (``supplied``: arguments the engine adds when it runs it)."""
-    from .machine import OPS
 
     if op_name not in OPS:
         _fail(f"field {path}: unknown operation {_short(op_name)}")
@@ -709,7 +711,6 @@ def _check_roll_result(state: GameState, r: dict[str, Any], path: str) -> None:
 
 
 def _check_stack(state: GameState) -> None:
-    from . import rules  # noqa: F401  (every chapter's operations registered)
 
     stack = state.stack
     if not state.over:
@@ -747,14 +748,11 @@ def _check_stack(state: GameState) -> None:
 def _expected_options(state: GameState) -> list[int] | None:
     """The options the engine would offer now for the pending decision, where it can recompute
     them from the state; None where it cannot."""
-    from .queries import player_order
-    from .rolls import playable
 
     a = state.stack[-1].args
     then = a["then"]
     p = a["player"]
     if then == "turn_main_choice":
-        from .turn import activity_options
 
         if a["then_args"]["p"] != p or state.active != p or state.pt.get("player") != p:
             _fail(f"field stack[-1].args: the activity choice of player {p} outside his Player Turn "
@@ -780,7 +778,6 @@ def _expected_options(state: GameState) -> list[int] | None:
 def _check_options_playable(state: GameState, n: int) -> None:
     """Re-derive the pending decision where possible, then take every option on a copy: each
     must run to the next decision (or the end) and leave the invariants intact."""
-    from .machine import apply
 
     top = state.stack[-1].args
     exp = _expected_options(state)

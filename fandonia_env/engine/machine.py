@@ -27,6 +27,7 @@ far to its draws in order.  See ``docs/engine.md`` ("Chance nodes").
 from __future__ import annotations
 
 import inspect
+import operator
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from dataclasses import fields
@@ -314,12 +315,10 @@ def apply(state: GameState, action: int) -> None:
     a = dec.args
     if isinstance(action, bool) or not isinstance(action, int):
         try:
-            import numpy as _np  # numpy ints from policies are fine
-            if isinstance(action, _np.integer):
-                action = int(action)
-            else:
+            if isinstance(action, bool):
                 raise TypeError
-        except (ImportError, TypeError):
+            action = operator.index(action)  # numpy ints from policies are fine; floats, strings are not
+        except TypeError:
             raise IllegalActionError(
                 f"action must be an int id, got {action!r}; legal ids for player {a['player']} "
                 f"deciding {a['kind']!r}: {a['options']}", player=a["player"], kind=a["kind"],

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import yaml
+
 from .compiled import ENGINE
 from .errors import ConfigError as ConfigError
 
@@ -103,8 +105,6 @@ def load_preset(name: str) -> dict[str, Any]:
     names = preset_names()
     if name not in names:
         raise ConfigError(f"unknown preset {name!r}; valid presets: {names} (files in {PRESET_DIR})")
-    import yaml
-
     doc = yaml.safe_load((PRESET_DIR / f"{name}.yaml").read_text()) or {}
     if not isinstance(doc, dict):
         raise ConfigError(f"preset {name!r} must be a mapping, got {type(doc).__name__}")

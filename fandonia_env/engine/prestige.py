@@ -95,7 +95,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from . import registry, turn
+from . import registry
 from .actions import ID, YES, action_char, char_action, suffix
 from .data.tables import (
     PRESTIGE_BOUGHT_MODIFIER,
@@ -260,8 +260,6 @@ def prestige_turn_start(state: GameState, p: int) -> None:
             apply_grant(state, p, what, grants[what])
 
 
-if "prestige_turn_start" not in turn.START_HOOKS:
-    turn.START_HOOKS.append("prestige_turn_start")
 
 
 # ---------------------------------------------------------------------------

@@ -116,10 +116,20 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from . import chance
+from . import chance, registry
 from .actions import ID, NO, YES, suffix
-from .data.components import COUNTRY_NAMES, FANDONIA, NOBLES
-from .data.tables import FOREIGN_WAR, POLITICAL_PROBLEMS, PROBLEM_KEYS, PROBLEMS, lookup
+from .bribery import bribe_signs
+from .counsel import counselor_problem_signs
+from .data.components import COUNTRIES, COUNTRY_NAMES, FANDONIA, NOBLES, OFFICES
+from .data.tables import (
+    FOREIGN_WAR,
+    POLITICAL_PROBLEMS,
+    PROBLEM_KEYS,
+    PROBLEMS,
+    UNRESOLVED_PROBLEM_EFFECTS,
+    UNRESOLVED_PROBLEM_TURNS,
+    lookup,
+)
 from .machine import ask, log, op, seq
 from .offices import holder, office_name, vacate
 from .queries import abroad, lose_ip, monarch_owner, name, stuck_at_war
@@ -136,11 +146,6 @@ CRISIS_MOD: Final = 1  # §33.2.2
 
 #: Crown Events results that are political-problem results (rows 7-10, §32.2).
 PROBLEM_CROWN_EVENTS: Final = frozenset({"two_problems", "one_problem"})
-
-#: Operations (names) other chapters may add to be run, with ``countries=[...]``, when a
-#: war starts or ends (e.g. resuming proceedings frozen by war, ruling A61).
-WAR_START_HOOKS: Final[list[str]] = []
-WAR_END_HOOKS: Final[list[str]] = []
 
 
 def problem_name(key: str) -> str:
@@ -320,7 +325,7 @@ def new_problem(state: GameState, forced: str | None = None) -> None:
             if c.location in countries and not c.dead:
                 log(state, f"{name(cid)} is stuck in {COUNTRY_NAMES[c.location]} (§7.10.1).")
         if new:
-            seq(state, *[(h, {"countries": list(new)}) for h in WAR_START_HOOKS])
+            seq(state, *[(h, {"countries": list(new)}) for h in registry.WAR_START])
     state.problems[key] = rec
     # §15.4, ruling R13: a Crown Events problem's Counseling Table is open this turn (counsel.open_tables)
     state.tstate.setdefault("crown_problems", []).append(key)
@@ -396,7 +401,6 @@ def roll_spec(state: GameState, key: str, cid: str) -> dict[str, Any]:
                 signs.append({"player": hc.owner, "amount": 1,
                               "why": f"{name(h)}, {office_name(office)}, §7.6"})
             elif hc.owner is None and state.misc.get("bribery_bought"):  # errata ES §13.4.20
-                from .bribery import bribe_signs
                 signs += bribe_signs(state, h, f"{name(h)}, {office_name(office)}, §7.6")
     for n in info["modifying_characters"]:
         mc = state.chars[str(n)]
@@ -406,7 +410,6 @@ def roll_spec(state: GameState, key: str, cid: str) -> dict[str, Any]:
     if mo is not None:
         signs.append({"player": mo, "amount": 1, "why": "FARC Monarch, §7.12"})
     if ruleset(state).counselor_powers:  # §38 (counsel group)
-        from .counsel import counselor_problem_signs
         signs += counselor_problem_signs(state)
     crisis = in_crisis(state)
     return {
@@ -453,7 +456,7 @@ def _resolved(state: GameState, key: str) -> None:
         state.wars = [k for k in state.wars if k not in ended]
         if ended:
             log(state, "The war with " + ", ".join(COUNTRY_NAMES[k] for k in ended) + " is over (§7.10).")
-            seq(state, *[(h, {"countries": list(ended)}) for h in WAR_END_HOOKS])
+            seq(state, *[(h, {"countries": list(ended)}) for h in registry.WAR_END])
     refresh_failed_flags(state)
 
 
@@ -492,7 +495,6 @@ def expel_at_war(state: GameState, countries: list[str]) -> None:
     and return to Fandonia; any other Minister (Office Holder) there returns to Fandonia.
     An Ambassador to such a country who is not there (e.g. extradited home and acquitted)
     loses his office all the same: the office itself ceases to exist (ES §7.10.4)."""
-    from .data.components import OFFICES
 
     for cid, c in state.chars.items():
         if c.dead or c.office is None or c.office == "monarch":
@@ -517,7 +519,6 @@ def expel_at_war(state: GameState, countries: list[str]) -> None:
 
 def _war_with_all(state: GameState) -> None:
     """§38 unresolved effect f: Fandonia is at war with every other country."""
-    from .data.components import COUNTRIES
 
     new = [k for k in COUNTRIES if k not in state.wars]
     rec = state.problems.get("foreign_war")
@@ -534,7 +535,7 @@ def _war_with_all(state: GameState) -> None:
     for cid, c in state.chars.items():
         if c.location in new and not c.dead:
             log(state, f"{name(cid)} is stuck in {COUNTRY_NAMES[c.location]} (§7.10.1).")
-    seq(state, *[(h, {"countries": list(new)}) for h in WAR_START_HOOKS])
+    seq(state, *[(h, {"countries": list(new)}) for h in registry.WAR_START])
 
 
 # ---------------------------------------------------------------------------
@@ -609,7 +610,6 @@ def unresolved_effects(state: GameState) -> None:
     """§38 (T1.17): at the start of a turn, every problem unresolved three turns in a row (or
     more) has its effect this turn; cumulative; forced Crown results are resolved together
     (A10 i)."""
-    from .data.tables import UNRESOLVED_PROBLEM_EFFECTS, UNRESOLVED_PROBLEM_TURNS
 
     steps: list[Any] = []
     for key, eff in UNRESOLVED_PROBLEM_EFFECTS.items():
@@ -645,5 +645,5 @@ def unresolved_effects(state: GameState) -> None:
 
 __all__ = [
     "change_support", "set_support", "in_crisis", "at_war", "pirates_active", "resolving_minister",
-    "refresh_failed_flags", "roll_spec", "WAR_START_HOOKS", "WAR_END_HOOKS", "problem_name", "expel_at_war",
+    "refresh_failed_flags", "roll_spec", "problem_name", "expel_at_war",
 ]

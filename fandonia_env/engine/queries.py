@@ -13,9 +13,10 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from . import chance
-from .actions import ID
+from .actions import ID, NAME
 from .data.components import (
     CARD_TYPE_OF,
+    CARD_TYPES,
     FANDONIA,
     INTRIGUE_SUBSTITUTES,
     NOBLES,
@@ -742,8 +743,6 @@ def illegal_cards(state: GameState) -> frozenset[str]:
 def play_card(state: GameState, p: int, choice: int) -> tuple[str, str]:
     """Play the card named by a ``play_<type>`` or ``play_intrigue_as_<type>`` action: take it
     from p's hand and discard it (§14.2.3).  Returns the type it counts as and its log text."""
-    from .actions import NAME
-    from .data.components import CARD_TYPES
 
     nm = NAME[choice]
     if nm.startswith("play_intrigue_as_"):

@@ -854,4 +854,3 @@ def duel_aftermath(state: GameState, killers: list[str], victims: dict[str, str]
 
 registry.free_action("propose", _legal_propose, "propose_start")
 registry.activity("hold_wedding", _legal_wedding, "wedding_start")
-registry.end_of_turn(90, "romance_sweep")

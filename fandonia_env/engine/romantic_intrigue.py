@@ -95,6 +95,7 @@ from .data.tables import PRESTIGE_TABLES
 from .machine import ask, log, op, seq
 from .queries import henchmen, is_female, name, pc, status
 from .rolls import modified_roll
+from .romance import engaged_valid, marry, wedding_pp_ok
 from .ruleset import ruleset
 from .state import Character, Frame, GameState
 
@@ -416,7 +417,6 @@ def _prestige_roll(p: int, table: str, mod: int) -> tuple[str, dict[str, Any]]:
 
 @op("ri_elope_offer")
 def ri_elope_offer(state: GameState, p: int, a: str, b: str) -> None:
-    from .romance import engaged_valid, wedding_pp_ok
 
     ca, cb = state.chars[a], state.chars[b]
     if not engaged_valid(state, a) or ca.engaged_to != b:
@@ -433,7 +433,6 @@ def ri_elope_pick(state: GameState, choice: int, p: int, a: str, b: str) -> None
     if choice != YES:
         log(state, f"Player {p} does not have {name(a)} and {name(b)} elope.")
         return
-    from .romance import marry
 
     marry(state, a, b)
     log(state, f"{name(a)} and {name(b)} elope and are married without a wedding (§38 Romantic Intrigue 3).")

@@ -33,7 +33,8 @@ from functools import cache
 from typing import Any, Final
 
 from . import chance, registry
-from .actions import ID, NAME, NO, PASS, YES, act
+from .actions import ACTIVITIES as ACTIVITY_TEXTS
+from .actions import ID, NAME, NO, PASS, YES, act, describe
 from .data.components import (
     CARD_IDS,
     CARD_TYPE_OF,
@@ -54,6 +55,7 @@ from .machine import ask, log, op, seq
 from .queries import (
     can_spend,
     close_scan,
+    discard,
     gain_ip,
     gain_pp,
     is_female,
@@ -64,7 +66,9 @@ from .queries import (
     pc,
     spend_ip,
     stuck_at_war,
+    take_card,
 )
+from .rng import RNG
 from .ruleset import ruleset
 from .state import Character, GameState, Player
 
@@ -81,7 +85,6 @@ def hand_limit(state: GameState) -> int:
 
 def setup(config: dict[str, Any]) -> GameState:
     """Build the opening position (§3) and run to the first decision."""
-    from .rng import RNG
 
     n = config["players"]
     rng = RNG(config["seed"])
@@ -272,12 +275,9 @@ def player_turn(state: GameState, p: int) -> None:
         ("turn_counsel", {"p": p}), ("end_player_turn", {"p": p}))
 
 
-START_HOOKS: Final[list[str]] = []  # operations run at the start of a Player Turn (e.g. prison deaths §30.10)
-
-
 @op("turn_start_hooks")
 def turn_start_hooks(state: GameState, p: int) -> None:
-    seq(state, *[(h, {"p": p}) for h in START_HOOKS],
+    seq(state, *[(h, {"p": p}) for h in registry.TURN_START],
         ("sweet_charity", {"p": p}) if ruleset(state).sweet_charity else None)
 
 
@@ -524,10 +524,8 @@ def activity_done(state: GameState) -> None:
 
 @cache  # a pure function of the activity key (the catalogue's words)
 def act_label(key: str) -> str:
-    from .actions import ACTIVITIES as A
-    from .actions import describe
 
-    return (dict(A).get(key) or describe(ID[f"act_{key}"])).split(" (")[0]  # issue 5
+    return (dict(ACTIVITY_TEXTS).get(key) or describe(ID[f"act_{key}"])).split(" (")[0]  # issue 5
 
 
 def uses_intrigue(state: GameState, p: int) -> bool:
@@ -565,7 +563,6 @@ def forced_discards(state: GameState, p: int, n: int) -> list[str] | None:
 
 def discard_forced(state: GameState, p: int, cards: list[str], why: str) -> None:
     """Discard ``cards`` from p's hand without a decision (ruling R14), each shown to all (§14.2.2)."""
-    from .queries import discard
 
     hand = state.players[p].hand
     for card in cards:
@@ -599,7 +596,6 @@ def end_player_turn(state: GameState, p: int) -> None:
 
 @op("hand_limit_choice")
 def hand_limit_choice(state: GameState, choice: int, p: int) -> None:
-    from .queries import discard, take_card
 
     ctype = NAME[choice][len("discard_"):]
     card = take_card(state, p, ctype)
@@ -628,7 +624,7 @@ def end_of_turn(state: GameState) -> None:
     # §14.2.1: a Player Turn cut short (mourning, §9.4) still ends with the hand limit
     lim = hand_limit(state)
     over = [("end_player_turn", {"p": pl.idx}) for pl in state.players if len(pl.hand) > lim]
-    seq(state, *over, *[(name_, {}) for _, name_ in registry.END_OF_TURN], ("new_turn", {}))
+    seq(state, *over, *[(name_, {}) for name_ in registry.END_OF_TURN], ("new_turn", {}))
 
 
 @op("builder_halt")
@@ -778,5 +774,5 @@ def yes_no(state: GameState, p: int, kind: str, then: str, ctx: dict[str, Any] |
 
 __all__ = [
     "setup", "do_draw", "activities_left", "uses_intrigue", "waived", "restricted",
-    "yes_no", "act", "HAND_LIMIT", "START_HOOKS", "can_spend", "spend_ip",
+    "yes_no", "act", "HAND_LIMIT", "can_spend", "spend_ip",
 ]

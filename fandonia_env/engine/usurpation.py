@@ -623,5 +623,3 @@ def abdicate_start(state: GameState, p: int) -> None:
 registry.free_action("usurp", _usurp_legal, "usurp_start")
 registry.free_action("farc_pardon", _farc_pardon_legal, "farc_pardon_start")
 registry.free_action("abdicate", _abdicate_legal, "abdicate_start")
-registry.end_of_turn(10, "pp_check_all")
-registry.end_of_turn(90, "victory_check")

@@ -202,7 +202,7 @@ class ReplayStore:
         return r
 
     def _tournament(self, rid: str, doc: dict[str, Any], index: int) -> ReplayData:
-        import agents as agent_registry
+        import fandonia_env.agents as agent_registry
         from fandonia_env.tournament import agent_seed
 
         games = doc["games"]

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-import agents as agent_registry
+import fandonia_env.agents as agent_registry
 from fandonia_env import wording
 from fandonia_env.engine import Game
 from fandonia_env.engine.actions import NAME

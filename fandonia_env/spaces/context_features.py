@@ -6,7 +6,7 @@ that a network learns slowly.  This block states such facts directly, for one se
 
 * ``prev_kind_*``: the kind of the seat's own previous decision (one with two or more options;
   ``prev_kind_none`` before the first).  This is the seat's own history, which neither the view
-  nor the state records: the caller keeps it (``training.collect`` per seat, ``agents/ppo_agent.py``
+  nor the state records: the caller keeps it (``fandonia_env.training.collect`` per seat, ``fandonia_env/agents/ppo_agent.py``
   per game) and passes it in;
 * ``roll_*``: the class of the roll named by the decision's ``ctx["roll"]`` (trial or hearing,
   scandal, assassination...), who owns the character it names (``roll_owner_me/opp/none/unknown``),

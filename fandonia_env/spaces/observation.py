@@ -120,6 +120,8 @@ _o = 0
 for _name, _n in LAYOUT:
     _OFFSET[_name] = _o
     _o += _n
+#: where each block of ``LAYOUT`` starts in the observation vector (read-only use)
+OFFSETS: Final[dict[str, int]] = _OFFSET
 
 
 def _labels() -> list[str]:

@@ -20,7 +20,7 @@ Architecture (``PolicyNet``), for an observation ``x`` and a legal mask ``m``:
 So "choose character X" is scored from X's own row: the same weights serve every character.
 For PPO: ``log_probs``, ``evaluate_actions`` (log-prob, entropy, value of given actions),
 ``state_dict``; ``export_npz`` writes every weight plus a JSON header that
-``agents/ppo_agent.py`` reads (numpy forward, no torch).
+``fandonia_env/agents/ppo_agent.py`` reads (numpy forward, no torch).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .obs import Encoder
+from fandonia_env.spaces.encoders import Encoder
 
 FORMAT = "fandonia-policy"
 FORMAT_VERSION = 1
@@ -264,9 +264,3 @@ def load_checkpoint(path: str | Path) -> tuple[PolicyNet, dict[str, Any]]:
     model = model_from_header(ck["header"], ck["maps"])
     model.load_state_dict(ck["model"])
     return model, ck
-
-
-def checkpoint_to_numpy(path: str | Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
-    """(header, numpy weights) of a torch checkpoint, as ``agents/ppo_agent.py`` wants them."""
-    model, ck = load_checkpoint(path)
-    return ck["header"], numpy_weights(model)

@@ -1,6 +1,6 @@
 """The search noble: a trained policy-value network steered by a small batched look-ahead.
 
-    SearchAgent()                                           # agents/weights/noble-ppo-v1.npz
+    SearchAgent()                                           # fandonia_env/agents/weights/noble-ppo-v1.npz
     SearchAgent("runs/x/policy.npz", simulations=32, horizon=12, seed=1)
     from_spec("search:runs/x/policy.npz?simulations=32&max_seconds=0.5", seed=1)
 

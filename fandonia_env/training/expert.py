@@ -1,17 +1,17 @@
 """Expert iteration on batched self-play (issue 27).
 
-    python -m training.expert --config configs/expert.yaml [--set iterations=20]
+    python -m fandonia_env.training.expert --config configs/expert.yaml [--set iterations=20]
 
 Each iteration:
 
 1. the current network is exported (``policies/iter_<k>.npz``, playable as ``ppo:PATH``);
-2. ``workers`` actor processes (``training.selfplay``: ``games_per_worker`` games in flight each, one
+2. ``workers`` actor processes (``fandonia_env.training.selfplay``: ``games_per_worker`` games in flight each, one
    batched forward pass per round) play ``decisions`` learner decisions against a mix of opponents
    drawn per seat from ``opponents`` (scripted nobles, ``self``, frozen snapshots of earlier
    iterations: ``snapshot:<k>``, and any ``ppo:PATH``), on table sizes drawn from ``players`` and
    rules drawn from ``presets`` (both editions, optional rules: the edition and switches are in the
    observation);
-3. where a search noble's targets are given (``search_fraction`` > 0 and ``agents.search_noble``
+3. where a search noble's targets are given (``search_fraction`` > 0 and ``fandonia_env.agents.search_noble``
    available), the learner also fits the search's visit distribution on the searched decisions
    (the expert); everywhere else the update is clipped PPO with the Monte-Carlo return of the
    game (gamma = 1, the zero-sum terminal reward of docs/rewards.md) and the network's own value
@@ -43,7 +43,7 @@ from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_confi
 
 SCHEMA: dict[str, Opt] = {
     "out": Opt(REQUIRED, (str,), "output directory (checkpoint, policies, curves)"),
-    "init": Opt("agents/weights/noble-ppo-v1.npz", (str,), "policy (.npz export or .pt checkpoint) to start from"),
+    "init": Opt("fandonia_env/agents/weights/noble-ppo-v1.npz", (str,), "policy (.npz export or .pt checkpoint) to start from"),
     "iterations": Opt(20, (int,), "expert-iteration rounds"),
     "decisions": Opt(60_000, (int,), "learner decisions collected per iteration"),
     "workers": Opt(2, (int,), "actor processes (one per core)"),
@@ -80,7 +80,7 @@ SCHEMA: dict[str, Opt] = {
 
 
 def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
-    import agents as registry
+    import fandonia_env.agents as registry
     from fandonia_env.engine.options import preset_names
 
     for k in ("iterations", "decisions", "workers", "games_per_worker", "epochs", "minibatch", "eval_games",
@@ -191,10 +191,10 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     import torch
 
     from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.spaces.encoders import get_encoder
 
     from .league import ppo_update
     from .model import export_npz, load_checkpoint, save_checkpoint
-    from .obs import get_encoder
     from .selfplay import LEARNER, SelfPlayConfig, run_actors
 
     cfg = check_config(dict(cfg))
@@ -287,13 +287,13 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m training.expert", __doc__)
+    ap = arg_parser("python -m fandonia_env.training.expert", __doc__)
     a = ap.parse_args(argv)
     try:
         cfg = load_config(a.config, SCHEMA, a.set)
         res = train(cfg)
     except ConfigError as e:
-        print(f"training.expert: {e}", file=sys.stderr)
+        print(f"fandonia_env.training.expert: {e}", file=sys.stderr)
         return 2
     print(f"expert: {res['iterations']} iterations, {res['decisions']:,} decisions, {res['games']:,} games, "
           f"{res['seconds']:.0f} s; policy {res['policy']}")
@@ -304,5 +304,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    require_extra("train", "training.expert", ["torch"])
+    require_extra("train", "fandonia_env.training.expert", ["torch"])
     sys.exit(main())

@@ -1,6 +1,6 @@
 """Stage 4, evaluate: a policy against fixed anchors through the project's tournament runner.
 
-    python -m training.evaluate --config configs/evaluate.yaml --policy runs/imitate/policy.npz [--step N]
+    python -m fandonia_env.training.evaluate --config configs/evaluate.yaml --policy runs/imitate/policy.npz [--step N]
 
 For each anchor (``anchors``, default ``random-v1`` and ``noble-rule-v1``) it plays the lineup
 ``ppo:POLICY`` + (players-1) x anchor with ``fandonia_env.tournament.run_tournament`` (duplicate
@@ -56,7 +56,7 @@ def win_share(summary: dict[str, Any], spec: str) -> tuple[int, float, float, fl
 
 
 def policy_step(path: str) -> int:
-    """The training step stored in an exported policy's header (``training.steps``), else 0."""
+    """The training step stored in an exported policy's header (``fandonia_env.training.steps``), else 0."""
     if not path.endswith(".npz"):
         return 0
     import numpy as np
@@ -70,7 +70,7 @@ def policy_step(path: str) -> int:
 
 def evaluate(cfg: dict[str, Any]) -> list[dict[str, Any]]:
     """Play the tournaments, append the rows to ``cfg["csv"]`` (and plot); the rows."""
-    from agents import check_agent
+    from fandonia_env.agents import check_agent
     from fandonia_env.tournament import run_tournament
 
     pol = cfg["policy"]
@@ -179,7 +179,7 @@ def plot_learning_curve(csv_path: str, png_path: str, title: str | None = None) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m training.evaluate", __doc__)
+    ap = arg_parser("python -m fandonia_env.training.evaluate", __doc__)
     ap.add_argument("--policy", default=None, help="policy file to evaluate (overrides the config's policy)")
     ap.add_argument("--step", type=int, default=None, help="training step to record (overrides the config's step)")
     a = ap.parse_args(argv)

@@ -1,6 +1,6 @@
 """Stage 1, collect: play games between registered agents and record every decision.
 
-    python -m training.collect --config configs/collect.yaml [--set games=600 --set jobs=2]
+    python -m fandonia_env.training.collect --config configs/collect.yaml [--set games=600 --set jobs=2]
 
 Games are played on the engine directly (``Game`` + agents, as ``fandonia_env.tournament``
 plays them): each agent sees ``game.view(p, log=False)``, ``game.legal_actions()`` and an
@@ -116,7 +116,7 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
     """Play one game; (per-decision columns, game record)."""
     import random
 
-    import agents as registry
+    import fandonia_env.agents as registry
     from fandonia_env.engine import Game
     from fandonia_env.engine.hidden import InfoSet
 
@@ -172,8 +172,7 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
 def write_shard(k: int, cfg: dict[str, Any]) -> dict[str, Any]:
     """Play shard ``k``'s games and write ``shard_<k>.npz`` atomically; its summary."""
     from fandonia_env.engine.actions import NUM_ACTIONS
-
-    from .obs import get_encoder
+    from fandonia_env.spaces.encoders import get_encoder
 
     enc = get_encoder(cfg["encoder"])
     lo = k * cfg["shard_games"]
@@ -254,9 +253,8 @@ def _write_star(args: tuple[int, dict[str, Any]]) -> dict[str, Any]:
 
 def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
     """Value checks beyond types; fills ``encoder`` and ``jobs``; returns ``cfg``."""
-    import agents as registry
-
-    from .obs import default_encoder, get_encoder
+    import fandonia_env.agents as registry
+    from fandonia_env.spaces.encoders import default_encoder, get_encoder
 
     if cfg["teacher_samples"] < 1:
         raise ConfigError(f"teacher_samples must be >= 1, got {cfg['teacher_samples']}")
@@ -343,7 +341,7 @@ def summarize_dir(out: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m training.collect", __doc__)
+    ap = arg_parser("python -m fandonia_env.training.collect", __doc__)
     a = ap.parse_args(argv)
     try:
         cfg = load_config(a.config, SCHEMA, a.set)

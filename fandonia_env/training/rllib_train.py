@@ -1,8 +1,8 @@
 """Multi-agent PPO on ``fandonia_v1`` with Ray RLlib: one machine or a Ray cluster (issue 14).
 
-    python -m training.rllib_train --config configs/rllib_ppo.yaml [--set iterations=40]
-    python -m training.rllib_train --config configs/rllib_ppo.yaml --address ray://HEAD:10001
-    python -m training.rllib_train --config configs/rllib_ppo.yaml --resume   # from the last checkpoint
+    python -m fandonia_env.training.rllib_train --config configs/rllib_ppo.yaml [--set iterations=40]
+    python -m fandonia_env.training.rllib_train --config configs/rllib_ppo.yaml --address ray://HEAD:10001
+    python -m fandonia_env.training.rllib_train --config configs/rllib_ppo.yaml --resume   # from the last checkpoint
 
 Needs the optional extra: ``pip install -e '.[rllib]'`` (``ray[rllib]``, pinned in pyproject.toml).
 
@@ -17,14 +17,14 @@ The pieces (``docs/training.md``, section "Ray RLlib"):
   ``snapshot`` exposes its seats as ``opponent_k``, which :func:`policy_mapping_fn` maps to the frozen
   ``snapshot`` module (a copy of the learner refreshed every ``snapshot_every`` iterations; not
   trained).  The env counts every action outside the legal mask (``illegal_actions``).
-* :class:`MaskedPolicyModule` -- a ``TorchRLModule`` whose network is ``training.model.PolicyNet``
+* :class:`MaskedPolicyModule` -- a ``TorchRLModule`` whose network is ``fandonia_env.training.model.PolicyNet``
   (flat + entity heads, value head); illegal ids get the logit ``FLOAT_MIN`` (probability exactly 0:
   never sampled, never the argmax).  The learned policy exports with ``export_npz`` to the same
   ``.npz`` the other stages write, so it plays as ``ppo:PATH`` in tournaments, the server and the
   play page.
 * the loop: ``algo.train()`` per iteration, a checkpoint every ``checkpoint_every`` iterations
   (``checkpoints/iter_NNNNN``, the last ``keep_checkpoints`` kept), an evaluation every ``eval_every``
-  iterations through ``training.evaluate`` (the tournament runner, against ``eval_anchors``), and
+  iterations through ``fandonia_env.training.evaluate`` (the tournament runner, against ``eval_anchors``), and
   ``policy.npz`` at the end.  ``train.csv``: one row per iteration (env steps, samples/s, the
   learner's win share in its training games, illegal actions).
 """
@@ -45,7 +45,7 @@ import numpy as np
 
 from fandonia_env.cli import require_extra
 
-require_extra("rllib", "training.rllib_train")  # one line and exit 2 on the command line without the extra
+require_extra("rllib", "fandonia_env.training.rllib_train")  # one line and exit 2 on the command line without the extra
 
 try:
     import gymnasium as gym
@@ -61,7 +61,7 @@ try:
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
     from ray.rllib.utils.torch_utils import FLOAT_MIN
 except ImportError as _e:  # pragma: no cover - depends on the optional extra
-    raise ImportError(f"training.rllib_train needs Ray RLlib and torch ({_e}); install the extra: "
+    raise ImportError(f"fandonia_env.training.rllib_train needs Ray RLlib and torch ({_e}); install the extra: "
                       "pip install -e '.[rllib]'") from _e
 
 from .common import REQUIRED, ConfigError, Opt, arg_parser, load_config, prepare_out, seed_everything  # noqa: E402
@@ -84,7 +84,7 @@ SCHEMA: dict[str, Opt] = {
     "entity_hidden": Opt(64, (int,), "hidden size of the entity MLPs"),
     "entity_dim": Opt(32, (int,), "entity embedding / query size"),
     "encoder": Opt("v1", (str,), "the learner's observation: v1 (the env's own vector) or v1r (v1 + the rule "
-                                 "features, training.obs)"),
+                                 "features, fandonia_env.spaces.encoders)"),
     "init": Opt(None, (str,), "a checkpoint of the local stages (.pt or .npz) to start the learner from; "
                               "a v1 one is widened when encoder is v1r", nullable=True),
     "iterations": Opt(20, (int,), "training iterations (algo.train() calls)"),
@@ -145,7 +145,7 @@ class FandoniaMultiAgentEnv(PettingZooEnv):
         self.opponents = list(cfg.get("opponents", ["random-v1"]))
         if not self.opponents:
             raise ValueError("opponents must list at least one agent id or 'snapshot'")
-        from agents import check_agent
+        from fandonia_env.agents import check_agent
 
         for o in self.opponents:
             if o != SNAPSHOT:
@@ -159,7 +159,7 @@ class FandoniaMultiAgentEnv(PettingZooEnv):
         # another encoder than the env's own v1 vector: every exposed seat observes enc.encode(state, seat)
         self._enc = None
         if cfg.get("encoder", "v1") != "v1":
-            from .obs import get_encoder
+            from fandonia_env.spaces.encoders import get_encoder
 
             self._enc = get_encoder(cfg["encoder"])
             space = gym.spaces.Dict({"observation": gym.spaces.Box(-np.inf, np.inf, (self._enc.size,), np.float32),
@@ -193,7 +193,7 @@ class FandoniaMultiAgentEnv(PettingZooEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         if seed is not None:
             self._rng = np.random.default_rng([int(seed), 0xF4])
-        import agents as registry
+        import fandonia_env.agents as registry
 
         while True:
             n = int(self._rng.integers(self.lo, self.hi + 1))
@@ -313,9 +313,9 @@ class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
 
     def setup(self) -> None:
         from fandonia_env.engine.actions import NUM_ACTIONS
+        from fandonia_env.spaces.encoders import get_encoder
 
         from .model import PolicyNet, load_checkpoint, widen_input
-        from .obs import get_encoder
 
         mc = dict(self.model_config or {})
         self.encoder_name = mc.get("encoder", "v1")
@@ -377,7 +377,7 @@ def check_config(cfg: dict[str, Any]) -> None:
         raise ConfigError(f"key 'players' must be an int 2..6 or [lo, hi] with 2 <= lo <= hi <= 6, got {p!r}")
     if not cfg["opponents"]:
         raise ConfigError("key 'opponents' must list at least one agent id or 'snapshot'")
-    from agents import check_agent
+    from fandonia_env.agents import check_agent
 
     for key in ("opponents", "eval_anchors"):
         for o in cfg[key]:
@@ -456,16 +456,16 @@ def init_ray(cfg: dict[str, Any]) -> None:
 
 
 def learner_net(algo: Any) -> Any:
-    """A ``training.model.PolicyNet`` holding the learner module's current weights (from the learner)."""
+    """A ``fandonia_env.training.model.PolicyNet`` holding the learner module's current weights (from the learner)."""
     state = algo.learner_group.get_weights(module_ids=[LEARNER])[LEARNER]
     return net_from_state(state, algo.config.rl_module_spec.rl_module_specs[LEARNER].model_config)
 
 
 def net_from_state(state: dict[str, Any], model_config: dict[str, Any]) -> Any:
     from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.spaces.encoders import get_encoder
 
     from .model import PolicyNet
-    from .obs import get_encoder
 
     enc = get_encoder(model_config.get("encoder", "v1"))
     net = PolicyNet.for_encoder(enc, NUM_ACTIONS, list(model_config["hidden"]), int(model_config["entity_hidden"]),
@@ -478,8 +478,9 @@ def net_from_state(state: dict[str, Any], model_config: dict[str, Any]) -> Any:
 def export_policy(net: Any, path: str | Path, steps: int, extra: dict[str, Any] | None = None,
                   encoder: str = "v1") -> Path:
     """``net`` as the ``.npz`` agent format (``ppo:PATH``), with the training step in its header."""
+    from fandonia_env.spaces.encoders import get_encoder
+
     from .model import export_npz
-    from .obs import get_encoder
 
     return export_npz(net, path, get_encoder(encoder), extra={"steps": int(steps), "trainer": "rllib-ppo",
                                                            "ray": ray.__version__, **(extra or {})})
@@ -747,7 +748,7 @@ def bench_sampling(cfg: dict[str, Any], steps: int, repeats: int = 3) -> dict[st
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m training.rllib_train", __doc__)
+    ap = arg_parser("python -m fandonia_env.training.rllib_train", __doc__)
     ap.add_argument("--address", default=None, help="Ray cluster address (overrides the config's address)")
     ap.add_argument("--resume", action="store_true", help="continue from the last checkpoint in out")
     ap.add_argument("--plot", default=None, metavar="PNG", help="only redraw the curve of out into PNG")

@@ -1,4 +1,4 @@
-"""The observation encoders the training pipeline and ``agents/ppo_agent.py`` use, by name.
+"""The observation encoders the training pipeline and ``fandonia_env/agents/ppo_agent.py`` use, by name.
 
     enc = get_encoder("v1")           # or "v0"
     x = enc.encode(state, p)          # float32 vector of length enc.size (from the engine state)
@@ -168,7 +168,7 @@ def _v0_action_maps() -> tuple[np.ndarray, np.ndarray]:
 def _make_v0() -> Encoder:
     from fandonia_env.spaces import observation as ob
 
-    off = dict(ob._OFFSET)
+    off = dict(ob.OFFSETS)
     n_char, n_seat = len(ob.CHAR_FEATURES), len(ob.SEAT_FEATURES)
     ach, ase = _v0_action_maps()
     blocks = (

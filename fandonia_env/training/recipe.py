@@ -1,6 +1,6 @@
 """The whole recipe in one command: a list of stage runs, from nothing to the exported noble.
 
-    python -m training.recipe --config configs/recipe.yaml [--set league.total_steps=200000]
+    python -m fandonia_env.training.recipe --config configs/recipe.yaml [--set league.total_steps=200000]
 
 The config lists ``steps``: each is one run of a stage (``stage``: collect, imitate, league or
 evaluate) with a ``name`` (its folder, ``<out>/<name>``) and the keys of that stage's own config
@@ -12,7 +12,7 @@ that does not set its own (the evaluations keep their own deal seeds).  Every st
 rerun skips finished shards, resumes from the last imitation epoch and from the league
 checkpoint; a finished evaluation is not played again), so the recipe can be stopped and started
 again.  At the end the policy of ``export_from`` (default: the last imitate or league step) is
-exported in float16 to ``export`` (e.g. ``agents/weights/noble-ppo-v1.npz``, what
+exported in float16 to ``export`` (e.g. ``fandonia_env/agents/weights/noble-ppo-v1.npz``, what
 ``make_agent("noble-ppo-v1")`` loads).  ``--set NAME.key=value`` overrides a key of the step named
 NAME; every step's wall time goes to ``<out>/recipe_summary.json`` (and, after each step, to
 ``<out>/recipe_wall.json``: a step worked on in several sittings counts the time of all of them).
@@ -45,7 +45,7 @@ SCHEMA: dict[str, Opt] = {
     "seed": Opt(0, (int,), "seed of every collect, imitate and league step that does not set its own (the "
                            "evaluations keep their own deal seeds)"),
     "export": Opt(None, (str,), "where to copy the final policy (float16 .npz), e.g. "
-                                "agents/weights/noble-ppo-v1.npz (null: nowhere)", nullable=True),
+                                "fandonia_env/agents/weights/noble-ppo-v1.npz (null: nowhere)", nullable=True),
     "export_from": Opt(None, (str,), "the step whose policy is exported (null: the last imitate or league step)",
                        nullable=True),
     "steps": Opt(REQUIRED, (list,), "the stage runs in order: {name, stage, ...keys of that stage}; '@NAME' "
@@ -206,8 +206,9 @@ def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[st
     trained = [(n, s, c) for n, s, c in steps if s in TRAINING]
     src = next(((n, s, c) for n, s, c in trained if n == cfg["export_from"]), trained[-1] if trained else None)
     if cfg["export"] and src is not None:
+        from fandonia_env.spaces.encoders import get_encoder
+
         from .model import export_npz, load_checkpoint
-        from .obs import get_encoder
 
         model, ck = load_checkpoint(_checkpoint(src[1], src[2]["out"]))
         enc = get_encoder(ck["header"]["encoder"])
@@ -226,13 +227,13 @@ def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[st
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m training.recipe", __doc__)
+    ap = arg_parser("python -m fandonia_env.training.recipe", __doc__)
     a = ap.parse_args(argv)
     try:
         own = [item for item in a.set if "." not in item.split("=", 1)[0]]
         cfg = load_config(a.config, SCHEMA, own)
         _, per = _split_overrides(a.set, _step_names(cfg["steps"]))
-        require_extra("train", "training.recipe", ("torch",), cli=True)  # the config is checked without it
+        require_extra("train", "fandonia_env.training.recipe", ("torch",), cli=True)  # the config is checked without it
         s = run(cfg, per)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -1,9 +1,9 @@
 """The batched self-play bench (issue 27): learner decisions/s and games/s.
 
-    python -m training.bench_selfplay [--games 128] [--workers 2] [--seconds 30] [--players 4]
+    python -m fandonia_env.training.bench_selfplay [--games 128] [--workers 2] [--seconds 30] [--players 4]
                                       [--presets 1981,errata] [--opponents self] [--policy PATH]
 
-Runs ``--workers`` actor processes (``training.selfplay``), each with ``--games`` games in flight
+Runs ``--workers`` actor processes (``fandonia_env.training.selfplay``), each with ``--games`` games in flight
 and one forward pass per batch of pending decisions, for ``--seconds``, and prints one table row:
 the engine in use (compiled or pure), the learner decisions recorded per second over all workers,
 every decision per second (scripted seats' included), and finished games per second.  With
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--players: comma-separated table sizes 2-6, got {a.players!r}")
     if a.games < 1 or a.workers < 1 or a.seconds <= 0:
         ap.error(f"--games and --workers must be >= 1 and --seconds > 0; got {a.games}, {a.workers}, {a.seconds}")
-    from agents.ppo_agent import NOBLE_PPO_V1
+    from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1
     from fandonia_env.engine.compiled import status
     from fandonia_env.engine.options import preset_names
 

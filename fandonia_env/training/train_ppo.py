@@ -1,6 +1,6 @@
 """Train a MaskablePPO noble against scripted opponents, from a YAML config.
 
-    python -m training.train_ppo --config configs/ppo_vs_random.yaml [--timesteps N] [--out DIR] [--preset errata]
+    python -m fandonia_env.training.train_ppo --config configs/ppo_vs_random.yaml [--timesteps N] [--out DIR] [--preset errata]
 
 Writes ``model.zip``, the config it ran with, and ``eval.json`` (the learner's win rate and mean
 reward over ``eval.games`` evaluation games against the same opponents, seats drawn per game).
@@ -161,7 +161,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m training.train_ppo", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m fandonia_env.training.train_ppo", description=__doc__.splitlines()[0])
     from fandonia_env.cli import (
         add_rules_args,
         existing_file,
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         cfg["eval"]["games"] = a.eval_games
     if a.out is not None:
         cfg["out"] = a.out
-    require_extra("train", "training.train_ppo", cli=True)  # the config is checked without it
+    require_extra("train", "fandonia_env.training.train_ppo", cli=True)  # the config is checked without it
     ev = train(cfg)
     print(json.dumps(ev, indent=2))
     out = pathlib.Path(cfg["out"])

@@ -1,8 +1,8 @@
 """Stage 2, imitate: train the masked policy + value network on collected decisions.
 
-    python -m training.imitate --config configs/imitate.yaml [--set epochs=3]
+    python -m fandonia_env.training.imitate --config configs/imitate.yaml [--set epochs=3]
 
-Reads the shards of ``data`` (``training.collect``), keeps the decisions of ``teacher`` (an agent
+Reads the shards of ``data`` (``fandonia_env.training.collect``), keeps the decisions of ``teacher`` (an agent
 id, or every agent), and splits them **by game** into train and held-out sets (``test_fraction``
 of the games).  Loss: cross-entropy of the masked logits against the teacher's action (illegal
 ids at -inf, so they get no probability) + ``value_coef`` x MSE of the value head against the
@@ -13,7 +13,7 @@ overall and per decision kind, beside the teacher's agreement with itself under 
 the same decisions (the collect stage's ``shadow`` answers); a checkpoint
 ``checkpoints/epoch_NNN.pt`` (a rerun resumes from the last one); ``metrics.json``,
 ``metrics.csv`` and TensorBoard scalars (when ``tensorboard`` is installed).  At the end the policy
-is exported to ``policy.npz`` (numpy, for ``agents/ppo_agent.py``: ``ppo:<out>/policy.npz``).
+is exported to ``policy.npz`` (numpy, for ``fandonia_env/agents/ppo_agent.py``: ``ppo:<out>/policy.npz``).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def load_decisions(data: str | Path | list[str], teacher: str | None = None,
     for k, dd in enumerate(dirs):
         fs = sorted(Path(dd).glob("shard_*.npz"))
         if not fs:
-            raise ConfigError(f"data: no shard_*.npz files in {dd!s} (run python -m training.collect first)")
+            raise ConfigError(f"data: no shard_*.npz files in {dd!s} (run python -m fandonia_env.training.collect first)")
         files += [(f, k * 10**7) for f in fs]
     from fandonia_env.engine.actions import NUM_ACTIONS
 
@@ -298,9 +298,9 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
     import torch.nn.functional as F
 
     from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.spaces.encoders import get_encoder
 
     from .model import PolicyNet, export_npz, load_checkpoint, save_checkpoint, widen_input
-    from .obs import get_encoder
 
     if not 0 <= cfg["test_fraction"] < 1:
         raise ConfigError(f"test_fraction must be in [0, 1), got {cfg['test_fraction']}")
@@ -537,11 +537,11 @@ def _write_metrics(out: Path, cfg: dict[str, Any], history: list[dict[str, Any]]
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m training.imitate", __doc__)
+    ap = arg_parser("python -m fandonia_env.training.imitate", __doc__)
     a = ap.parse_args(argv)
     try:
         cfg = load_config(a.config, SCHEMA, a.set)
-        require_extra("train", "training.imitate", ("torch",), cli=True)  # the config is checked without it
+        require_extra("train", "fandonia_env.training.imitate", ("torch",), cli=True)  # the config is checked without it
         m = imitate(cfg)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -2,12 +2,12 @@
 
     make_agent("ppo:runs/imitate/policy.npz", seed=1)            # any exported policy
     make_agent("ppo:runs/imitate/policy.npz", temperature=1.0)   # sample instead of argmax
-    make_agent("noble-ppo-v1")                                   # agents/weights/noble-ppo-v1.npz
+    make_agent("noble-ppo-v1")                                   # fandonia_env/agents/weights/noble-ppo-v1.npz
 
-The policy file is the ``.npz`` that ``training.model.export_npz`` writes (every weight plus a
+The policy file is the ``.npz`` that ``fandonia_env.training.model.export_npz`` writes (every weight plus a
 JSON header naming the observation encoder, its fingerprint and the layer sizes); a ``.pt``
 checkpoint of the training stages also loads, through torch.  The agent encodes its own seat's
-observation (``training.obs`` ``Encoder.observe``: from its ``view``, or from a determinisation
+observation (``fandonia_env.spaces.encoders`` ``Encoder.observe``: from its ``view``, or from a determinisation
 drawn from its ``infoset`` -- equal to the true state in everything the seat may know, hidden parts
 redrawn, which encodes to exactly the seat's observation; never the true state; given a view alone, as
 the bot protocol's ``view`` + ``legal``, from the state ``view_state`` builds out of the view), runs the forward pass
@@ -61,7 +61,7 @@ def _dense(h: np.ndarray, wb: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
 
 
 class NumpyPolicy:
-    """The forward pass of ``training.model.PolicyNet`` in numpy, from exported weights."""
+    """The forward pass of ``fandonia_env.training.model.PolicyNet`` in numpy, from exported weights."""
 
     def __init__(self, header: dict[str, Any], w: dict[str, np.ndarray], source: str = "") -> None:
         if header.get("format") != "fandonia-policy":
@@ -109,7 +109,7 @@ class NumpyPolicy:
         self.encoder = None
         enc_name = header.get("encoder")
         if enc_name is not None:
-            from training.obs import get_encoder
+            from fandonia_env.spaces.encoders import get_encoder
 
             enc = get_encoder(enc_name)
             fp = header.get("encoder_fingerprint")
@@ -151,6 +151,25 @@ class NumpyPolicy:
 _CACHE: dict[tuple[str, int, int], NumpyPolicy] = {}
 
 
+def _checkpoint_weights(p: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    """(header, numpy weights) of a training checkpoint (``fandonia_env.training.model.save_checkpoint``:
+    header, entity maps and the torch state dict), read with torch alone: the agents never import
+    the training package, which sits above them."""
+    try:
+        import torch
+    except ImportError:
+        raise PolicyError(f"{p}: a .pt checkpoint needs torch (pip install 'fandonia_env[train]'); "
+                          "an exported .npz policy plays with numpy alone") from None
+    try:
+        ck = torch.load(p, map_location="cpu", weights_only=False)
+        w = {k: v.detach().cpu().numpy().astype(np.float32 if v.is_floating_point() else np.int64)
+             for k, v in ck["model"].items()}
+        w.update({f"action_index.{k}": np.asarray(v, dtype=np.int64) for k, v in ck["maps"].items()})
+        return ck["header"], w
+    except (OSError, RuntimeError, KeyError, TypeError, AttributeError) as e:
+        raise PolicyError(f"{p}: not a training checkpoint ({type(e).__name__}: {e})") from None
+
+
 def load_policy(path: str | os.PathLike[str]) -> NumpyPolicy:
     """The policy in ``path`` (``.npz`` export, or a ``.pt`` checkpoint through torch); cached per file."""
     p = Path(path)
@@ -161,9 +180,7 @@ def load_policy(path: str | os.PathLike[str]) -> NumpyPolicy:
     if key in _CACHE:
         return _CACHE[key]
     if p.suffix == ".pt":
-        from training.model import checkpoint_to_numpy
-
-        header, w = checkpoint_to_numpy(p)
+        header, w = _checkpoint_weights(p)
     else:
         try:
             with np.load(p, allow_pickle=False) as z:
@@ -171,7 +188,7 @@ def load_policy(path: str | os.PathLike[str]) -> NumpyPolicy:
         except (OSError, ValueError) as e:
             raise PolicyError(f"{p}: not a readable .npz policy file ({e})") from None
         if "__header__" not in w:
-            raise PolicyError(f"{p}: no __header__ entry; not a policy exported by training.model.export_npz")
+            raise PolicyError(f"{p}: no __header__ entry; not a policy exported by fandonia_env.training.model.export_npz")
         header = json.loads(str(w.pop("__header__")))
         w = {k: v.astype(np.float32) if v.dtype == np.float16 else v for k, v in w.items()}  # half exports
     pol = NumpyPolicy(header, w, str(p))

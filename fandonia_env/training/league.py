@@ -1,9 +1,9 @@
 """Stage 3, league: masked PPO from the imitation weights against a league of opponents.
 
-    python -m training.league --config configs/league.yaml [--set total_steps=200000]
+    python -m fandonia_env.training.league --config configs/league.yaml [--set total_steps=200000]
 
 Why a compact PPO of our own rather than sb3-contrib's MaskablePPO (docs/training.md): the
-learner starts from the imitation network (flat + entity heads, ``training/model.py``), which is
+learner starts from the imitation network (flat + entity heads, ``fandonia_env/training/model.py``), which is
 not an SB3 policy class, and its opponents change during training (frozen snapshots of itself,
 chosen by how well the learner does against them), which SB3's one-env-per-learner loop cannot
 express without wrapping every opponent into the env.  Here the whole loop is ~400 lines.
@@ -29,7 +29,7 @@ early stop of the epochs at ``target_kl``.
 Output (``out``): ``league.pt`` (learner, optimiser, league state, counters: the run resumes from
 it), ``policies/step_<N>.npz`` (exported policies, playable as ``ppo:PATH``), ``snapshots/``,
 ``train.csv`` (one row per update), ``eval.csv`` + ``curve.png`` (evaluations through the
-tournament runner, ``training/evaluate.py``), ``league_config.yaml``.
+tournament runner, ``fandonia_env/training/evaluate.py``), ``league_config.yaml``.
 """
 
 from __future__ import annotations
@@ -185,13 +185,13 @@ class _Slot:
 def _worker(conn: Any, wid: int, cfg: dict[str, Any], header: dict[str, Any], maps: dict[str, np.ndarray]) -> None:
     import torch
 
-    import agents as registry
+    import fandonia_env.agents as registry
     from fandonia_env.engine import Game
     from fandonia_env.engine.actions import NUM_ACTIONS
     from fandonia_env.engine.hidden import InfoSet
+    from fandonia_env.spaces.encoders import get_encoder
 
     from .model import model_from_header
-    from .obs import get_encoder
 
     torch.set_num_threads(1)
     enc = get_encoder(header["encoder"])
@@ -389,7 +389,7 @@ def ppo_update(model: Any, opt: Any, batch: dict[str, np.ndarray], cfg: dict[str
 
 
 def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
-    import agents as registry
+    import fandonia_env.agents as registry
 
     for k in ("total_steps", "rollout_steps", "epochs", "minibatch", "games_per_worker", "eval_games",
               "max_snapshots", "pfsp_window"):
@@ -450,11 +450,11 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     import torch
 
     from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.spaces.encoders import get_encoder
 
     from . import evaluate as ev
     from .common import validate
     from .model import PolicyNet, export_npz, load_checkpoint, save_checkpoint, widen_input
-    from .obs import get_encoder
 
     cfg = check_config(dict(cfg))
     out = prepare_out(cfg["out"], {k: v for k, v in cfg.items() if k not in ("progress",)}, "league")
@@ -610,11 +610,11 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m training.league", __doc__)
+    ap = arg_parser("python -m fandonia_env.training.league", __doc__)
     a = ap.parse_args(argv)
     try:
         cfg = load_config(a.config, SCHEMA, a.set)
-        require_extra("train", "training.league", ("torch",), cli=True)  # the config is checked without it
+        require_extra("train", "fandonia_env.training.league", ("torch",), cli=True)  # the config is checked without it
         s = train(cfg)
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -2,8 +2,8 @@
 
 An actor keeps ``games`` games running at once.  Each round it advances every game to its next
 decision, groups the decisions that a network seat must take by policy, encodes each deciding seat's
-own observation (``training.obs`` encoder: what that seat may know, never another seat's cards),
-evaluates every group with **one** batched forward pass (``agents.ppo_agent.NumpyPolicy.forward``:
+own observation (``fandonia_env.spaces.encoders`` encoder: what that seat may know, never another seat's cards),
+evaluates every group with **one** batched forward pass (``fandonia_env.agents.ppo_agent.NumpyPolicy.forward``:
 numpy, no torch, no per-position call), samples or picks the actions and applies them.  Scripted
 seats (``noble-rule-v1``, ``random-v1``, ...) answer inline from their own view.  A finished game is
 replaced by a new one, so the batch stays full.
@@ -13,7 +13,7 @@ log-probability, value estimate, the game's final reward for that seat (zero-sum
 -1/(n-1) for the others, 0 in a draw or a truncated game; ``docs/rewards.md``), the edition, the
 player count.  ``run_actors`` runs one actor per core in worker processes and joins their batches.
 
-    python -m training.bench_selfplay --games 128 --seconds 30 --workers 2
+    python -m fandonia_env.training.bench_selfplay --games 128 --seconds 30 --workers 2
 
 measures learner decisions/s and games/s (``docs/benchmarks.md``, "Batched self-play").
 """
@@ -138,7 +138,7 @@ class Actor:
     were recorded in finished games (or ``seconds`` ran out) and returns them as a ``Batch``."""
 
     def __init__(self, policy: Any, cfg: SelfPlayConfig, opponents: dict[str, Any] | None = None) -> None:
-        from agents import make_agent
+        from fandonia_env.agents import make_agent
 
         self.policy, self.cfg = policy, cfg
         self.enc = policy.encoder
@@ -323,7 +323,7 @@ def sample(logits: np.ndarray, temperature: float, rng: np.random.Generator) -> 
 def _worker(args: tuple[str, SelfPlayConfig, int | None, float | None]) -> Batch:
     path, cfg, decisions, seconds = args
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from agents.ppo_agent import load_policy
+    from fandonia_env.agents.ppo_agent import load_policy
 
     return Actor(load_policy(path), cfg).collect(decisions=decisions, seconds=seconds)
 

@@ -20,7 +20,7 @@ import random
 import sys
 from typing import IO, Any
 
-from fandonia_env.engine.hidden import seat_information as seat_information  # the bot's saved-game positions
+from fandonia_env.engine.face.hidden import seat_information as seat_information  # the bot's saved-game positions
 
 PROTOCOL = 1
 NAME_ = "fandonia-bot"
@@ -114,8 +114,8 @@ class Bot:
         return {"reply": "version", "version": _version(), "protocol": PROTOCOL}
 
     def cmd_new_game(self, req: dict[str, Any]) -> dict[str, Any]:
-        from fandonia_env.engine.game import make_config
-        from fandonia_env.engine.options import ConfigError
+        from fandonia_env.engine.core.options import ConfigError
+        from fandonia_env.engine.face.game import make_config
 
         players, seat, seed = req.get("players"), req.get("seat"), req.get("seed", self.default_seed)
         rules = req.get("rules", {})
@@ -140,7 +140,7 @@ class Bot:
         return {"reply": "ok", "cmd": "new_game"}
 
     def cmd_position(self, req: dict[str, Any]) -> dict[str, Any]:
-        from fandonia_env.engine.actions import NUM_ACTIONS
+        from fandonia_env.engine.core.actions import NUM_ACTIONS
 
         self.view, self.legal, self.infoset = None, [], None  # a refused position leaves none to 'go' on
         if "game" in req:
@@ -165,7 +165,7 @@ class Bot:
 
     def _position_game(self, doc: Any, seat: Any) -> dict[str, Any]:
         from fandonia_env.engine import Game, StateError
-        from fandonia_env.engine.hidden import InfoSet
+        from fandonia_env.engine.face.hidden import InfoSet
 
         if not isinstance(doc, (dict, str)):
             raise BotError("bad_game", "'game' must be a saved game (Game.to_json) object")
@@ -190,7 +190,7 @@ class Bot:
         return {"reply": "ok", "cmd": "position", "seat": seat, "legal": self.legal}
 
     def cmd_go(self, req: dict[str, Any]) -> dict[str, Any]:
-        from fandonia_env.engine.actions import NAME, describe
+        from fandonia_env.engine.core.actions import NAME, describe
 
         if self.view is None:
             raise BotError("no_position", "send a 'position' before 'go'")

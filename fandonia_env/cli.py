@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from .engine.game import make_config
-from .engine.options import EDITIONS, OPTIONAL_RULES, ConfigError, preset_names
+from .engine.core.options import EDITIONS, OPTIONAL_RULES, ConfigError, preset_names
+from .engine.face.game import make_config
 
 # ---------------------------------------------------------------------------
 # Optional extras (pyproject.toml [project.optional-dependencies])

@@ -11,7 +11,7 @@ and a C compiler (``gcc``); about 3 minutes on one core.  The pure-Python engine
 reference: the compiled one is built from the same sources, and ``tests/test_compiled_engine.py``
 checks that it replays every golden playthrough and plays random games byte-identically.
 
-The build writes ``fandonia_env/engine/*.so`` (one per compiled module, plus the shared library
+The build writes ``fandonia_env/engine/**/*.so`` (one per compiled module, plus the shared library
 ``_compiled__mypyc``), one beside each of ``EXTRA_SOURCES`` (the v0 and v1 observation encoders, the rule features) and
 ``_compiled.json``, the SHA-256 of each source it was built from.
 
@@ -40,7 +40,7 @@ import tempfile
 from pathlib import Path
 
 from .cli import require_extra
-from .engine.compiled import (
+from .engine.core.compiled import (
     ENGINE,
     EXTRA_SOURCES,
     GROUP,
@@ -135,7 +135,8 @@ def build_key(engine: Path = ENGINE) -> str:
     """What a build of ``engine`` depends on, hashed: every engine source (the ones kept in Python too:
     compiled code is checked against their types), the extra sources, the Python and mypy versions
     and the build options."""
-    files = sorted(engine.glob("*.py")) + sorted((engine / "data").glob("*.py"))
+    files = sorted((p for p in engine.rglob("*.py") if "__pycache__" not in p.parts),
+                   key=lambda q: q.relative_to(engine).as_posix())
     files += [p for p in (engine.parent / x for x in EXTRA_SOURCES) if p.is_file()]
     try:
         from importlib.metadata import version

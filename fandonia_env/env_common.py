@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .engine import Game, IllegalActionError
-from .engine.actions import NUM_ACTIONS
+from .engine.core.actions import NUM_ACTIONS
 
 __all__ = ["DEFAULT_MAX_TURNS", "ILLEGAL_MODES", "InvalidActionError", "check_action", "check_illegal_mode", "parse_reset_options",
            "warn_illegal_move"]

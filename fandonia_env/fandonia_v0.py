@@ -67,8 +67,8 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .engine import Game
-from .engine.actions import CATALOGUE, ID, NAME, NUM_ACTIONS
-from .engine.machine import pending
+from .engine.core.actions import CATALOGUE, ID, NAME, NUM_ACTIONS
+from .engine.core.machine import pending
 from .env_common import (
     DEFAULT_MAX_TURNS,
     InvalidActionError,
@@ -187,7 +187,7 @@ class raw_env(AECEnv):
         if render_mode is not None and render_mode not in metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {metadata['render_modes']} or None, got {render_mode!r}")
         self.illegal = check_illegal_mode(illegal, ("terminate", "raise"))
-        from .engine.game import make_config
+        from .engine.face.game import make_config
 
         make_config(players=players, max_turns=max_turns, **config)  # validate early
         self.n = players
@@ -358,7 +358,7 @@ class raw_env(AECEnv):
 def render_text(g: Game, last: int = 8) -> str:
     """A compact text picture of the court and the last log lines."""
     from .engine.data.components import OFFICES, character_name
-    from .engine.queries import status
+    from .engine.rules.queries import status
 
     st = g.state
     lines = [f"Turn {st.turn}  phase {st.phase}  first player {st.first_player}  "

@@ -27,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from . import fandonia_v0
-from .engine.actions import NUM_ACTIONS
+from .engine.core.actions import NUM_ACTIONS
 from .fandonia_v0 import action_to_string, string_to_action
 from .spaces.observation_v1 import OBS_V1_SIZE, encode_v1
 

@@ -56,9 +56,9 @@ import numpy as np
 from gymnasium import spaces
 
 from .engine import Game, IllegalActionError
-from .engine.actions import NUM_ACTIONS
-from .engine.game import make_config, player_view
-from .engine.hidden import InfoSet
+from .engine.core.actions import NUM_ACTIONS
+from .engine.face.game import make_config, player_view
+from .engine.face.hidden import InfoSet
 from .env_common import (
     DEFAULT_MAX_TURNS,
     ILLEGAL_MODES,

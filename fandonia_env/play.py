@@ -30,13 +30,13 @@ import fandonia_env.agents as agent_registry
 from . import wording
 from .cli import add_rules_args, agent_list_arg, max_turns_arg, players_arg, rules_from_args, seed_arg
 from .engine import Game
-from .engine.actions import NAME, NUM_ACTIONS
+from .engine.core.actions import NAME, NUM_ACTIONS
+from .engine.core.options import ConfigError
+from .engine.core.state import StateError
 from .engine.data import components as C
 from .engine.data.tables import COUNSELING_TABLES
-from .engine.game import make_config
-from .engine.hidden import InfoSet
-from .engine.options import ConfigError
-from .engine.state import StateError
+from .engine.face.game import make_config
+from .engine.face.hidden import InfoSet
 
 FORMAT = "fandonia-game-record/1"
 HUMAN = "human"

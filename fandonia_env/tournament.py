@@ -129,7 +129,7 @@ def finishing_order(state: Any) -> tuple[list[int], list[float]]:
 
     Tied players share the mean of the places they cover (1, 2.5, 2.5, 4), so the places of a
     game always sum to n(n+1)/2 and an agent playing itself has mean rank (n+1)/2."""
-    from .engine import queries
+    from .engine.rules import queries
 
     n = state.n
     reigning = None
@@ -167,7 +167,7 @@ def play_game(task: dict[str, Any], max_turns: int | None = None,
     import fandonia_env.agents as agent_registry
 
     from .engine import Game
-    from .engine.hidden import InfoSet
+    from .engine.face.hidden import InfoSet
 
     seats = task["seats"]
     n = len(seats)
@@ -426,7 +426,7 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
         agent_registry.check_agent(a)  # a registered id or ppo:PATH
     ids = list(dict.fromkeys(seats))
     rules = dict(rules or {})
-    from .engine.game import make_config
+    from .engine.face.game import make_config
 
     rcfg = make_config(**rules)  # validate before starting workers
     tasks = schedule(seats, games, seed)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .engine.actions import NAME
+from .engine.core.actions import NAME
 from .engine.data import components as C
 from .engine.data.tables import (
     ASSASSINATION,
@@ -31,7 +31,7 @@ from .engine.data.tables import (
     TITLE_TABLE,
     TITLE_TABLE_ERRATA_FEMALE,
 )
-from .engine.rule_queries import (
+from .engine.rules.rule_queries import (
     best_usurpation,
     pp_price,
     support_multiplier,
@@ -998,7 +998,7 @@ def _action_option(w: _W, a: int) -> dict[str, Any]:
 
 
 def _describe(a: int) -> str:
-    from .engine.actions import describe
+    from .engine.core.actions import describe
 
     return describe(a)
 

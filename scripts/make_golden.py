@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import pathlib
 
-from fandonia_env.engine.playthrough import record
+from fandonia_env.engine.face.playthrough import record
 
 GOLDEN = [(2, 2026, 25, None), (4, 4044, 15, None), (6, 6066, 10, None),
           (4, 5055, 20, "errata"), (4, 5066, 20, "1981-all-optional")]

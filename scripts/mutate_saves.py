@@ -29,7 +29,8 @@ from collections import Counter
 from typing import Any
 
 from fandonia_env.engine import Game, StateError
-from fandonia_env.engine.actions import NUM_ACTIONS
+from fandonia_env.engine.core.actions import NUM_ACTIONS
+from fandonia_env.engine.core.options import preset_names
 from fandonia_env.engine.data.components import (
     ALL_CHARACTER_IDS,
     CARD_IDS,
@@ -39,8 +40,7 @@ from fandonia_env.engine.data.components import (
     OPPORTUNITY_IDS,
 )
 from fandonia_env.engine.data.tables import PROBLEM_KEYS
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.options import preset_names
+from fandonia_env.engine.face.invariants import check
 
 #: how often each top-level field is the place of a mutation (the others: 1)
 WEIGHTS: dict[str, float] = {

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))  # tests/test_wording.py and the helpers
 import test_wording as tw  # noqa: E402
 
 from fandonia_env.engine import Game  # noqa: E402
-from fandonia_env.engine.actions import NO, YES  # noqa: E402
+from fandonia_env.engine.core.actions import NO, YES  # noqa: E402
 from fandonia_env.spaces.observation import DECISION_KINDS  # noqa: E402
 
 WIDE = {"width": 1400, "height": 1000}

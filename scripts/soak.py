@@ -1,5 +1,5 @@
 """Random-play soak: complete games with uniformly random legal actions, checking the
-invariants (fandonia_env.engine.invariants) after every step.
+invariants (fandonia_env.engine.face.invariants) after every step.
 
     python scripts/soak.py --games 200 --players 2-6 --max-turns 60 [--seed 0] [--roundtrip]
         [--preset errata] [--edition errata] [--optional clemency,funerals]
@@ -29,7 +29,7 @@ from fandonia_env.cli import (
     seed_arg,
 )
 from fandonia_env.engine import Game
-from fandonia_env.engine.invariants import check
+from fandonia_env.engine.face.invariants import check
 from fandonia_env.env_common import DEFAULT_MAX_TURNS
 
 

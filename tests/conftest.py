@@ -13,7 +13,7 @@ import pytest
 # tests/test_compiled_engine.py checks the compiled engine against it, on a copy it builds.
 os.environ.setdefault("FANDONIA_ENGINE", "pure")
 
-from fandonia_env.engine.machine import OPS  # noqa: E402 - after the engine is chosen
+from fandonia_env.engine.core.machine import OPS  # noqa: E402 - after the engine is chosen
 
 # the asserts in helpers.py report their operands like the test files' own asserts
 pytest.register_assert_rewrite("helpers")

@@ -1,6 +1,6 @@
 """Helpers shared by the test files (``from helpers import ...``; pytest puts tests/ on the path).
 
-Positions are built with the engine's ``Position`` (fandonia_env/engine/builder.py); the helpers
+Positions are built with the engine's ``Position`` (fandonia_env/engine/face/builder.py); the helpers
 here are the set-ups and readers that several test files need.  Fixtures are in conftest.py."""
 
 from __future__ import annotations
@@ -9,13 +9,14 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from fandonia_env.engine import Game, registry
-from fandonia_env.engine.actions import ID, char_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine import Game
+from fandonia_env.engine.chapters.turn import place_ambassador
+from fandonia_env.engine.core import registry
+from fandonia_env.engine.core.actions import ID, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES, NON_MONARCH_OFFICES, OFFICE_ELIGIBLE, ROYALS
-from fandonia_env.engine.hidden import InfoSet
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.turn import place_ambassador
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.hidden import InfoSet
+from fandonia_env.engine.face.invariants import check
 
 # ---------------------------------------------------------------------------
 # Reading a game

@@ -1,18 +1,24 @@
 """Activities of §13.4 (titles, counselors, royal favor, henchmen, recruiting, treachery,
 seduction, travel, drawing), §11, §17, §20, and the free actions §35.8, §14.2.1,
-§14.5.19, §14.5.20 (fandonia_env/engine/activities.py)."""
+§14.5.19, §14.5.20 (fandonia_env/engine/chapters/activities.py)."""
 
 from __future__ import annotations
 
 import pytest
 from helpers import activity_turn, free_legal, free_noble, halted, legal
 
-from fandonia_env.engine.actions import ID, NAME, PASS, YES, char_action
-from fandonia_env.engine.activities import _destinations, _seduce_targets, _seducers, release_character, title_cost
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.chapters.activities import (
+    _destinations,
+    _seduce_targets,
+    _seducers,
+    release_character,
+    title_cost,
+)
+from fandonia_env.engine.core.actions import ID, NAME, PASS, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES, OPPORTUNITY_TYPE_OF
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.queries import henchmen, status
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.rules.queries import henchmen, status
 
 
 def setup(players: int = 3, seed: int = 5, **pt):
@@ -732,7 +738,7 @@ def test_11_3_fac_who_dies_returns_its_counter_eac_keeps_it():
 
 
 def test_12_3_1_any_activity_counter_is_not_an_extra_activity():
-    from fandonia_env.engine.turn import activities_left
+    from fandonia_env.engine.chapters.turn import activities_left
 
     pos = setup(any_activity=1)
     st = pos.state
@@ -748,7 +754,7 @@ def test_12_3_1_any_activity_counter_is_not_an_extra_activity():
 
 
 def test_12_3_6_duel_counter_no_activities_and_a_duel_for_the_player():
-    from fandonia_env.engine.turn import activities_left, do_draw
+    from fandonia_env.engine.chapters.turn import activities_left, do_draw
 
     pos = setup()
     st = pos.state
@@ -760,7 +766,7 @@ def test_12_3_6_duel_counter_no_activities_and_a_duel_for_the_player():
 
 
 def test_13_4_19_duel_counter_drawn_by_the_activity_ends_the_activities():
-    from fandonia_env.engine.activities import act_draw_pick
+    from fandonia_env.engine.chapters.activities import act_draw_pick
 
     pos = setup()
     st = pos.state
@@ -786,14 +792,14 @@ def test_13_1_same_activity_not_twice_and_two_activities_per_turn():
 
 
 def test_13_1_restricted_player_free_intrigue_is_his_single_activity():
-    from fandonia_env.engine.turn import activities_left
+    from fandonia_env.engine.chapters.turn import activities_left
 
     pos = setup(restricted=True, done=["intrigue_card"], free_used=1)
     assert activities_left(pos.state) == 0  # §24.3, §29.2: never more than one activity
 
 
 def test_13_1_restriction_lifts_the_turn_after_the_pc_returns_to_normal():
-    from fandonia_env.engine.turn import end_of_turn
+    from fandonia_env.engine.chapters.turn import end_of_turn
 
     pos = Position(players=3, seed=4)
     st = pos.state

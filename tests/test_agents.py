@@ -13,9 +13,9 @@ from fandonia_env import agents
 from fandonia_env.agents import AGENTS, make_agent
 from fandonia_env.agents.noble_rule import usurp_chance
 from fandonia_env.engine import Game
-from fandonia_env.engine.hidden import InfoSet
-from fandonia_env.engine.rule_queries import dice_distribution, p_greater, royal_uv_distribution
-from fandonia_env.engine.state import GameState
+from fandonia_env.engine.core.state import GameState
+from fandonia_env.engine.face.hidden import InfoSet
+from fandonia_env.engine.rules.rule_queries import dice_distribution, p_greater, royal_uv_distribution
 
 #: small budgets keep the search agent fast in tests
 FAST = {"noble-ismcts-v1": {"iterations": 3, "horizon": 15},

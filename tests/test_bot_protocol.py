@@ -22,7 +22,7 @@ from helpers import random_moves  # noqa: E402
 from fandonia_env import agents  # noqa: E402
 from fandonia_env.bot import Bot, _version, bot_seeds, seat_information  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
-from fandonia_env.engine.hidden import InfoSet, resample  # noqa: E402
+from fandonia_env.engine.face.hidden import InfoSet, resample  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = {p.name.removesuffix(".schema.json"): json.loads(p.read_text())
@@ -289,7 +289,7 @@ def test_a_trained_noble_given_a_view_alone_sees_the_seats_observation(preset, n
     (``view_state``), which shows the seat exactly that view, so its observation (and so its action)
     is byte for byte the one it gets from the true game."""
     from fandonia_env.agents.ppo_agent import view_state
-    from fandonia_env.engine.game import player_view
+    from fandonia_env.engine.face.game import player_view
 
     ppo = agents.make_agent("noble-ppo-v1", seed=0)
     enc = ppo.policy.encoder

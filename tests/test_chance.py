@@ -1,4 +1,4 @@
-"""Chance in one place (issue 12, item 5): ``engine/chance.py`` and the builder's scripts.
+"""Chance in one place (issue 12, item 5): ``engine/core/chance.py`` and the builder's scripts.
 
 * every draw function's outcome description is a probability distribution (sums to 1) and
   holds what the draw really gives;
@@ -22,16 +22,17 @@ from fractions import Fraction
 import pytest
 from helpers import play_randomly
 
-from fandonia_env.engine import Game, chance
-from fandonia_env.engine.actions import NO, YES
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine import Game
+from fandonia_env.engine.chapters.turn import do_draw
+from fandonia_env.engine.core import chance
+from fandonia_env.engine.core.actions import NO, YES
+from fandonia_env.engine.core.rng import RNG
+from fandonia_env.engine.core.state import StateError
 from fandonia_env.engine.data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.playthrough import replay
-from fandonia_env.engine.queries import draw_event
-from fandonia_env.engine.rng import RNG
-from fandonia_env.engine.state import StateError
-from fandonia_env.engine.turn import do_draw
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.face.playthrough import replay
+from fandonia_env.engine.rules.queries import draw_event
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "fandonia_env" / "engine"
@@ -398,7 +399,7 @@ def test_no_engine_module_but_chance_draws_from_a_generator():
     assert any(f.name == "turn.py" for f in files) and any(f.parent.name == "data" for f in files)
     bad = {str(f.relative_to(ENGINE)): v for f in files if f.name not in ALLOWED_MODULES
            for v in [rng_violations(f.read_text())] if v}
-    assert not bad, f"draw through fandonia_env/engine/chance.py instead: {bad}"
+    assert not bad, f"draw through fandonia_env/engine/core/chance.py instead: {bad}"
 
 
 def test_the_scan_finds_direct_draws_and_allows_private_generators():

@@ -20,14 +20,15 @@ from fractions import Fraction
 
 import pytest
 
-from fandonia_env.engine import Game, chance
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine import Game
+from fandonia_env.engine.core import chance
+from fandonia_env.engine.core.machine import IllegalActionError
+from fandonia_env.engine.core.state import StateError
 from fandonia_env.engine.data.components import CARD_TYPE_OF
-from fandonia_env.engine.game import CHANCE, ConfigError, make_config
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import IllegalActionError
-from fandonia_env.engine.search import chance_children, expectimax, sample_chance
-from fandonia_env.engine.state import StateError
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.game import CHANCE, ConfigError, make_config
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.face.search import chance_children, expectimax, sample_chance
 
 PILES = {"loyalty": "loyalty_pool", "opportunity": "opportunity_pool", "event": "deck"}
 

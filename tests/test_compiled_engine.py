@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from fandonia_env.engine import compiled
+from fandonia_env.engine.core import compiled
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,8 +31,8 @@ DIGEST = r'''
 import copy, hashlib, json, pathlib, pickle, random, sys
 import fandonia_env.engine as E
 from fandonia_env.engine import Game, GameState
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.playthrough import replay
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.face.playthrough import replay
 from fandonia_env.spaces.observation import encode
 from fandonia_env.spaces.observation_v1 import encode_v1
 from fandonia_env.spaces.rule_features import encode_rule_features
@@ -85,8 +85,9 @@ def test_type_hints_read_from_the_source_equal_get_type_hints():
     pure-Python process: the working tree may hold a build)."""
     code = """
 import typing
-from fandonia_env.engine import COMPILED, compiled, state
-from fandonia_env.engine.machine import OPS
+from fandonia_env.engine import COMPILED
+from fandonia_env.engine.core import compiled, state
+from fandonia_env.engine.core.machine import OPS
 assert not COMPILED
 for cls in (state.Player, state.GameState, state.Frame):
     assert compiled.type_hints(cls, from_source=True) == typing.get_type_hints(cls), cls
@@ -144,16 +145,17 @@ def test_the_compiled_engine_plays_byte_identically_to_the_pure_one(built_copy: 
 
 
 def test_a_stale_build_is_set_aside_for_the_pure_engine_and_refused_on_demand(built_copy: Path):
-    src = built_copy / "fandonia_env" / "engine" / "turn.py"
+    engine = built_copy / "fandonia_env" / "engine"
+    src = engine / "chapters" / "turn.py"
     text = src.read_text()
     try:
         src.write_text(text + "\n# edited after the build\n")
-        assert compiled.status(src.parent) == ("stale", ["turn.py changed since the build"])
+        assert compiled.status(engine) == ("stale", ["chapters/turn.py changed since the build"])
         code = "import fandonia_env.engine as E; print(E.COMPILED)"
         env = {**{k: v for k, v in os.environ.items() if k != "FANDONIA_ENGINE"}, "PYTHONPATH": str(built_copy)}
         out = subprocess.run([sys.executable, "-c", code], cwd=built_copy, env=env, capture_output=True, text=True)
         assert out.returncode == 0 and out.stdout.strip() == "False"
-        assert "turn.py changed since the build" in out.stderr and "python -m fandonia_env.compile" in out.stderr
+        assert "chapters/turn.py changed since the build" in out.stderr and "python -m fandonia_env.compile" in out.stderr
         out = subprocess.run([sys.executable, "-c", code], cwd=built_copy, capture_output=True, text=True,
                              env={**env, "FANDONIA_ENGINE": "compiled"})
         assert out.returncode != 0 and "FANDONIA_ENGINE=compiled but the compiled engine is stale" in out.stderr
@@ -162,15 +164,15 @@ def test_a_stale_build_is_set_aside_for_the_pure_engine_and_refused_on_demand(bu
         assert out.returncode != 0 and "expected one of ['pure', 'compiled']" in out.stderr
     finally:
         src.write_text(text)
-    assert compiled.status(src.parent)[0] == "compiled"
+    assert compiled.status(engine)[0] == "compiled"
     obs = built_copy / "fandonia_env" / "spaces" / "observation.py"  # an extra source counts the same
     text = obs.read_text()
     try:
         obs.write_text(text + "\n# edited after the build\n")
-        assert compiled.status(src.parent) == ("stale", ["../spaces/observation.py changed since the build"])
+        assert compiled.status(engine) == ("stale", ["../spaces/observation.py changed since the build"])
     finally:
         obs.write_text(text)
-    assert compiled.status(src.parent)[0] == "compiled"
+    assert compiled.status(engine)[0] == "compiled"
 
 
 def test_the_build_is_cached_by_its_sources_and_copied_into_a_fresh_copy(built_copy: Path, tmp_path: Path):
@@ -194,6 +196,6 @@ def test_the_build_is_cached_by_its_sources_and_copied_into_a_fresh_copy(built_c
                          env={**os.environ, "PYTHONPATH": str(fresh), "FANDONIA_ENGINE": "compiled"})
     assert out.returncode == 0 and out.stdout.strip() == "True", out.stderr[-2000:]
     # any engine source, compiled or kept in Python, is part of the key: an edit means another build
-    err = fresh_engine / "errors.py"
+    err = fresh_engine / "core" / "errors.py"
     err.write_text(err.read_text() + "\n# edited\n")
     assert build_key(fresh_engine) != key

@@ -12,10 +12,10 @@ import torch
 from fandonia_env.agents import make_agent
 from fandonia_env.agents.noble_rule import NobleRuleV1
 from fandonia_env.agents.ppo_agent import NumpyPolicy, PPOAgent
-from fandonia_env.engine.actions import NAME, NUM_ACTIONS
+from fandonia_env.engine.core.actions import NAME, NUM_ACTIONS
 from fandonia_env.engine.data.components import ALL_CHARACTER_IDS
-from fandonia_env.engine.game import Game, player_view
-from fandonia_env.engine.hidden import InfoSet
+from fandonia_env.engine.face.game import Game, player_view
+from fandonia_env.engine.face.hidden import InfoSet
 from fandonia_env.spaces.context_features import (
     CHAR_CONTEXT,
     CHAR_CONTEXT_SIZE,

@@ -13,17 +13,17 @@ import pytest
 from helpers import random_moves
 
 from fandonia_env.engine import ConfigError, Game, IllegalActionError, StateError
-from fandonia_env.engine.actions import ID, NAME, NUM_ACTIONS, PASS, SIGN_MINUS, SIGN_PLUS
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.core.actions import ID, NAME, NUM_ACTIONS, PASS, SIGN_MINUS, SIGN_PLUS
+from fandonia_env.engine.core.machine import op, seq
 from fandonia_env.engine.data.components import (
     CARD_TYPE_OF,
     NON_MONARCH_OFFICES,
     OPPORTUNITY_TYPE_OF,
     PC_DECK,
 )
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import op, seq
-from fandonia_env.engine.rolls import modified_roll
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.rules.rolls import modified_roll
 
 
 def random_game(n: int, seed: int, max_turns: int = 8, disturb: bool = False) -> Game:
@@ -114,7 +114,7 @@ def test_11_4_no_loyalty_counters_left_gains_one_ip():
     st.players[1].loyalty_drawn.extend(st.loyalty_pool)
     st.loyalty_pool.clear()
     ip = st.players[0].ip
-    from fandonia_env.engine.turn import do_draw
+    from fandonia_env.engine.chapters.turn import do_draw
 
     do_draw(st, 0, "loyalty")
     assert st.players[0].ip == ip + 1
@@ -133,7 +133,7 @@ def test_12_3_opportunity_counter_effects(kind, ip_delta, no_more):
     st.players[2].opportunity_drawn.extend(others)
     st.opportunity_pool[:] = [o for o in st.opportunity_pool if OPPORTUNITY_TYPE_OF[o] == kind]
     ip = st.players[0].ip
-    from fandonia_env.engine.turn import activities_left, do_draw
+    from fandonia_env.engine.chapters.turn import activities_left, do_draw
 
     do_draw(st, 0, "opportunity")
     assert st.players[0].ip == ip + ip_delta
@@ -147,7 +147,7 @@ def test_12_3_opportunity_counter_effects(kind, ip_delta, no_more):
 def test_13_1_restricted_pc_performs_one_activity():
     pos = Position(players=3, seed=4)
     pos.turn_state(0, restricted=True, extra=2)
-    from fandonia_env.engine.turn import activities_left
+    from fandonia_env.engine.chapters.turn import activities_left
 
     assert activities_left(pos.state) == 1  # §24.3/§29.2: never more
 
@@ -187,7 +187,7 @@ def test_2_3_modifier_signs_declared_before_roll_and_cards_in_player_order():
     st = pos.state
     seq(st, modified_roll(spec), ("builder_halt", {}), ("end_of_turn", {}))
     pos.dice(3, 3)
-    from fandonia_env.engine.machine import run
+    from fandonia_env.engine.core.machine import run
 
     run(st)
     g = Game.from_state(st, advance=False)
@@ -359,7 +359,7 @@ def test_pass_is_action_zero_and_catalogue_is_stable():
 
 
 def test_13_1_pc_restricted_during_his_own_turn_has_no_more_than_one_activity():
-    from fandonia_env.engine.turn import activities_left
+    from fandonia_env.engine.chapters.turn import activities_left
 
     pos = Position(players=3, seed=4)
     pos.turn_state(0, done=["travel"], extra=1)
@@ -370,7 +370,7 @@ def test_13_1_pc_restricted_during_his_own_turn_has_no_more_than_one_activity():
 
 
 def test_14_3_discards_reshuffled_into_a_new_event_pile_when_it_runs_out():
-    from fandonia_env.engine.queries import draw_event
+    from fandonia_env.engine.rules.queries import draw_event
 
     pos = Position(players=2, seed=8)
     st = pos.state
@@ -387,7 +387,7 @@ def test_14_3_discards_reshuffled_into_a_new_event_pile_when_it_runs_out():
 
 
 def test_33_2_1_crisis_cap_is_half_the_ip_held_at_the_start_of_the_turn():
-    from fandonia_env.engine.queries import gain_ip, ip_spendable, spend_ip
+    from fandonia_env.engine.rules.queries import gain_ip, ip_spendable, spend_ip
 
     pos = Position(players=2, seed=3)
     st = pos.state
@@ -403,7 +403,7 @@ def test_33_2_1_crisis_cap_is_half_the_ip_held_at_the_start_of_the_turn():
 
 
 def test_18_10_a18_farc_married_to_a_fac_has_at_least_the_spouses_status_8():
-    from fandonia_env.engine.queries import status
+    from fandonia_env.engine.rules.queries import status
 
     pos = Position(players=2, seed=3)
     pos.char("alfred", owner=0, spouse="56").char("56", owner=0, spouse="alfred")
@@ -425,7 +425,7 @@ def test_operations_get_their_frame_arguments_by_position_or_by_name_alike(monke
     """``machine._call`` passes a frame's arguments by position when they name the operation's first
     parameters (a compiled operation then parses no keywords) and by name otherwise: either way the
     operation gets the same values, and arguments it does not take fail as a keyword call does."""
-    from fandonia_env.engine import machine
+    from fandonia_env.engine.core import machine
 
     got: list[tuple] = []
 

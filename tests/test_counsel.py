@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from helpers import MC, C, T, counsel_turn, kind, make_hm, make_mc, pc, put, take
 
-from fandonia_env.engine.actions import PASS, SIGN_MINUS, SIGN_PLUS, char_action, player_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.core.actions import PASS, SIGN_MINUS, SIGN_PLUS, char_action, player_action
+from fandonia_env.engine.core.machine import OPS
 from fandonia_env.engine.data.components import CARD_TYPE_OF
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import OPS
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import check
 
 CROSS = ("discharge", "to_trial", "scandal", "accuse", "intrigue_draw", "amnesty_all", "release",
          "pp_check_all")

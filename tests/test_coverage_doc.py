@@ -62,7 +62,7 @@ def _difference_classes() -> dict[str, str]:
 
 
 def test_every_optional_rule_switch_has_a_done_row():
-    from fandonia_env.engine.options import OPTIONAL_RULES
+    from fandonia_env.engine.core.options import OPTIONAL_RULES
 
     rows = dict(_other_rows())
     for name in OPTIONAL_RULES:

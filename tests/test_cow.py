@@ -22,10 +22,10 @@ import pytest
 from helpers import play_randomly
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.game import player_view
-from fandonia_env.engine.options import preset_names
-from fandonia_env.engine.search import sample_chance
-from fandonia_env.engine.state import Character, GameState
+from fandonia_env.engine.core.options import preset_names
+from fandonia_env.engine.core.state import Character, GameState
+from fandonia_env.engine.face.game import player_view
+from fandonia_env.engine.face.search import sample_chance
 
 GOLDEN = sorted((pathlib.Path(__file__).parent / "golden").glob("playthrough_*.jsonl"))
 
@@ -229,7 +229,7 @@ def test_character_constructor_and_copy_follow_the_fields_in_order():
     in the fields' order and with the field's default, and a copy carries every value."""
     from dataclasses import fields
 
-    from fandonia_env.engine.character import CHAR_FIELDS, char_values
+    from fandonia_env.engine.core.character import CHAR_FIELDS, char_values
 
     assert char_values(Character()) == tuple("" if f.name == "cid" else f.default for f in fields(Character))
     # a distinct value per field, of the field's kind: every parameter lands in its own field

@@ -11,11 +11,11 @@ import pytest
 from helpers import recorded, recorder
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import ID, NO, YES, char_action, player_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.core.actions import ID, NO, YES, char_action, player_action
+from fandonia_env.engine.core.machine import OPS, run, seq
 from fandonia_env.engine.data.components import CARD_TYPE_OF
-from fandonia_env.engine.invariants import card_places
-from fandonia_env.engine.machine import OPS, run, seq
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import card_places
 
 FOREIGN = ("kill", "accuse", "scandal", "duel", "new_problem", "discharge", "check_draw")
 REAL = dict(OPS)  # the real operations, for the tests that follow a chain through other chapters
@@ -145,7 +145,7 @@ def test_8_4_1_royal_death_rerolls_a_dead_rc_a4():
 
 
 def test_8_4_2_famine_blocks_ip_spending():
-    from fandonia_env.engine.queries import ip_spendable
+    from fandonia_env.engine.rules.queries import ip_spendable
 
     pos = pos3()
     pos.state.players[0].ip = 6
@@ -220,7 +220,7 @@ def _only(pos, p, ctype, extra=3):
 
 @pytest.mark.parametrize("ctype", ["assassination", "treachery", "intrigue"])
 def test_14_2_7_illegal_card_is_kept_and_owner_accused(ctype, monkeypatch):
-    from fandonia_env.engine.rng import RNG
+    from fandonia_env.engine.core.rng import RNG
 
     pos = pos3()
     for q in range(3):
@@ -239,7 +239,7 @@ def test_14_2_7_illegal_card_is_kept_and_owner_accused(ctype, monkeypatch):
 
 
 def test_14_5_1_dwtk_drawn_owner_accused_with_plus_two(monkeypatch):
-    from fandonia_env.engine.rng import RNG
+    from fandonia_env.engine.core.rng import RNG
 
     pos = pos3()
     st = pos.state
@@ -280,7 +280,7 @@ def test_8_4_3_face_down_pc_is_not_accused_a47():
 
 
 def test_13_4_12_needs_grant_or_card_and_a_victim_with_more_than_three_cards():
-    from fandonia_env.engine.crown import intrigue_card_legal
+    from fandonia_env.engine.chapters.crown import intrigue_card_legal
 
     pos = pos3()
     hand_of(pos, 0, "evidence")
@@ -558,7 +558,7 @@ def test_9_2_farc_heir_becomes_nrc_and_spouse_nrc_consort_a56():
 
 
 def test_9_3_jane_and_thomas_never_succeed():
-    from fandonia_env.engine.crown import next_in_line
+    from fandonia_env.engine.chapters.crown import next_in_line
 
     st = pos3().state
     for rc in ("george", "alan", "anne", "john", "edward", "phillip", "almery", "catherine"):

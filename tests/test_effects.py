@@ -1,4 +1,4 @@
-"""The effects interpreter (``fandonia_env/engine/effects.py``, issue 12): every effect code of
+"""The effects interpreter (``fandonia_env/engine/rules/effects.py``, issue 12): every effect code of
 every table is known to it, every chapter's order covers its table, and an effect applied once
 through it does what the rule says."""
 
@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from helpers import pc
 
-from fandonia_env.engine import assassination, clemency, counsel, crown, effects, prestige, trials
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.chapters import assassination, clemency, counsel, crown, prestige, trials
 from fandonia_env.engine.data import tables as T
-from fandonia_env.engine.effects import EFFECTS, Ctx, apply_effect, apply_row, row_codes
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.rules import effects
+from fandonia_env.engine.rules.effects import EFFECTS, Ctx, apply_effect, apply_row, row_codes
 
 
 def _rows(table):
@@ -184,7 +185,7 @@ def test_frame_constructor_keeps_op_and_args():
     """``Frame.__init__`` is written out too: the two fields, in order, and a copy is deep."""
     from dataclasses import fields
 
-    from fandonia_env.engine.state import Frame
+    from fandonia_env.engine.core.state import Frame
 
     assert [f.name for f in fields(Frame)] == ["op", "args"]
     args = {"p": 1, "opts": [1, 2]}

@@ -13,8 +13,8 @@ import pytest
 
 from fandonia_env import FandoniaGymEnv, fandonia_v0
 from fandonia_env.engine import IllegalActionError
-from fandonia_env.engine.actions import NUM_ACTIONS
-from fandonia_env.engine.hidden import resample
+from fandonia_env.engine.core.actions import NUM_ACTIONS
+from fandonia_env.engine.face.hidden import resample
 from fandonia_env.spaces.observation import LABELS, OBS_SIZE, encode, label
 
 warnings.filterwarnings("ignore", category=UserWarning)

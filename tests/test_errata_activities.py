@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from helpers import activity_turn, free_legal, free_noble, halted, kind, logs
 
-from fandonia_env.engine import registry
-from fandonia_env.engine.actions import CATALOGUE, ID, NO, PASS, YES, char_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.chapters.problems import roll_spec
+from fandonia_env.engine.chapters.turn import activity_options
+from fandonia_env.engine.core import registry
+from fandonia_env.engine.core.actions import CATALOGUE, ID, NO, PASS, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES
-from fandonia_env.engine.problems import roll_spec
-from fandonia_env.engine.queries import status
-from fandonia_env.engine.turn import activity_options
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.rules.queries import status
 
 
 def setup(edition: str = "errata", players: int = 3, seed: int = 5, p: int = 0, **pt) -> Position:
@@ -246,8 +246,8 @@ def test_errata_d43_a_six_accuses_the_nc_and_the_offerer_with_the_amount():
 
 
 def test_errata_d43_bought_sign_on_a_counseling_roll_and_one_success_per_nc_a_turn():
-    from fandonia_env.engine.bribery import _bribable, _pairs
-    from fandonia_env.engine.counsel import modifier_signs
+    from fandonia_env.engine.chapters.bribery import _bribable, _pairs
+    from fandonia_env.engine.chapters.counsel import modifier_signs
 
     pos = setup()
     st = pos.state
@@ -275,7 +275,7 @@ def test_errata_d43_bribe_sign_not_given_in_1981():
     navy = next(cid for cid, c in st.chars.items() if c.office == "minister_of_navy")
     pos.char(navy, owner=None)
     st.misc["bribery_bought"] = {navy: {"p": 0, "turn": st.turn}}
-    from fandonia_env.engine.counsel import modifier_signs
+    from fandonia_env.engine.chapters.counsel import modifier_signs
     assert not [s for s in modifier_signs(st, "pirates", 3, None) if "bribed" in s["why"]]
 
 

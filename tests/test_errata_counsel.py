@@ -7,12 +7,13 @@ from __future__ import annotations
 import pytest
 from helpers import MC, C, T, counsel_turn, kind, logged, make_hm, make_mc, take
 
-from fandonia_env.engine import activities, usurpation
-from fandonia_env.engine.actions import PASS, char_action
+from fandonia_env.engine.chapters import activities, usurpation
+from fandonia_env.engine.core.actions import PASS, char_action
+from fandonia_env.engine.core.machine import OPS
 from fandonia_env.engine.data.components import NOBLES
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import OPS
-from fandonia_env.engine.queries import pp_required, status
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.rules import rule_queries
+from fandonia_env.engine.rules.queries import pp_required, status
 
 HM = "41"
 
@@ -246,7 +247,7 @@ def test_errata_d80_support_cards_boosted_in_crisis_caps_still_win():
     assert usurpation.support_multiplier(st, 0, "peasant_support")[0] == 8
     assert usurpation.support_multiplier(st, 0, "clergy_support")[0] == 3
     st.problems = {"pirates": {"turns": 1}}
-    assert usurpation.support_multiplier(st, 0, "navy_support")[0] == usurpation.NAVY_PIRATES_MULT
+    assert usurpation.support_multiplier(st, 0, "navy_support")[0] == rule_queries.NAVY_PIRATES_MULT
     st.support = 40
     assert usurpation.support_multiplier(st, 0, "clergy_support")[0] == 2
     old = pos_with(edition="1981").state

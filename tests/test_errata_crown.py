@@ -9,14 +9,14 @@ from __future__ import annotations
 import pytest
 from helpers import government, halted, logged, recorded, recorder
 
-from fandonia_env.engine.actions import ID, NO, PASS, YES, char_action, player_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.chapters.offices import fillable_offices
+from fandonia_env.engine.chapters.usurpation import support_multiplier
+from fandonia_env.engine.core.actions import ID, NO, PASS, YES, char_action, player_action
+from fandonia_env.engine.core.machine import OPS
 from fandonia_env.engine.data.components import CARD_TYPE_OF, OFFICE_ELIGIBLE
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import OPS
-from fandonia_env.engine.offices import fillable_offices
-from fandonia_env.engine.queries import card_options
-from fandonia_env.engine.usurpation import support_multiplier
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.rules.queries import card_options
 
 
 @pytest.fixture
@@ -187,7 +187,7 @@ def _victim_hand(pos, p, top: str):
 
 @pytest.fixture
 def draw_first(monkeypatch):
-    from fandonia_env.engine.rng import RNG
+    from fandonia_env.engine.core.rng import RNG
 
     monkeypatch.setattr(RNG, "below", lambda self, n: 0)
 
@@ -267,14 +267,14 @@ def test_errata_d45_intrigue_card_is_no_substitute_but_still_an_intrigue_counter
     p81.give(0, "intrigue")
     assert card_options(p81.state, 0, "assassination") == [ID["play_intrigue_as_assassination"]]
     # nor may Recruit By Treachery take it for the Treachery card (1981: it may)
-    from fandonia_env.engine.activities import _intrigue_ok
+    from fandonia_env.engine.chapters.activities import _intrigue_ok
 
     pos.turn_state(0, intrigue=1)
     p81.turn_state(0, intrigue=1)
     assert not _intrigue_ok(st, 0, need_treachery=True)
     assert _intrigue_ok(p81.state, 0, need_treachery=True)
     # as an Intrigue counter it still allows Intrigue An Opponent's Card (§14.5.7)
-    from fandonia_env.engine.crown import intrigue_card_legal
+    from fandonia_env.engine.chapters.crown import intrigue_card_legal
 
     _victim_hand(pos, 1, "evidence")
     pos.turn_state(0)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from helpers import empty_handed, halted, kind, logs_for, numbered_nc, pcs
 
-from fandonia_env.engine.actions import NO, YES
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.chapters.death import REMOVED_KEY, removed_characters
+from fandonia_env.engine.core.actions import NO, YES
 from fandonia_env.engine.data.components import OFFICE_ELIGIBLE
-from fandonia_env.engine.death import REMOVED_KEY, removed_characters
+from fandonia_env.engine.face.builder import Position
 
 
 def fresh(players: int = 3, seed: int = 1, **config) -> Position:
@@ -209,8 +209,8 @@ def test_errata_d95_funeral_row_5_in_1981_loses_one_ip():
 def test_errata_d98_shorter_b_does_not_exist_but_noble_deaths_are_permanent_anyway():
     import pytest
 
-    from fandonia_env.engine.game import make_config
-    from fandonia_env.engine.options import ConfigError, switches_for
+    from fandonia_env.engine.core.options import ConfigError, switches_for
+    from fandonia_env.engine.face.game import make_config
 
     with pytest.raises(ConfigError, match="shorter_b exists only in"):
         make_config(edition="errata", optional=["shorter_b"])

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from helpers import halted, justice_position, kind, logs, pc
 
-from fandonia_env.engine import registry, turn
-from fandonia_env.engine.actions import ID, NO, PASS, YES, char_action
-from fandonia_env.engine.builder import Position
-from fandonia_env.engine.counsel import _extraditable, _extradite
+from fandonia_env.engine.chapters import turn
+from fandonia_env.engine.chapters.counsel import _extraditable, _extradite
+from fandonia_env.engine.chapters.hiding import _hideable
+from fandonia_env.engine.core import registry
+from fandonia_env.engine.core.actions import ID, NO, PASS, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF, COUNTRIES
-from fandonia_env.engine.hiding import _hideable
-from fandonia_env.engine.invariants import check
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import check
 
 ROLAND, MORTIMER, DALE = "42", "35", "25"
 
@@ -400,9 +401,9 @@ def test_errata_d72_captured_escaped_prisoner_holding_an_office_loses_it():
 
 
 def test_errata_d62_wrongdoer_living_abroad_may_not_be_given_an_office():
-    from fandonia_env.engine import offices
-    from fandonia_env.engine.builder import Position
+    from fandonia_env.engine.chapters import offices
     from fandonia_env.engine.data.components import OFFICE_ELIGIBLE
+    from fandonia_env.engine.face.builder import Position
 
     pos = Position(players=3, seed=4, edition="errata")
     st = pos.state

@@ -8,9 +8,10 @@ from collections import Counter
 import pytest
 from helpers import halted
 
-from fandonia_env.engine.actions import ID, PASS, char_action
-from fandonia_env.engine.activities import title_cost
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.chapters.activities import title_cost
+from fandonia_env.engine.chapters.turn import do_draw
+from fandonia_env.engine.chapters.usurpation import support_multiplier
+from fandonia_env.engine.core.actions import ID, PASS, char_action
 from fandonia_env.engine.data.components import (
     ERRATA_OPPORTUNITY_IDS,
     ERRATA_PC_DECK,
@@ -21,11 +22,10 @@ from fandonia_env.engine.data.components import (
     PC_DECK,
     printed_title,
 )
-from fandonia_env.engine.game import player_view
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.queries import status
-from fandonia_env.engine.turn import do_draw
-from fandonia_env.engine.usurpation import support_multiplier
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.game import player_view
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.rules.queries import status
 
 ERRATA_FEMALE_STATUS = {"56": 4, "61": 4, "62": 3, "63": 3, "64": 2, "65": 2, "66": 1}
 
@@ -199,7 +199,7 @@ def test_errata_d26_functionaries_and_rcs_may_not_take_titles():
     pos.player(0, ip=30, pp=80).turn_state(0)
     pc = st.players[0].pc
     st.wchar(pc).hiding = True  # the PC cannot take one either: nobody is left
-    from fandonia_env.engine import registry
+    from fandonia_env.engine.core import registry
 
     assert not registry.ACTIVITIES["acquire_title"].legal(st, 0)
 
@@ -210,7 +210,7 @@ def test_errata_d26_functionaries_and_rcs_may_not_take_titles():
 
 
 def test_errata_d81_one_pp_for_two_ip():
-    from fandonia_env.engine import registry
+    from fandonia_env.engine.core import registry
 
     pos = _errata()
     st = pos.state

@@ -40,7 +40,7 @@ def test_expert_iterations_write_policies_curves_and_resume(tmp_path: Path) -> N
 
     bot = make_agent(f"ppo:{out / 'policy.npz'}", seed=0)  # the result plays as ppo:PATH
     g = Game(players=3, seed=1, max_turns=3)
-    from fandonia_env.engine.hidden import InfoSet
+    from fandonia_env.engine.face.hidden import InfoSet
 
     while not g.over:
         p = g.current_player()

@@ -30,8 +30,10 @@ import numpy as np
 
 import fandonia_env.engine as engine_pkg
 import fandonia_env.spaces as spaces_pkg
-from fandonia_env.engine import Game, invariants, rule_queries
-from fandonia_env.engine.options import preset_names
+from fandonia_env.engine import Game
+from fandonia_env.engine.core.options import preset_names
+from fandonia_env.engine.face import invariants
+from fandonia_env.engine.rules import rule_queries
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ import pathlib
 
 import pytest
 
-from fandonia_env.engine.playthrough import replay
+from fandonia_env.engine.face.playthrough import replay
 
 FILES = sorted((pathlib.Path(__file__).parent / "golden").glob("playthrough_*.jsonl"))
 

@@ -15,7 +15,7 @@ import pytest
 import fandonia_env
 from fandonia_env import GYM_ENV_ID, FandoniaGymEnv
 from fandonia_env.engine import ConfigError
-from fandonia_env.engine.actions import NUM_ACTIONS
+from fandonia_env.engine.core.actions import NUM_ACTIONS
 from fandonia_env.spaces.observation import OBS_SIZE
 
 

@@ -9,9 +9,9 @@ import pytest
 from helpers import random_moves
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.game import player_view
-from fandonia_env.engine.hidden import resample
-from fandonia_env.engine.invariants import check
+from fandonia_env.engine.face.game import player_view
+from fandonia_env.engine.face.hidden import resample
+from fandonia_env.engine.face.invariants import check
 
 
 @pytest.mark.parametrize("n", [2, 4, 6])

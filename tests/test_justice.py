@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from helpers import halted, justice_position, kind, logs, pc
 
-from fandonia_env.engine import registry
-from fandonia_env.engine.actions import ID, NO, SIGN_MINUS, SIGN_PLUS, YES, char_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.core import registry
+from fandonia_env.engine.core.actions import ID, NO, SIGN_MINUS, SIGN_PLUS, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF
+from fandonia_env.engine.face.builder import Position
 
 ROLAND, MORTIMER, DALE, J1, J2, ARCHBISHOP, SHERIFF = "42", "35", "25", "46", "51", "55", "52"
 
@@ -593,11 +593,11 @@ def test_13_4_8_monarch_assassinated_is_succeeded_and_turn_ends():
     pos.dice(6, 6, 3, 3)
     st = pos.state
     st.stack.clear()
-    from fandonia_env.engine.machine import run, seq
+    from fandonia_env.engine.core.machine import run, seq
 
     seq(st, ("justice_assassinate", {"p": 1}), ("turn_main", {"p": 1}), ("end_of_turn", {}))
     run(st)
-    from fandonia_env.engine.game import Game
+    from fandonia_env.engine.face.game import Game
 
     g = Game.from_state(st, advance=False)
     g.apply(char_action("george"))
@@ -1060,7 +1060,7 @@ def test_31_6_escaped_awaiting_execution_coming_back_is_executed():
 
 
 def test_24_8_first_player_may_bring_a_nc_out_of_hiding_r9():
-    from fandonia_env.engine import registry
+    from fandonia_env.engine.core import registry
 
     pos = fresh()
     st = pos.state

@@ -15,10 +15,10 @@ import random
 import pytest
 
 from fandonia_env.engine import Game
+from fandonia_env.engine.core.options import preset_names
+from fandonia_env.engine.core.state import GameState, char_values
 from fandonia_env.engine.data.components import CARD_TYPE_OF, ROYALS
-from fandonia_env.engine.options import preset_names
-from fandonia_env.engine.search import sample_chance
-from fandonia_env.engine.state import GameState, char_values
+from fandonia_env.engine.face.search import sample_chance
 from fandonia_env.spaces.observation import LABELS, encode
 
 CASES = [(p, n) for p in preset_names() for n in (2, 4, 6)] + [("1981", 3), ("errata-all-optional", 5)]

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from fandonia_env import fandonia_v1
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import NAME, NUM_ACTIONS, action_player, player_action
+from fandonia_env.engine.core.actions import NAME, NUM_ACTIONS, action_player, player_action
+from fandonia_env.engine.core.machine import pending
 from fandonia_env.engine.data.components import (
     ALL_CHARACTER_IDS,
     CARD_TYPE_KEYS,
@@ -26,9 +27,8 @@ from fandonia_env.engine.data.components import (
     ROYALS,
     SUPPORT_CARDS,
 )
-from fandonia_env.engine.game import player_view
-from fandonia_env.engine.hidden import resample
-from fandonia_env.engine.machine import pending
+from fandonia_env.engine.face.game import player_view
+from fandonia_env.engine.face.hidden import resample
 from fandonia_env.spaces import observation_v1 as ov1
 from fandonia_env.spaces.observation_v1 import (
     ACTION_CARD_TYPE,
@@ -385,7 +385,7 @@ def test_values_beyond_v0_clip_limits_are_encoded_distinctly():
         fn(x)
         return encode_v1(x, 0)
 
-    from fandonia_env.engine.queries import status
+    from fandonia_env.engine.rules.queries import status
 
     statuses, encs = [], []
     for k in (12, 13, 14):
@@ -439,7 +439,7 @@ def test_every_ctx_key_the_engine_uses_is_in_the_vocabulary():
     """Keys in the engine's ``ask(..., ctx)`` literals and every key seen in real games have
     their own slot (none falls into the hashed buckets); likewise the turn bookkeeping."""
     src_keys = set()
-    for f in (ROOT / "fandonia_env" / "engine").glob("*.py"):
+    for f in (ROOT / "fandonia_env" / "engine").rglob("*.py"):
         for node in ast.walk(ast.parse(f.read_text())):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ask":
                 ctx = node.args[4] if len(node.args) >= 5 else None

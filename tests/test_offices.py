@@ -1,19 +1,19 @@
-"""§6 Office Phase, §16 Office Holders, §13.4.2 Fill A Vacant Office (fandonia_env.engine.offices)."""
+"""§6 Office Phase, §16 Office Holders, §13.4.2 Fill A Vacant Office (fandonia_env.engine.chapters.offices)."""
 
 from __future__ import annotations
 
 from helpers import government, halted, logged
 
-from fandonia_env.engine import registry
-from fandonia_env.engine.actions import ID, PASS, char_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.chapters.offices import candidates, fill_office_legal, fillable_offices
+from fandonia_env.engine.chapters.turn import place_ambassador
+from fandonia_env.engine.core import registry
+from fandonia_env.engine.core.actions import ID, PASS, char_action
 from fandonia_env.engine.data.components import (
     CARD_TYPE_OF,
     OFFICE_ELIGIBLE,
     OFFICES,
 )
-from fandonia_env.engine.offices import candidates, fill_office_legal, fillable_offices
-from fandonia_env.engine.turn import place_ambassador
+from fandonia_env.engine.face.builder import Position
 
 # Characters the tests place themselves (never PCs: PCs come from 11-24 and 56-66).
 MINE = ("25", "26", "31", "34", "36", "41", "42", "43", "44")
@@ -399,7 +399,7 @@ def test_16_2_one_office_at_a_time_the_old_one_is_vacated():
 
 
 def test_16_3_office_status_is_added_to_the_status_rating():
-    from fandonia_env.engine.queries import status
+    from fandonia_env.engine.rules.queries import status
 
     pos = make(vacant=("high_minister",), ip=0)
     st = pos.state

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from helpers import activity_turn, free_noble, halted, holds, legal, logs
 
-from fandonia_env.engine.actions import ID, NO, YES, char_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.core.actions import ID, NO, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF
+from fandonia_env.engine.face.builder import Position
 
 
 def setup(optional=(), edition="1981", players=3, seed=5, p=0, **pt) -> Position:
@@ -191,7 +191,7 @@ def test_opt_emissaries_success_counts_as_travel_this_turn():
     g.apply(ID["country_cronos"])
     halted(g)
     assert st.chars[fac].location == "cronos" and st.chars[fac].travel_turn == st.turn
-    from fandonia_env.engine.activities import _travellers
+    from fandonia_env.engine.chapters.activities import _travellers
     assert fac not in _travellers(st, 0)  # may not travel back in the same turn (§20.1)
 
 
@@ -301,7 +301,7 @@ def test_opt_blackmail_off_uses_the_normal_draw_without_asking():
 
 
 def test_opt_blackmail_payer_is_not_offered_as_intrigue_victim_for_the_rest_of_the_turn():
-    from fandonia_env.engine.crown import _intrigue_victims
+    from fandonia_env.engine.chapters.crown import _intrigue_victims
 
     pos = setup(["blackmail"])
     st = pos.state

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from helpers import halted, justice_position, kind, logs
 
-from fandonia_env.engine import registry
-from fandonia_env.engine.actions import NO, YES
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.core import registry
+from fandonia_env.engine.core.actions import NO, YES
 from fandonia_env.engine.data.components import CARD_TYPE_OF
+from fandonia_env.engine.face.builder import Position
 
 ROLAND, MORTIMER, DALE = "42", "35", "25"
 

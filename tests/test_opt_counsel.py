@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from helpers import MC, C, T, counsel_turn, crown_farc, kind, logged, make_mc, take, under
 
-from fandonia_env.engine import registry
-from fandonia_env.engine.actions import ID, NO, PASS, SIGN_MINUS, YES
+from fandonia_env.engine.chapters.problems import roll_spec
+from fandonia_env.engine.core import registry
+from fandonia_env.engine.core.actions import ID, NO, PASS, SIGN_MINUS, YES
+from fandonia_env.engine.core.machine import OPS
 from fandonia_env.engine.data.components import NOBLES
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import OPS
-from fandonia_env.engine.problems import roll_spec
+from fandonia_env.engine.face.invariants import check
 
 
 def base(optional=("counselor_powers",), edition="1981"):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from helpers import empty_handed, halted, kind, logs_for, numbered_nc
 
-from fandonia_env.engine.actions import NO, YES
-from fandonia_env.engine.builder import Position
-from fandonia_env.engine.death import removed_characters
+from fandonia_env.engine.chapters.death import removed_characters
+from fandonia_env.engine.core.actions import NO, YES
+from fandonia_env.engine.face.builder import Position
 
 
 def fresh(players: int = 3, seed: int = 1, **config) -> Position:

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from helpers import government, halted, logged, recorder
 
-from fandonia_env.engine.actions import ID, PASS, YES
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.core.actions import ID, PASS, YES
+from fandonia_env.engine.core.machine import OPS
 from fandonia_env.engine.data.components import COUNTRIES, NON_MONARCH_OFFICES
-from fandonia_env.engine.machine import OPS
-from fandonia_env.engine.queries import ip_spendable
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.rules.queries import ip_spendable
 
 UP = ["unresolved_problems"]
 DI = ["deliberate_incompetence"]
@@ -156,7 +156,7 @@ def test_opt_unresolved_problems_f_foreign_war_spreads_to_every_country():
     assert sorted(st.problems["foreign_war"]["countries"]) == sorted(COUNTRIES)
     assert logged(st, "The war spreads") and logged(st, "is stuck in Epalin")
     # every Ambassador post is now closed to appointments (§7.10.4)
-    from fandonia_env.engine.offices import may_be_filled
+    from fandonia_env.engine.chapters.offices import may_be_filled
     assert not any(may_be_filled(st, o) for o in NON_MONARCH_OFFICES if o.startswith("amb_"))
 
 

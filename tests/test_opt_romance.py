@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from helpers import home_position, logs, seduce
 
-from fandonia_env.engine.actions import ID, NO, YES, char_action
-from fandonia_env.engine.activities import _seduce_targets, _seducers, _treachery_targets
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.chapters.activities import _seduce_targets, _seducers, _treachery_targets
+from fandonia_env.engine.core.actions import ID, NO, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF
-from fandonia_env.engine.invariants import check
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import check
 
 RI = "romantic_intrigue"
 

@@ -7,12 +7,12 @@ import pytest
 from helpers import halted
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import ID, NO, PASS, YES
-from fandonia_env.engine.builder import Position
-from fandonia_env.engine.crown import next_in_line
+from fandonia_env.engine.chapters.crown import next_in_line
+from fandonia_env.engine.chapters.turn import activities_left
+from fandonia_env.engine.core.actions import ID, NO, PASS, YES
 from fandonia_env.engine.data.components import CARD_TYPE_OF, FEMALES, ROYAL_ALIGNMENT_CARD
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.turn import activities_left
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import check
 
 REMOVED = ("alfred", "catherine", "almery", "phillip")
 
@@ -182,7 +182,7 @@ def test_opt_shorter_e_royal_death_never_names_a_removed_rc():
     pos = Position(players=4, optional=["shorter_e"])
     st = pos.state
     pos.dice(1, 1, 1, 4, 4, 1)  # Royal Death; count 14 (Catherine, removed) -> reroll; 41 John
-    from fandonia_env.engine.machine import OPS
+    from fandonia_env.engine.core.machine import OPS
 
     calls = []
     real_kill = OPS["kill"]

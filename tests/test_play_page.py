@@ -30,8 +30,8 @@ httpx = pytest.importorskip("httpx")
 
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.data.components import CARD_TYPE_OF, CARD_TYPES  # noqa: E402
-from fandonia_env.engine.game import make_config  # noqa: E402
-from fandonia_env.engine.hidden import InfoSet  # noqa: E402
+from fandonia_env.engine.face.game import make_config  # noqa: E402
+from fandonia_env.engine.face.hidden import InfoSet  # noqa: E402
 from fandonia_env.serve.client import Client, ServerProcess, auth, saved_game  # noqa: E402
 from fandonia_env.serve.workers import make_agents  # noqa: E402
 

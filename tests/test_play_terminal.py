@@ -142,7 +142,7 @@ def test_terminal_game_bad_arguments_exit_2_with_message(capsys):
 def test_terminal_game_load_refuses_a_changed_record(tmp_path):
     import io
 
-    from fandonia_env.engine.game import make_config
+    from fandonia_env.engine.face.game import make_config
 
     s = Session(make_config(players=3, seed=3, preset="short-game"), [HUMAN, "random-v1", "random-v1"],
                 out=io.StringIO())

@@ -17,9 +17,9 @@ import pytest
 from helpers import random_moves
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.options import preset_names
-from fandonia_env.engine.queries import PPTotals, pp_required, pp_required_all, pp_required_with, status
-from fandonia_env.engine.state import GameState
+from fandonia_env.engine.core.options import preset_names
+from fandonia_env.engine.core.state import GameState
+from fandonia_env.engine.rules.queries import PPTotals, pp_required, pp_required_all, pp_required_with, status
 
 
 def _oracle(state: GameState) -> list[int]:
@@ -62,7 +62,7 @@ def test_kept_pp_totals_match_the_rule_after_every_decision(preset):
 
 
 def test_kept_pp_totals_in_explicit_chance_mode():
-    from fandonia_env.engine.search import sample_chance
+    from fandonia_env.engine.face.search import sample_chance
 
     g = Game(players=4, seed=5, max_turns=30, chance="explicit")
     rng = random.Random(5)
@@ -110,7 +110,7 @@ def _neutral_nobles(st: GameState, k: int) -> list[str]:
 def test_a_written_character_resums_whoever_names_it_as_spouse():
     """A Status reads the spouse: when only the spouse is written, the character naming it is
     summed again (``named_by``), also when the two sides of the link were written apart."""
-    from fandonia_env.engine.builder import Position
+    from fandonia_env.engine.face.builder import Position
 
     pos = Position(players=3, seed=2)
     st = pos.state
@@ -128,7 +128,7 @@ def test_a_written_character_resums_whoever_names_it_as_spouse():
 def test_a_pc_written_alone_changes_the_exemptions():
     """The exemptions read the PCs: a PC's spouse is exempt while the PC lives (§31.5, A17); when
     only the PC is written (his death), the spouse's Status counts again."""
-    from fandonia_env.engine.builder import Position
+    from fandonia_env.engine.face.builder import Position
 
     pos = Position(players=3, seed=3)
     st = pos.state
@@ -157,7 +157,7 @@ def test_kept_character_index_matches_a_scan_after_every_decision(preset):
     """``CharIndex`` (owned, hiding, banished or imprisoned, imprisoned or hiding ids, kept from the
     write log) equals a scan of the characters after every decision; a list handed out earlier
     still reads as it did then."""
-    from fandonia_env.engine.queries import (
+    from fandonia_env.engine.rules.queries import (
         banished_or_imprisoned_ids,
         hiding_ids,
         imprisoned_or_hiding_ids,

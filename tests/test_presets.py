@@ -15,10 +15,10 @@ from helpers import play_out, random_moves
 
 from fandonia_env import fandonia_v0
 from fandonia_env.engine import ConfigError, Game
-from fandonia_env.engine.game import make_config, player_view
-from fandonia_env.engine.hidden import resample
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.options import OPTIONAL_RULES, load_preset, preset_names, switches_for
+from fandonia_env.engine.core.options import OPTIONAL_RULES, load_preset, preset_names, switches_for
+from fandonia_env.engine.face.game import make_config, player_view
+from fandonia_env.engine.face.hidden import resample
+from fandonia_env.engine.face.invariants import check
 from fandonia_env.spaces.observation import DECISION_KINDS, encode
 
 warnings.filterwarnings("ignore", category=UserWarning)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from helpers import kind, pc
 
-from fandonia_env.engine import registry
-from fandonia_env.engine.actions import ID, NO, YES, char_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.core import registry
+from fandonia_env.engine.core.actions import ID, NO, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLES
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.queries import is_female
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.rules.queries import is_female
 
 CROSS = ("duel", "scandal", "accuse", "hearing", "to_trial", "auto_proposal", "pp_check_all")
 
@@ -361,8 +361,8 @@ def test_t1_14_11_note_3_free_intrigue_lost_if_already_intrigued_this_turn(calls
 
 
 def test_t1_14_11_note_3_free_intrigue_does_not_use_a_normal_activity(calls):
-    from fandonia_env.engine.actions import ID
-    from fandonia_env.engine.turn import activities_left, activity_options
+    from fandonia_env.engine.chapters.turn import activities_left, activity_options
+    from fandonia_env.engine.core.actions import ID
 
     pos = position(done=["prestige"])
     consult(pos, "socializing", 7)

@@ -1,15 +1,15 @@
 """§7 Political Problems, foreign wars (§7.10), FARC Monarch (§7.12), §32 Monarch's Support,
-§33 crisis (fandonia_env.engine.problems)."""
+§33 crisis (fandonia_env.engine.chapters.problems)."""
 
 from __future__ import annotations
 
 import pytest
 from helpers import government, halted, logged
 
-from fandonia_env.engine.actions import ID, NO, PASS, SIGN_MINUS, SIGN_PLUS, YES
-from fandonia_env.engine.builder import Position
-from fandonia_env.engine.problems import change_support, set_support
-from fandonia_env.engine.queries import ip_spendable, status
+from fandonia_env.engine.chapters.problems import change_support, set_support
+from fandonia_env.engine.core.actions import ID, NO, PASS, SIGN_MINUS, SIGN_PLUS, YES
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.rules.queries import ip_spendable, status
 
 MINE = ("25", "26", "31", "34", "36", "41", "42", "43", "44")
 
@@ -412,7 +412,7 @@ def test_33_2_crisis_halves_office_holders_and_limits_ip():
 
 
 def test_7_11_pirates_and_7_10_5_war_flags_follow_the_problems():
-    from fandonia_env.engine.problems import at_war, pirates_active
+    from fandonia_env.engine.chapters.problems import at_war, pirates_active
 
     pos = make(minister_of_navy="41", minister_of_army="44")
     st = pos.state

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.options import preset_names
+from fandonia_env.engine.core.options import preset_names
 
 
 def _cyclic_garbage(preset: str, games: int) -> dict[str, int]:

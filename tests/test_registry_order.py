@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from fandonia_env.engine import registry, rules  # noqa: F401  (rules: every chapter registered)
-from fandonia_env.engine.machine import OPS
+from fandonia_env.engine.core import registry  # noqa: F401  (rules: every chapter registered)
+from fandonia_env.engine.core.machine import OPS
 
 
 @pytest.mark.parametrize("table", ["TURN_START", "END_OF_TURN", "WAR_START", "WAR_END"])

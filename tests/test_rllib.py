@@ -19,7 +19,7 @@ pytest.importorskip("ray.rllib", reason="Ray RLlib is not installed: pip install
 import ray  # noqa: E402
 import torch  # noqa: E402
 
-from fandonia_env.engine.actions import NUM_ACTIONS  # noqa: E402
+from fandonia_env.engine.core.actions import NUM_ACTIONS  # noqa: E402
 from fandonia_env.training import rllib_train as R  # noqa: E402
 from fandonia_env.training.common import ConfigError, validate  # noqa: E402
 

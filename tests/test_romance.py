@@ -1,16 +1,16 @@
-"""§18 Romance & Marriage and §19 Dueling (fandonia_env/engine/romance.py)."""
+"""§18 Romance & Marriage and §19 Dueling (fandonia_env/engine/chapters/romance.py)."""
 
 from __future__ import annotations
 
 import pytest
 from helpers import home_position, logs
 
-from fandonia_env.engine.actions import ID, NO, PASS, SIGN_MINUS, YES, char_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.chapters.romance import _legal_propose, _legal_wedding, wedding_pairs
+from fandonia_env.engine.core.actions import ID, NO, PASS, SIGN_MINUS, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.queries import henchmen, status
-from fandonia_env.engine.romance import _legal_propose, _legal_wedding, wedding_pairs
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.rules.queries import henchmen, status
 
 # ---------------------------------------------------------------------------
 # Positions
@@ -153,7 +153,7 @@ def test_18_4_3_once_per_turn_and_not_both_roles():
     g.apply(char_action("11"))
     g.apply(char_action("56"))
     st = g.state
-    from fandonia_env.engine.romance import _pairs
+    from fandonia_env.engine.chapters.romance import _pairs
 
     pairs = _pairs(st, 0)
     assert all("11" not in x and "56" not in x for x in pairs)  # both used this turn

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from fandonia_env.agents import make_agent
-from fandonia_env.engine.game import Game, player_view
-from fandonia_env.engine.rule_queries import usurpation_chance, usurpers
+from fandonia_env.engine.face.game import Game, player_view
+from fandonia_env.engine.rules.rule_queries import usurpation_chance, usurpers
 from fandonia_env.spaces.rule_features import RULE_FEATURES, RULE_FEATURES_SIZE, encode_rule_features
 
 IDX = {f: i for i, f in enumerate(RULE_FEATURES)}
@@ -68,7 +68,7 @@ def test_v1r_extends_v1_and_a_v1_policy_widens_without_changing_a_decision() -> 
     """``v1r`` is v1 followed by the rule features; ``widen_input`` turns a v1 policy into a v1r
     one whose new inputs have zero weight, so every logit and value is unchanged."""
     torch = pytest.importorskip("torch")
-    from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.engine.core.actions import NUM_ACTIONS
     from fandonia_env.spaces.encoders import get_encoder
     from fandonia_env.training.model import PolicyNet, widen_input
 

@@ -13,11 +13,11 @@ from helpers import random_moves
 from fandonia_env.agents import ismcts_v2
 from fandonia_env.agents.noble_rule import best_usurp, prestige_ev, usurp_chance
 from fandonia_env.engine import Game
-from fandonia_env.engine import rule_queries as rq
-from fandonia_env.engine.actions import ID, NAME, PASS, char_action
-from fandonia_env.engine.builder import Position
-from fandonia_env.engine.game import player_view
-from fandonia_env.engine.rng import RNG
+from fandonia_env.engine.core.actions import ID, NAME, PASS, char_action
+from fandonia_env.engine.core.rng import RNG
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.game import player_view
+from fandonia_env.engine.rules import rule_queries as rq
 
 SUPPORT = sorted(rq.SUPPORT_VALUES)
 

@@ -12,19 +12,19 @@ import re
 import pytest
 from helpers import empty_handed, seduce
 
-from fandonia_env.engine import registry, rules  # noqa: F401  (every chapter's hooks registered)
-from fandonia_env.engine.activities import title_cost
-from fandonia_env.engine.builder import Position
-from fandonia_env.engine.game import make_config, player_view
-from fandonia_env.engine.options import OPTIONAL_RULES, load_preset, preset_names, switches_for
-from fandonia_env.engine.queries import personal_status
-from fandonia_env.engine.rule_queries import pp_price
-from fandonia_env.engine.ruleset import IDENTITY, Ruleset, ruleset, ruleset_for
-from fandonia_env.engine.turn import hand_limit
+from fandonia_env.engine.chapters.activities import title_cost
+from fandonia_env.engine.chapters.turn import hand_limit
+from fandonia_env.engine.core import registry  # noqa: F401  (every chapter's hooks registered)
+from fandonia_env.engine.core.options import OPTIONAL_RULES, load_preset, preset_names, switches_for
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.game import make_config, player_view
+from fandonia_env.engine.rules.queries import personal_status
+from fandonia_env.engine.rules.rule_queries import pp_price
+from fandonia_env.engine.rules.ruleset import IDENTITY, Ruleset, ruleset, ruleset_for
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "fandonia_env" / "engine"
-SOURCE = (ENGINE / "ruleset.py").read_text()
+SOURCE = (ENGINE / "rules" / "ruleset.py").read_text()
 
 #: the modules that may ask ``errata()``/``opt()`` and read the config's rules
 ALLOWED = {"ruleset.py", "options.py"}

@@ -178,7 +178,7 @@ def test_rules_coverage_has_one_row_per_difference_d1_to_d99():
 def test_the_scan_covers_the_repository():
     files = {str(p.relative_to(ROOT)) for p in repo_files()}
     assert {"README.md", "docs/rulings.md", "docs/rules-coverage.md",
-            "fandonia_env/engine/usurpation.py", "tests/test_rulings_doc.py"} <= files
+            "fandonia_env/engine/chapters/usurpation.py", "tests/test_rulings_doc.py"} <= files
     assert not any(f.startswith((".venv/", "runs/", "build/")) for f in files)
 
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 from helpers import MC, counsel_position, empty_handed, home_position, logs, make_mc
 
-from fandonia_env.engine.actions import ID, PASS, SIGN_MINUS, char_action
-from fandonia_env.engine.builder import Position
-from fandonia_env.engine.counsel import open_tables
+from fandonia_env.engine.chapters.counsel import open_tables
+from fandonia_env.engine.chapters.turn import do_draw
+from fandonia_env.engine.core.actions import ID, PASS, SIGN_MINUS, char_action
+from fandonia_env.engine.core.machine import OPS, run, seq
 from fandonia_env.engine.data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
-from fandonia_env.engine.game import Game
-from fandonia_env.engine.invariants import check
-from fandonia_env.engine.machine import OPS, run, seq
-from fandonia_env.engine.turn import do_draw
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.game import Game
+from fandonia_env.engine.face.invariants import check
 
 # ---------------------------------------------------------------------------
 # Positions
@@ -312,7 +312,7 @@ def test_r13_crown_problems_are_forgotten_at_the_next_turn():
     pos = _counsel_pos("1981")
     g = _crown_then_counsel(pos, 4, 4, 4, 4, 1)
     assert g.state.tstate["crown_problems"] == ["pirates"]
-    from fandonia_env.engine.turn import new_turn
+    from fandonia_env.engine.chapters.turn import new_turn
 
     st = g.state
     st.stack.clear()

@@ -9,11 +9,11 @@ import pathlib
 import pytest
 from helpers import halted, home_position, logged
 
-from fandonia_env.engine.actions import char_action
-from fandonia_env.engine.builder import Position
-from fandonia_env.engine.queries import lose_pp, pp_required, status
-from fandonia_env.engine.ruleset import ruleset
-from fandonia_env.engine.usurpation import pp_candidates
+from fandonia_env.engine.chapters.usurpation import pp_candidates
+from fandonia_env.engine.core.actions import char_action
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.rules.queries import lose_pp, pp_required, status
+from fandonia_env.engine.rules.ruleset import ruleset
 
 ENGINE = pathlib.Path(__file__).resolve().parent.parent / "fandonia_env" / "engine"
 
@@ -71,7 +71,7 @@ def test_r15_every_pp_loss_schedules_the_pp_limit_check_at_once():
 def _pp_writers() -> set[tuple[str, str]]:
     """(module, function) of every assignment to a ``.pp`` attribute in the engine's sources."""
     found = set()
-    for path in sorted(ENGINE.glob("*.py")):
+    for path in sorted(ENGINE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for fn in ast.walk(tree):
             if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):

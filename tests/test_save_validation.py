@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fandonia_env.engine import Game, StateError
-from fandonia_env.engine.actions import ID, NUM_ACTIONS
-from fandonia_env.engine.invariants import InvariantError, check
-from fandonia_env.engine.options import preset_names
-from fandonia_env.engine.playthrough import replay  # noqa: F401  (the golden files' format)
+from fandonia_env.engine.core.actions import ID, NUM_ACTIONS
+from fandonia_env.engine.core.options import preset_names
+from fandonia_env.engine.face.invariants import InvariantError, check
+from fandonia_env.engine.face.playthrough import replay  # noqa: F401  (the golden files' format)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -15,7 +15,7 @@ from fandonia_env.agents import make_agent
 from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1, PPOAgent
 from fandonia_env.agents.search_noble import DEFAULT_SEARCH_KINDS, SearchAgent, from_spec
 from fandonia_env.engine import Game
-from fandonia_env.engine.hidden import InfoSet, resample
+from fandonia_env.engine.face.hidden import InfoSet, resample
 
 #: a budget small enough for tests that still searches (several candidates, worlds and waves)
 TINY = {"simulations": 6, "determinizations": 2, "horizon": 3, "top_k": 2, "max_seconds": 30.0}
@@ -37,7 +37,7 @@ def test_legal_action_in_every_decision_of_a_short_game(n: int, edition: str) ->
 
 def test_explicit_chance_games_are_searched_too() -> None:
     """In ``chance="explicit"`` games the simulations resolve chance nodes by their probabilities."""
-    from fandonia_env.engine.search import sample_chance
+    from fandonia_env.engine.face.search import sample_chance
 
     bots = _bots(2, seed=9)
     g = Game(players=2, seed=6, max_turns=2, chance="explicit")

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1, load_policy
-from fandonia_env.engine.actions import NUM_ACTIONS
+from fandonia_env.engine.core.actions import NUM_ACTIONS
 from fandonia_env.training.bench_selfplay import main as bench_main
 from fandonia_env.training.selfplay import Actor, Batch, SelfPlayConfig, run_actors, sample
 

@@ -14,8 +14,8 @@ pytest.importorskip("uvicorn")
 websockets = pytest.importorskip("websockets")
 
 from fandonia_env.engine import Game  # noqa: E402
-from fandonia_env.engine.game import make_config  # noqa: E402
-from fandonia_env.engine.hidden import InfoSet  # noqa: E402
+from fandonia_env.engine.face.game import make_config  # noqa: E402
+from fandonia_env.engine.face.hidden import InfoSet  # noqa: E402
 from fandonia_env.serve.client import (  # noqa: E402
     Client,
     ServerProcess,

@@ -22,7 +22,7 @@ pytest.importorskip("uvicorn")
 from helpers import random_moves  # noqa: E402
 
 from fandonia_env.engine import Game  # noqa: E402
-from fandonia_env.engine.hidden import resample  # noqa: E402
+from fandonia_env.engine.face.hidden import resample  # noqa: E402
 from fandonia_env.serve.client import (  # noqa: E402
     Client,
     ServerProcess,

@@ -23,7 +23,7 @@ from helpers import random_moves  # noqa: E402
 
 from fandonia_env import wording  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
-from fandonia_env.engine.hidden import resample  # noqa: E402
+from fandonia_env.engine.face.hidden import resample  # noqa: E402
 from fandonia_env.serve import Limits, create_app  # noqa: E402
 
 RAW = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b|rel:|ctx|None|\{|§")

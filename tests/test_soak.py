@@ -12,7 +12,7 @@ import random
 import pytest
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.invariants import check
+from fandonia_env.engine.face.invariants import check
 from fandonia_env.spaces.observation import DECISION_KINDS
 
 GAMES = 100

@@ -21,11 +21,13 @@ import random
 
 import pytest
 
-from fandonia_env.engine import Game, activities, queries, romance, rule_queries, turn
+from fandonia_env.engine import Game
+from fandonia_env.engine.chapters import activities, romance, turn
+from fandonia_env.engine.core.options import preset_names
+from fandonia_env.engine.core.state import GameState
 from fandonia_env.engine.data.components import OFFICES, ROYALS
-from fandonia_env.engine.options import preset_names
-from fandonia_env.engine.ruleset import ruleset
-from fandonia_env.engine.state import GameState
+from fandonia_env.engine.rules import queries, rule_queries, turn_steps
+from fandonia_env.engine.rules.ruleset import ruleset
 
 
 def _personal(state: GameState, cid: str) -> int:
@@ -143,7 +145,7 @@ def test_scan_is_per_state() -> None:
 
 def _fingerprint(st: GameState) -> tuple:
     """Everything a legality check could write (characters, players, bookkeeping)."""
-    from fandonia_env.engine.character import char_values as _char_values
+    from fandonia_env.engine.core.character import char_values as _char_values
 
     return (tuple(_char_values(c) for c in st.chars.values()), repr(st.players), repr(st.pt),
             repr(st.tstate), repr(st.misc), st.support, st.monarch, list(st.wars))
@@ -178,7 +180,8 @@ def _check_pp_with(st: GameState, p: int) -> None:
 
 def _lists_agree(st: GameState, p: int) -> None:
     """Checks that stop at a first candidate answer as the full lists do (waiver off and on)."""
-    from fandonia_env.engine import crown, registry
+    from fandonia_env.engine.chapters import crown
+    from fandonia_env.engine.core import registry
 
     a = registry.ACTIVITIES
     f = registry.FREE_ACTIONS
@@ -194,7 +197,7 @@ def _lists_agree(st: GameState, p: int) -> None:
             assert a["seduce"].legal(st, p) == (activities._intrigue_ok(st, p, need_treachery=False)
                                                 and bool(activities._seduction_pairs(st, p)))
             assert a["travel"].legal(st, p) == bool(activities._travellers(st, p))
-            assert a["intrigue_card"].legal(st, p) == ((turn.uses_intrigue(st, p) or queries.has_card(st, p, "intrigue"))
+            assert a["intrigue_card"].legal(st, p) == ((turn_steps.uses_intrigue(st, p) or queries.has_card(st, p, "intrigue"))
                                                        and bool(crown._intrigue_victims(st, p)))
             assert f["propose"].legal(st, p) == (bool(st.pt) and st.pt.get("player") == p
                                                  and bool(romance._pairs(st, p)))
@@ -220,7 +223,7 @@ def _lists_agree(st: GameState, p: int) -> None:
 
 
 def _check_main_decision(g: Game) -> None:
-    from fandonia_env.engine.actions import PASS
+    from fandonia_env.engine.core.actions import PASS
 
     st = g.state
     p = st.stack[-1].args["player"]
@@ -278,8 +281,8 @@ def test_pp_required_with_counts_the_spouse_of_a_changed_character() -> None:
     """The Status of p's character married to a changed one moves with it (A18, §18.9-§18.10):
     a noble FAC married to a NRC who joins (8 while married to a FARC), or to a character who
     gains a title (the higher of the two personal Statuses)."""
-    from fandonia_env.engine.builder import Position
     from fandonia_env.engine.data.components import NOBLES
+    from fandonia_env.engine.face.builder import Position
 
     pos = Position(players=3, seed=5)
     st = pos.state

@@ -30,7 +30,13 @@ PACKAGES = ("fandonia_env", "scripts")
 #: the layers, lowest first: a module belongs to the layer of the longest prefix that names it,
 #: and may import only modules of its own layer or of a lower one
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("engine", ("fandonia_env.engine",)),
+    # the engine (issue 29): the core with the data tables (the action catalogue and the chance
+    # tables are built from the components, which read the edition names of core.options), the
+    # rules vocabulary, the chapters (none imports another), the face (Game, builder, views...)
+    ("engine.core", ("fandonia_env.engine.core", "fandonia_env.engine.data")),
+    ("engine.rules", ("fandonia_env.engine.rules",)),
+    ("engine.chapters", ("fandonia_env.engine.chapters",)),
+    ("engine.face", ("fandonia_env.engine.face", "fandonia_env.engine")),
     ("spaces", ("fandonia_env.spaces",)),  # observation encoders and their registry
     ("agents", ("fandonia_env.agents",)),  # nobles: see only their seat's view
     ("apps", ("fandonia_env",)),  # the envs, tournament, bench, server, bot, play, command lines
@@ -201,7 +207,8 @@ def test_every_module_is_in_a_layer():
 
 def test_no_import_inside_an_engine_function():
     """Issue 29: the engine's imports are all at module level (the graph is what runs at import)."""
-    lazy = [f"{m}:{imp.line} {imp.name}" for m in MODS if _layer(m) == "engine" for imp in IMPORTS[m] if imp.lazy]
+    lazy = [f"{m}:{imp.line} {imp.name}" for m in MODS if _layer(m).startswith("engine") for imp in IMPORTS[m]
+            if imp.lazy]
     assert lazy == []
 
 
@@ -226,9 +233,9 @@ def test_nothing_is_installed_under_a_generic_top_level_name():
 
 def test_graph_reader_sees_the_packages_and_their_imports():
     """The reader works (a test of the tests): known modules and a known edge are found."""
-    assert {"fandonia_env.engine.game", "fandonia_env.agents.noble_rule", "fandonia_env.engine.rule_queries",
+    assert {"fandonia_env.engine.face.game", "fandonia_env.agents.noble_rule", "fandonia_env.engine.rules.rule_queries",
             "fandonia_env.training.expert", "scripts.soak"} <= set(MODS)
-    assert "fandonia_env.engine.rule_queries" in _graph(design=False)["fandonia_env.agents.noble_rule"]
+    assert "fandonia_env.engine.rules.rule_queries" in _graph(design=False)["fandonia_env.agents.noble_rule"]
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset("abc")]
 
 
@@ -263,8 +270,8 @@ def test_importing_the_agents_runs_nothing_above_them():
     above = sorted(m for m in seen if RANK[_layer(m.removesuffix("@init"))] > RANK["agents"]
                    and m.removesuffix("@init") != "fandonia_env")
     assert above == []
-    assert {"fandonia_env.agents.noble_rule", "fandonia_env.engine.rule_queries"} <= seen
-    assert {m for m in g["fandonia_env"]} <= {m for m in MODS if _layer(m) == "engine"}
+    assert {"fandonia_env.agents.noble_rule", "fandonia_env.engine.rules.rule_queries"} <= seen
+    assert {m for m in g["fandonia_env"]} <= {m for m in MODS if _layer(m).startswith("engine")}
 
 
 def _private_uses(mod: str) -> list[str]:
@@ -306,20 +313,43 @@ def test_private_name_check_catches_a_private_import(tmp_path, monkeypatch):
         "fandonia_env.agents.probe:1 from fandonia_env.agents.noble_rule import _x", "fandonia_env.agents.probe:3 v2._y"]
 
 
-@pytest.mark.parametrize("marker", ["@op(", "registry.activity(", "registry.free_action(",
-                                    "registry.end_of_turn("])
-def test_rules_imports_every_module_that_registers_rules(marker):
-    """``rules.py`` imports every chapter that registers operations, activities or hooks, by a
-    plain import (no try/except hiding a missing one), and names no chapter that does not exist."""
-    from fandonia_env.engine import rules
+@pytest.mark.parametrize("marker", ["@op(", "registry.activity(", "registry.free_action(", "registry.hook("])
+def test_the_chapters_package_imports_every_module_that_registers_rules(marker):
+    """``engine/chapters/__init__.py`` imports every chapter (and the roll windows) that registers
+    operations, activities or hooks, by a plain import (no try/except hiding a missing one), and
+    names no chapter that does not exist; every module that registers is loaded by the time
+    ``Game`` is imported."""
+    from fandonia_env.engine import chapters
 
-    text = (ROOT / "fandonia_env/engine/rules.py").read_text()
+    text = (ROOT / "fandonia_env/engine/chapters/__init__.py").read_text()
     assert "importlib" not in text and "except" not in text
-    imported = {n for imp in IMPORTS["fandonia_env.engine.rules"] for n in imp.names}
-    assert set(rules.CHAPTERS) <= imported
-    for ch in rules.CHAPTERS:
-        assert f"fandonia_env.engine.{ch}" in MODS, f"rules.CHAPTERS names {ch!r}, which is no module"
-    registering = {m.rsplit(".", 1)[1] for m, f in MODS.items()
-                   if _layer(m) == "engine" and marker in f.read_text() and m.count(".") == 2}
-    registering -= {"machine", "registry"}  # the machinery itself
-    assert registering <= imported, sorted(registering - imported)
+    imported = {n for imp in IMPORTS["fandonia_env.engine.chapters"] for n in imp.names}
+    assert set(chapters.CHAPTERS) <= imported
+    for ch in chapters.CHAPTERS:
+        assert f"fandonia_env.engine.chapters.{ch}" in MODS, f"CHAPTERS names {ch!r}, which is no module"
+    registering = {m for m, f in MODS.items() if _layer(m).startswith("engine") and marker in f.read_text()
+                   and not m.startswith("fandonia_env.engine.core.")}  # core: the machinery itself
+    loaded = {f"fandonia_env.engine.chapters.{n}" for n in imported} | {"fandonia_env.engine.rules.rolls"}
+    # the vocabulary registers hooks too; it is imported by the chapters
+    vocab = {m for m in registering if _layer(m) == "engine.rules"}
+    assert registering - vocab <= loaded, sorted(registering - vocab - loaded)
+
+
+def _engine_imports(mod: str) -> set[str]:
+    return {t for imp in IMPORTS[mod] for t in _targets(mod, imp)[0]}
+
+
+def test_no_chapter_imports_another_chapter():
+    """Issue 29: the steps several chapters share live in the vocabulary below them."""
+    bad = sorted(f"{m} imports {t}" for m in MODS if _layer(m) == "engine.chapters"
+                 and m != "fandonia_env.engine.chapters" for t in _engine_imports(m)
+                 if _layer(t) == "engine.chapters" and t != m)
+    assert bad == []
+
+
+def test_every_engine_module_lives_in_a_layer_folder():
+    """Nothing but the package's ``__init__`` lies in ``fandonia_env/engine/`` itself."""
+    loose = sorted(p.name for p in (ROOT / "fandonia_env/engine").glob("*.py") if p.name != "__init__.py")
+    assert loose == []
+    assert {m.split(".")[2] for m in MODS if m.startswith("fandonia_env.engine.")} == {
+        "data", "core", "rules", "chapters", "face"}

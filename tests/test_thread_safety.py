@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.options import preset_names
+from fandonia_env.engine.core.options import preset_names
 
 THREADS = 4
 #: (players, seed) of the games each thread plays, one after another, in every preset

@@ -15,8 +15,8 @@ torch = pytest.importorskip("torch")
 
 from fandonia_env.agents import make_agent  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
-from fandonia_env.engine.actions import NAME, NUM_ACTIONS  # noqa: E402
-from fandonia_env.engine.hidden import InfoSet  # noqa: E402
+from fandonia_env.engine.core.actions import NAME, NUM_ACTIONS  # noqa: E402
+from fandonia_env.engine.face.hidden import InfoSet  # noqa: E402
 from fandonia_env.spaces.encoders import (  # noqa: E402
     catalogue_action_maps,
     default_encoder,
@@ -451,7 +451,7 @@ def test_dagger_label_records_the_teachers_answer_on_the_students_states(tmp_pat
 
 def test_imitate_data_can_be_focused_on_kinds_and_on_decisions_where_an_action_is_legal(pipeline: dict) -> None:
     """``kinds`` / ``require_legal`` keep only those decisions (a DAgger round focused on one choice)."""
-    from fandonia_env.engine.actions import ID
+    from fandonia_env.engine.core.actions import ID
     from fandonia_env.training.collect import unpack_mask
 
     root = Path(pipeline["root"]) / "collect"
@@ -494,7 +494,7 @@ def test_imitate_binary_choice_with_an_anchor_moves_that_choice_and_keeps_the_re
     """``binary_actions`` + ``anchor``: the probability of the teacher's focused choice moves toward the
     teacher's, and the policy over the other actions stays closer to the starting one than without the
     anchor (a KL anchor on every recorded decision); an anchor without ``init`` is refused."""
-    from fandonia_env.engine.actions import ID
+    from fandonia_env.engine.core.actions import ID
     from fandonia_env.training.collect import unpack_mask
     from fandonia_env.training.model import load_checkpoint
 

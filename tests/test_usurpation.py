@@ -1,4 +1,4 @@
-"""§34 IPs, §35 PPs, §36 Usurpation, §37 Victory (fandonia_env.engine.usurpation).
+"""§34 IPs, §35 PPs, §36 Usurpation, §37 Victory (fandonia_env.engine.chapters.usurpation).
 
 The ``kill`` and ``release`` operations belong to other chapters; these tests replace them by
 recorders (``calls``) so that what this chapter schedules can be checked exactly.
@@ -9,13 +9,19 @@ from __future__ import annotations
 import pytest
 from helpers import crown_farc
 
-from fandonia_env.engine import registry
-from fandonia_env.engine.actions import ID, PASS, char_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.chapters.usurpation import (
+    faction_value,
+    neutral_value,
+    support_multiplier,
+    usurpers,
+)
+from fandonia_env.engine.core import registry
+from fandonia_env.engine.core.actions import ID, PASS, char_action
+from fandonia_env.engine.core.machine import OPS
 from fandonia_env.engine.data.components import CARD_TYPE_OF, NOBLE_IDS, ROYALS, SUPPORT_CARDS
 from fandonia_env.engine.data.tables import MONARCH_SUPPORT_BANDS, monarch_support_value
-from fandonia_env.engine.machine import OPS
-from fandonia_env.engine.queries import (
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.rules.queries import (
     can_spend,
     ip_spendable,
     lose_ip,
@@ -23,12 +29,6 @@ from fandonia_env.engine.queries import (
     pp_required,
     spend_ip,
     status,
-)
-from fandonia_env.engine.usurpation import (
-    faction_value,
-    neutral_value,
-    support_multiplier,
-    usurpers,
 )
 
 # player 0's PC is 56 (Lady Margaret, Status 3), player 1's 63 (Lady Ruth, 3), player 2's 13
@@ -575,7 +575,7 @@ def test_37_draw_with_thomas_on_the_throne_after_all_nine_die_a4():
 
 
 def test_support_values_cover_every_support_card():
-    from fandonia_env.engine.usurpation import SUPPORT_VALUES
+    from fandonia_env.engine.chapters.usurpation import SUPPORT_VALUES
 
     assert set(SUPPORT_VALUES) == set(SUPPORT_CARDS)
 

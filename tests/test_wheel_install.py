@@ -39,8 +39,8 @@ import fandonia_env
 from fandonia_env import agents
 from fandonia_env.agents import make_agent
 from fandonia_env.engine import Game
-from fandonia_env.engine.hidden import InfoSet
-from fandonia_env.engine.options import PRESET_DIR, preset_names
+from fandonia_env.engine.face.hidden import InfoSet
+from fandonia_env.engine.core.options import PRESET_DIR, preset_names
 
 prefix = Path(sys.prefix).resolve()
 for m in (fandonia_env, agents):
@@ -137,7 +137,7 @@ def test_an_installed_wheel_plays_every_preset_and_the_trained_noble_outside_the
     out = _run_outside(py, ["-c", CHECK], tmp_path)
     assert out.returncode == 0, out.stderr[-3000:]
     got = json.loads(out.stdout.strip().splitlines()[-1])
-    from fandonia_env.engine.options import preset_names
+    from fandonia_env.engine.core.options import preset_names
 
     assert got["presets"] == preset_names() and len(got["presets"]) >= 5
     assert set(got["games"]) == set(preset_names()) and all(got["games"].values())

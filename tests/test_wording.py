@@ -13,14 +13,14 @@ from helpers import crown_farc, justice_position
 
 from fandonia_env import wording
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import ID, NAME, NO, YES, char_action
-from fandonia_env.engine.builder import Position
+from fandonia_env.engine.core.actions import ID, NAME, NO, YES, char_action
+from fandonia_env.engine.core.machine import ask, seq
+from fandonia_env.engine.core.machine import run as run_machine
 from fandonia_env.engine.data import components as C
-from fandonia_env.engine.game import player_view
-from fandonia_env.engine.hidden import resample
-from fandonia_env.engine.machine import ask, seq
-from fandonia_env.engine.machine import run as run_machine
-from fandonia_env.engine.rule_queries import best_usurpation, usurpation_chance
+from fandonia_env.engine.face.builder import Position
+from fandonia_env.engine.face.game import player_view
+from fandonia_env.engine.face.hidden import resample
+from fandonia_env.engine.rules.rule_queries import best_usurpation, usurpation_chance
 from fandonia_env.spaces.observation import DECISION_KINDS
 
 #: what a plain text must not hold: a catalogue key or snake_case word, raw context, a bare section mark
@@ -31,7 +31,7 @@ ENGINE = Path(__file__).resolve().parent.parent / "fandonia_env" / "engine"
 def engine_kinds() -> set[str]:
     """Every decision kind the engine's source asks (``ask(player, "kind", ...)``)."""
     kinds = set()
-    for f in ENGINE.glob("*.py"):
+    for f in ENGINE.rglob("*.py"):
         kinds |= set(re.findall(r"\bask\(\s*[\w.()\[\]]+,\s*\"(\w+)\"", f.read_text()))
     return kinds
 

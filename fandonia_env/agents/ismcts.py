@@ -32,7 +32,7 @@ import time
 from typing import Any
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import ID
+from fandonia_env.engine.core.actions import ID
 
 from .base import Agent, register
 from .noble_rule import NobleRuleV1, best_usurp

@@ -47,9 +47,9 @@ import time
 from typing import Any
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import ID
+from fandonia_env.engine.core.actions import ID
 from fandonia_env.engine.data.components import ROYALS
-from fandonia_env.engine.rule_queries import (
+from fandonia_env.engine.rules.rule_queries import (
     SUPPORT_VALUES,
     faction_value,
     mean,

@@ -41,7 +41,7 @@ import random
 from typing import Any
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import ID
+from fandonia_env.engine.core.actions import ID
 
 from .base import Agent, register
 from .ismcts_v2 import DefaultPolicy, NobleISMCTSV2, paired_sample, paired_stats

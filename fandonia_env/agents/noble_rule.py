@@ -26,7 +26,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from fandonia_env.engine.actions import ID, NAME, action_player
+from fandonia_env.engine.core.actions import ID, NAME, action_player
 from fandonia_env.engine.data.components import (
     ALL_CHARACTER_IDS,
     NOBLES,
@@ -36,7 +36,7 @@ from fandonia_env.engine.data.components import (
     character_name,
 )
 from fandonia_env.engine.data.tables import PRESTIGE_MODIFIER_CAP, PRESTIGE_TABLES, lookup
-from fandonia_env.engine.rule_queries import (
+from fandonia_env.engine.rules.rule_queries import (
     SUPPORT_VALUES,
     best_usurpation,
     dice_distribution,
@@ -58,7 +58,7 @@ _NAMES_BY_LEN = sorted(_NAME_TO_CID, key=len, reverse=True)
 
 
 # ---------------------------------------------------------------------------
-# Usurpation odds: the engine's rule queries (``fandonia_env.engine.rule_queries``) on the view
+# Usurpation odds: the engine's rule queries (``fandonia_env.engine.rules.rule_queries``) on the view
 # ---------------------------------------------------------------------------
 
 

@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from fandonia_env.engine.hidden import InfoSet
+from fandonia_env.engine.face.hidden import InfoSet
 
 from .base import PPO_PREFIX, Agent, register, register_prefix
 
 if TYPE_CHECKING:
-    from fandonia_env.engine.state import GameState
+    from fandonia_env.engine.core.state import GameState
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 NOBLE_PPO_V1 = WEIGHTS_DIR / "noble-ppo-v1.npz"
@@ -211,10 +211,10 @@ def view_state(view: dict[str, Any]) -> GameState:
     is fresh and the pending stack is the seat's decision alone.  So the state is good for encoding
     the seat's observation (the encoders read only what ``player_view`` shows), not for playing on:
     it has no continuation after the decision."""
+    from fandonia_env.engine.core.rng import RNG
+    from fandonia_env.engine.core.state import Character, Frame, GameState, Player
     from fandonia_env.engine.data.components import CARD_IDS, CARD_TYPE_OF, NOBLE_IDS, OPPORTUNITY_TYPE_OF
-    from fandonia_env.engine.game import make_config
-    from fandonia_env.engine.rng import RNG
-    from fandonia_env.engine.state import Character, Frame, GameState, Player
+    from fandonia_env.engine.face.game import make_config
 
     me, n = view["me"], view["n_players"]
     rules = view.get("rules") or {}

@@ -13,7 +13,7 @@ with ``search_kinds=()`` the agent plays exactly as ``PPOAgent`` (argmax) on the
 
 * *Candidates*: the ``top_k`` legal ids of the largest prior logits.
 * *Worlds*: ``determinizations`` states drawn from the seat's information set, never the true
-  state.  ``InfoSet.sample`` is put in a canonical form and redrawn (``fandonia_env.engine.hidden.
+  state.  ``InfoSet.sample`` is put in a canonical form and redrawn (``fandonia_env.engine.face.hidden.
   seat_information``, an engine query): the other hands, drawn counters, pile order and the generator of future
   dice and shuffles are redrawn, so a world depends only on what the seat may know and on the
   agent's own seeded ``random.Random``.
@@ -62,8 +62,8 @@ from typing import Any
 import numpy as np
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.hidden import InfoSet, seat_information
-from fandonia_env.engine.rng import RNG
+from fandonia_env.engine.core.rng import RNG
+from fandonia_env.engine.face.hidden import InfoSet, seat_information
 
 from .base import Agent
 from .ppo_agent import NOBLE_PPO_V1, SMALL_BATCH, PolicyError, load_policy, view_state
@@ -390,7 +390,7 @@ class SearchAgent(Agent):
 
     def _run(self, sims: list[_Sim], me: int, n: int, deadline: float | None, nrng: np.random.Generator) -> bool:
         """Play the simulations on in lock-step, one forward pass per step; True if the time cap bound."""
-        from fandonia_env.engine.search import sample_chance
+        from fandonia_env.engine.face.search import sample_chance
 
         timed_out = False
         chance_rng: random.Random | None = None

@@ -349,6 +349,6 @@ async def _ws_close(websocket: WebSocket, code: str, detail: str, close_code: in
 
 
 def _name(a: int) -> str:
-    from fandonia_env.engine.actions import NAME
+    from fandonia_env.engine.core.actions import NAME
 
     return NAME[a]

@@ -100,7 +100,7 @@ class Confirm(BaseModel):
 
 
 class Option(BaseModel):
-    id: int = Field(description="action id of the catalogue fandonia_env.engine.actions")
+    id: int = Field(description="action id of the catalogue fandonia_env.engine.core.actions")
     name: str = Field(description="the catalogue name of the id (actions.NAME)")
     label: str = Field(description="plain words: what it does and to whom (fandonia_env.wording)")
     detail: str | None = Field(None, description="more explanation, or null")

@@ -24,12 +24,12 @@ from collections import OrderedDict
 from typing import Any
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import NAME, NUM_ACTIONS, describe
+from fandonia_env.engine.core.actions import NAME, NUM_ACTIONS, describe
+from fandonia_env.engine.core.options import ConfigError
+from fandonia_env.engine.core.state import GameState, StateError
 from fandonia_env.engine.data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
-from fandonia_env.engine.game import make_config
-from fandonia_env.engine.hidden import InfoSet
-from fandonia_env.engine.options import ConfigError
-from fandonia_env.engine.state import GameState, StateError
+from fandonia_env.engine.face.game import make_config
+from fandonia_env.engine.face.hidden import InfoSet
 
 from .models import ApiError
 from .seeds import config_in, saved_in, seed_text

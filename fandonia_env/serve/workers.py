@@ -29,12 +29,12 @@ from typing import Any
 import fandonia_env.agents as agent_registry
 from fandonia_env import wording
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import NAME
-from fandonia_env.engine.game import make_config, player_view
-from fandonia_env.engine.hidden import InfoSet
-from fandonia_env.engine.machine import run
-from fandonia_env.engine.options import ConfigError
-from fandonia_env.engine.state import GameState, StateError
+from fandonia_env.engine.core.actions import NAME
+from fandonia_env.engine.core.machine import run
+from fandonia_env.engine.core.options import ConfigError
+from fandonia_env.engine.core.state import GameState, StateError
+from fandonia_env.engine.face.game import make_config, player_view
+from fandonia_env.engine.face.hidden import InfoSet
 
 from .models import ApiError
 from .seeds import saved_in, without_seed

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..engine.data.components import ALL_CHARACTER_IDS, ROYALS, character_name
 from ..engine.data.tables import PRESTIGE_MODIFIER_CAP, PRESTIGE_TABLES, lookup
-from ..engine.rule_queries import gains_halved, pp_price
+from ..engine.rules.rule_queries import gains_halved, pp_price
 from .observation_v1 import DECISION_KINDS
 
 ROLL_CLASSES: tuple[str, ...] = ("none", "hearing_trial", "interrogation", "scandal", "assassination", "duel",
@@ -130,7 +130,7 @@ def _prestige_row_sums(table: str, mod: int) -> tuple[float, ...]:
 def _view_of(src: Any, p: int) -> dict[str, Any]:
     if isinstance(src, dict):
         return src
-    from ..engine.game import player_view
+    from ..engine.face.game import player_view
 
     return player_view(src, p, log=False)
 

@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from fandonia_env.engine.actions import ID as ACTION_ID
-from fandonia_env.engine.actions import NAME, NUM_ACTIONS
+from fandonia_env.engine.core.actions import ID as ACTION_ID
+from fandonia_env.engine.core.actions import NAME, NUM_ACTIONS
 from fandonia_env.engine.data.components import ALL_CHARACTER_IDS
 
 ENCODERS: tuple[str, ...] = ("v0", "v1", "v1r", "v1c")
@@ -258,7 +258,7 @@ def _make_v1c() -> Encoder:
 
     def tail(src: Any, p: int, prev_kind: str | None) -> list[np.ndarray]:
         if not isinstance(src, dict):  # one view for both blocks
-            from fandonia_env.engine.game import player_view
+            from fandonia_env.engine.face.game import player_view
 
             src = player_view(src, p, log=False)
         return [encode_context_features(src, p, prev_kind), encode_char_context(src, p)]

@@ -19,7 +19,10 @@ from typing import Any, Final
 
 import numpy as np
 
-from ..engine.actions import ACTIVITIES, COUNSEL_TABLES, PRESTIGE_TABLES, PROBLEMS
+from ..engine.core.actions import ACTIVITIES, COUNSEL_TABLES, PRESTIGE_TABLES, PROBLEMS
+from ..engine.core.machine import pending
+from ..engine.core.options import OPTIONAL_RULES
+from ..engine.core.state import Character, GameState
 from ..engine.data.components import (
     ALL_CHARACTER_IDS,
     CARD_TYPE_KEYS,
@@ -30,10 +33,7 @@ from ..engine.data.components import (
     OPPORTUNITY_TYPE_OF,
     OPPORTUNITY_TYPES,
 )
-from ..engine.machine import pending
-from ..engine.options import OPTIONAL_RULES
-from ..engine.queries import pp_totals
-from ..engine.state import Character, GameState
+from ..engine.rules.queries import pp_totals
 
 MAX_PLAYERS: Final = 6
 PHASES: Final = ("setup", "first_player", "offices", "problems", "crown", "player_turns", "player_turn",

@@ -41,7 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.actions import COUNSEL_TABLES, NAME, NUM_ACTIONS, PRESTIGE_TABLES, PROBLEMS
+from ..engine.core.actions import COUNSEL_TABLES, NAME, NUM_ACTIONS, PRESTIGE_TABLES, PROBLEMS
+from ..engine.core.options import OPTIONAL_RULES
+from ..engine.core.state import GameState
 from ..engine.data.components import (
     ALL_CHARACTER_IDS,
     CARD_TYPE_KEYS,
@@ -60,8 +62,6 @@ from ..engine.data.components import (
     character_name,
     printed_status,
 )
-from ..engine.options import OPTIONAL_RULES
-from ..engine.state import GameState
 from .observation import DECISION_KINDS as _V0_DECISION_KINDS  # v1 appends to v0's kinds
 
 OBS_VERSION = 1
@@ -583,8 +583,8 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
 
     Reads only what ``engine.player_view(state, observer)`` shows: the public board, the
     observer's own hand, drawn counters, Player Turn bookkeeping and pending decision."""
-    from ..engine.machine import pending
-    from ..engine.queries import statuses
+    from ..engine.core.machine import pending
+    from ..engine.rules.queries import statuses
 
     n = state.n
     me = observer
@@ -958,7 +958,7 @@ def observation_v1_md() -> str:
         "## Action-to-entity maps",
         "",
         "Static `np.int16` arrays of length `NUM_ACTIONS`, derived from the catalogue's names",
-        "(engine/actions.py), -1 where the action names no such entity:",
+        "(engine/core/actions.py), -1 where the action names no such entity:",
         "",
         "* `ACTION_CHARACTER[a]`: the character row named by `char_<id>` (row = index in",
         "  `ALL_CHARACTER_IDS`), so a policy scores \"choose character X\" from X's row;",

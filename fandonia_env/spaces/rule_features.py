@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.data.components import ALL_CHARACTER_IDS
-from ..engine.rule_queries import facts, gains_halved, pp_price, usurpation_chance, usurpers
+from ..engine.rules.rule_queries import facts, gains_halved, pp_price, usurpation_chance, usurpers
 
 MAX_PLAYERS = 6
 RULE_FEATURES: tuple[str, ...] = tuple(

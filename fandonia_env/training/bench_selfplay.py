@@ -36,8 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.games < 1 or a.workers < 1 or a.seconds <= 0:
         ap.error(f"--games and --workers must be >= 1 and --seconds > 0; got {a.games}, {a.workers}, {a.seconds}")
     from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1
-    from fandonia_env.engine.compiled import status
-    from fandonia_env.engine.options import preset_names
+    from fandonia_env.engine.core.compiled import status
+    from fandonia_env.engine.core.options import preset_names
 
     presets = tuple(a.presets.split(","))
     bad = [p for p in presets if p not in preset_names()]

@@ -118,7 +118,7 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
 
     import fandonia_env.agents as registry
     from fandonia_env.engine import Game
-    from fandonia_env.engine.hidden import InfoSet
+    from fandonia_env.engine.face.hidden import InfoSet
 
     n = setup["players"]
     k_samples = cfg.get("teacher_samples", 1)
@@ -171,7 +171,7 @@ def play_and_record(setup: dict[str, Any], cfg: dict[str, Any], enc: Any) -> tup
 
 def write_shard(k: int, cfg: dict[str, Any]) -> dict[str, Any]:
     """Play shard ``k``'s games and write ``shard_<k>.npz`` atomically; its summary."""
-    from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.engine.core.actions import NUM_ACTIONS
     from fandonia_env.spaces.encoders import get_encoder
 
     enc = get_encoder(cfg["encoder"])
@@ -274,7 +274,7 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
     if cfg["encoder"] is None:
         cfg["encoder"] = default_encoder()
     get_encoder(cfg["encoder"])
-    from fandonia_env.engine.game import make_config
+    from fandonia_env.engine.face.game import make_config
 
     try:
         make_config(players=2, **cfg["rules"])

@@ -81,7 +81,7 @@ SCHEMA: dict[str, Opt] = {
 
 def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
     import fandonia_env.agents as registry
-    from fandonia_env.engine.options import preset_names
+    from fandonia_env.engine.core.options import preset_names
 
     for k in ("iterations", "decisions", "workers", "games_per_worker", "epochs", "minibatch", "eval_games",
               "learner_seats", "max_turns", "threads"):
@@ -190,7 +190,7 @@ def _plot(eval_csv: Path, png: Path) -> None:
 def train(cfg: dict[str, Any]) -> dict[str, Any]:
     import torch
 
-    from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.engine.core.actions import NUM_ACTIONS
     from fandonia_env.spaces.encoders import get_encoder
 
     from .league import ppo_update

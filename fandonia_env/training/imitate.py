@@ -105,7 +105,7 @@ class Decisions:
 
 def action_ids(key: str, names: list[str] | None) -> list[int]:
     """The catalogue ids of the action ``names`` a config key lists; a ConfigError naming the key otherwise."""
-    from fandonia_env.engine.actions import ID
+    from fandonia_env.engine.core.actions import ID
 
     for a in names or []:
         if a not in ID:
@@ -127,7 +127,7 @@ def load_decisions(data: str | Path | list[str], teacher: str | None = None,
         if not fs:
             raise ConfigError(f"data: no shard_*.npz files in {dd!s} (run python -m fandonia_env.training.collect first)")
         files += [(f, k * 10**7) for f in fs]
-    from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.engine.core.actions import NUM_ACTIONS
 
     from .collect import unpack_mask
 
@@ -297,7 +297,7 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
     import torch
     import torch.nn.functional as F
 
-    from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.engine.core.actions import NUM_ACTIONS
     from fandonia_env.spaces.encoders import get_encoder
 
     from .model import PolicyNet, export_npz, load_checkpoint, save_checkpoint, widen_input
@@ -319,7 +319,7 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
     seed_everything(cfg["seed"])
     t_load = time.perf_counter()
     d = load_decisions(cfg["data"], cfg["teacher"], cfg["max_decisions"], cfg["kinds"], cfg["require_legal"])
-    from fandonia_env.engine.actions import ID
+    from fandonia_env.engine.core.actions import ID
 
     action_ids("binary_actions", cfg["binary_actions"])
     if cfg["anchor"] < 0 or (cfg["anchor"] > 0 and cfg["init"] is None):
@@ -432,7 +432,7 @@ def imitate(cfg: dict[str, Any]) -> dict[str, Any]:
         bin_ids = torch.as_tensor(action_ids("binary_actions", cfg["binary_actions"]), device=device)
     aw = None  # per-action loss weights (the teacher's action weighs its decision)
     if cfg["action_weights"]:
-        from fandonia_env.engine.actions import ID
+        from fandonia_env.engine.core.actions import ID
 
         aw = torch.ones(NUM_ACTIONS, device=device)
         for name, wt in cfg["action_weights"].items():

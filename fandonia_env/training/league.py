@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from fandonia_env.cli import require_extra
-from fandonia_env.engine.rule_queries import best_usurpation
+from fandonia_env.engine.rules.rule_queries import best_usurpation
 
 from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
 
@@ -187,8 +187,8 @@ def _worker(conn: Any, wid: int, cfg: dict[str, Any], header: dict[str, Any], ma
 
     import fandonia_env.agents as registry
     from fandonia_env.engine import Game
-    from fandonia_env.engine.actions import NUM_ACTIONS
-    from fandonia_env.engine.hidden import InfoSet
+    from fandonia_env.engine.core.actions import NUM_ACTIONS
+    from fandonia_env.engine.face.hidden import InfoSet
     from fandonia_env.spaces.encoders import get_encoder
 
     from .model import model_from_header
@@ -449,7 +449,7 @@ def _sd_bytes(model: Any) -> dict[str, Any]:
 def train(cfg: dict[str, Any]) -> dict[str, Any]:
     import torch
 
-    from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.engine.core.actions import NUM_ACTIONS
     from fandonia_env.spaces.encoders import get_encoder
 
     from . import evaluate as ev

@@ -225,7 +225,7 @@ class FandoniaMultiAgentEnv(PettingZooEnv):
 
     def _advance(self, obs: dict, rew: dict, term: dict, trunc: dict, info: dict) -> tuple[dict, ...]:
         """Play the scripted seats until an exposed seat decides or the game ends; role-keyed dicts."""
-        from fandonia_env.engine.hidden import InfoSet
+        from fandonia_env.engine.face.hidden import InfoSet
 
         while self.env.agents and self.env.agent_selection in self.bots:
             s = self.env.agent_selection
@@ -312,7 +312,7 @@ class MaskedPolicyModule(TorchRLModule, ValueFunctionAPI):
     (``v1``), ``hidden``, ``entity_hidden``, ``entity_dim``, ``init`` (a ``.pt`` checkpoint to load)."""
 
     def setup(self) -> None:
-        from fandonia_env.engine.actions import NUM_ACTIONS
+        from fandonia_env.engine.core.actions import NUM_ACTIONS
         from fandonia_env.spaces.encoders import get_encoder
 
         from .model import PolicyNet, load_checkpoint, widen_input
@@ -462,7 +462,7 @@ def learner_net(algo: Any) -> Any:
 
 
 def net_from_state(state: dict[str, Any], model_config: dict[str, Any]) -> Any:
-    from fandonia_env.engine.actions import NUM_ACTIONS
+    from fandonia_env.engine.core.actions import NUM_ACTIONS
     from fandonia_env.spaces.encoders import get_encoder
 
     from .model import PolicyNet

@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.actions import NUM_ACTIONS
-from fandonia_env.engine.hidden import InfoSet
+from fandonia_env.engine.core.actions import NUM_ACTIONS
+from fandonia_env.engine.face.hidden import InfoSet
 
 #: the seat kinds of a table: the learner's network, a frozen network (``ppo:PATH`` / a registered
 #: trained noble), or a scripted noble answering from its view

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from ..options import edition_of
+from ..core.options import edition_of
 
 # ---------------------------------------------------------------------------
 # Countries (§20.2)

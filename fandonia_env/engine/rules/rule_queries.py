@@ -1,0 +1,614 @@
+"""Rule queries written once, for the engine and the agents.
+
+Every function here answers a rules question on either the full ``GameState`` or one
+player's view (``game.player_view(state, p)``, what the computer nobles see): the engine rolls
+its usurpations with them, and the agents estimate with them instead of keeping copies.
+``facts(src)`` is the small adapter that reads either; a view carries the rules in play as
+its public ``"rules"`` entry (``{"edition", "optional"}``).
+
+* Support cards (§14.5.2, §7.10.5, §7.11; errata D3, D4, D18, D80): ``support_multiplier``.
+* Usurpation ratings (§36.3-§36.5, §36.8, §36.12; A13, A14, A47): ``counts``, ``married``,
+  ``faction_value``, ``neutral_value``, ``jane_halves``; who may usurp (§36.2-§36.3):
+  ``usurpers``; the Usurpation Value distributions (§36.3) ``royal_uv_distribution`` and the
+  exact odds of an attempt with every Support card played: ``usurpation_parts`` ->
+  ``success_chance``.
+* Prestige (§20.5, §24.3, §29.2): ``gains_halved``; IP -> PP (§35.8, errata D81): ``pp_price``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Any, Final
+
+from ..core.state import GameState
+from ..data.components import CARD_TYPE_OF, FANDONIA, ROYALS, SUPPORT_CARDS, character_name
+from ..data.tables import PP_PRICE, PP_PRICE_ERRATA, SUPPORT_VALUES, monarch_support_value
+from .queries import free, is_female, owned_ids, status, status_sum
+from .ruleset import ruleset, ruleset_for
+
+__all__ = [
+    "ARMY_WAR_MULT", "CATHERINE_BONUS", "MARRIED_MONARCH_BONUS", "NAVY_PIRATES_MULT", "PP_PRICE", "PP_PRICE_ERRATA",
+    "SUPPORT_VALUES", "Dist", "Facts", "RatingParts", "counts", "dice_distribution", "facts", "faction_value",
+    "gains_halved", "jane_halves", "married", "mean", "monarch_owner", "neutral_value", "p_greater", "pp_price",
+    "royal_uv_distribution", "success_chance", "support_multiplier", "usurpation_chance", "usurpation_parts",
+    "usurpers",
+]
+
+# ---------------------------------------------------------------------------
+# Constants of the rules these queries answer
+# ---------------------------------------------------------------------------
+
+assert set(SUPPORT_VALUES) == set(SUPPORT_CARDS)
+
+ARMY_WAR_MULT: Final = 4  # §7.10.5
+NAVY_PIRATES_MULT: Final = 2  # §7.11
+MARRIED_MONARCH_BONUS: Final = 10  # §36.5.3, §36.8.1
+CATHERINE_BONUS: Final = 10  # §36.5.3
+
+
+# ---------------------------------------------------------------------------
+# The adapter: one reading of a GameState or of a player's view
+# ---------------------------------------------------------------------------
+
+
+class Facts:
+    """What the rule queries read, from a ``GameState`` (``StateFacts``) or a view (``ViewFacts``)."""
+
+    __slots__ = ()
+
+    edition: str
+    optional: tuple[str, ...]
+    monarch: str | None
+    support: int
+    crown: str | None
+    problems: Any  # a container of the unresolved problems' keys
+    wars: Any  # a container of the countries at war with Fandonia
+
+    def char_ids(self) -> Iterable[str]:
+        raise NotImplementedError
+
+    def owner(self, cid: str) -> int | None:
+        raise NotImplementedError
+
+    def dead(self, cid: str) -> bool:
+        raise NotImplementedError
+
+    def free(self, cid: str) -> bool:
+        """Not dead, banished, imprisoned, hiding or stuck in a country at war (``queries.free``)."""
+        raise NotImplementedError
+
+    def spouse(self, cid: str) -> str | None:
+        raise NotImplementedError
+
+    def office(self, cid: str) -> str | None:
+        raise NotImplementedError
+
+    def status(self, cid: str) -> int:
+        raise NotImplementedError
+
+    def pc(self, p: int) -> str:
+        raise NotImplementedError
+
+    def in_front(self, p: int) -> list[str]:
+        """Card types of the Support cards (and others) lying in front of player p."""
+        raise NotImplementedError
+
+    def hand(self, p: int) -> list[str]:
+        """Card types in player p's hand (a view knows only its own player's hand)."""
+        raise NotImplementedError
+
+    def location(self, cid: str) -> str:
+        raise NotImplementedError
+
+    def hiding(self, cid: str) -> bool:
+        raise NotImplementedError
+
+    def banished(self, cid: str) -> bool:
+        raise NotImplementedError
+
+
+class StateFacts(Facts):
+    __slots__ = ("crown", "edition", "monarch", "optional", "problems", "state", "support", "wars")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        rs = ruleset(state)
+        self.edition = rs.edition
+        self.optional = rs.optional
+        self.monarch = state.monarch
+        self.support = state.support
+        self.crown = state.crown
+        self.problems = state.problems
+        self.wars = state.wars
+
+    def char_ids(self) -> Iterable[str]:
+        return self.state.chars.keys()
+
+    def owner(self, cid: str) -> int | None:
+        return self.state.chars[cid].owner
+
+    def dead(self, cid: str) -> bool:
+        return self.state.chars[cid].dead
+
+    def free(self, cid: str) -> bool:
+        return free(self.state, self.state.chars[cid])
+
+    def spouse(self, cid: str) -> str | None:
+        return self.state.chars[cid].spouse
+
+    def office(self, cid: str) -> str | None:
+        return self.state.chars[cid].office
+
+    def status(self, cid: str) -> int:
+        return status(self.state, cid)
+
+    def pc(self, p: int) -> str:
+        return self.state.players[p].pc
+
+    def in_front(self, p: int) -> list[str]:
+        return [CARD_TYPE_OF[c] for c in self.state.players[p].in_front]
+
+    def hand(self, p: int) -> list[str]:
+        return [CARD_TYPE_OF[c] for c in self.state.players[p].hand]
+
+    def location(self, cid: str) -> str:
+        return self.state.chars[cid].location
+
+    def hiding(self, cid: str) -> bool:
+        return self.state.chars[cid].hiding
+
+    def banished(self, cid: str) -> bool:
+        return self.state.chars[cid].banished
+
+
+class ViewFacts(Facts):
+    __slots__ = ("chars", "crown", "edition", "me", "monarch", "optional", "players", "problems", "statuses",
+                 "support", "view", "wars")
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        rules = view.get("rules")
+        if not isinstance(rules, dict) or "edition" not in rules:
+            raise ValueError("a player's view without its 'rules' entry ({'edition', 'optional'}): "
+                             "make it with engine.game.player_view")
+        self.view = view
+        self.edition = rules["edition"]
+        self.optional = tuple(rules.get("optional", ()))
+        self.monarch = view["monarch"]
+        self.support = view["support"]
+        self.crown = view["crown"]
+        self.problems = view["problems"]
+        self.wars = view["wars"]
+        self.chars = view["chars"]
+        self.statuses = view["status"]
+        self.players = view["players"]
+        self.me = view["me"]
+
+    def char_ids(self) -> Iterable[str]:
+        return self.chars.keys()
+
+    def owner(self, cid: str) -> int | None:
+        return self.chars[cid]["owner"]
+
+    def dead(self, cid: str) -> bool:
+        return self.chars[cid]["dead"]
+
+    def free(self, cid: str) -> bool:
+        c = self.chars[cid]
+        return not (c["dead"] or c["banished"] or c["imprisoned"] or c["hiding"] or c["location"] in self.wars)
+
+    def spouse(self, cid: str) -> str | None:
+        return self.chars[cid]["spouse"]
+
+    def office(self, cid: str) -> str | None:
+        return self.chars[cid]["office"]
+
+    def status(self, cid: str) -> int:
+        return self.statuses[cid]
+
+    def pc(self, p: int) -> str:
+        return self.players[p]["pc"]
+
+    def in_front(self, p: int) -> list[str]:
+        return list(self.players[p]["in_front"])
+
+    def hand(self, p: int) -> list[str]:
+        if p != self.me:
+            raise ValueError(f"player {self.me}'s view does not show player {p}'s hand; "
+                             f"only the viewer's own hand (player {self.me}) is known")
+        return list(self.view["hand"])
+
+    def location(self, cid: str) -> str:
+        return self.chars[cid]["location"]
+
+    def hiding(self, cid: str) -> bool:
+        return self.chars[cid]["hiding"]
+
+    def banished(self, cid: str) -> bool:
+        return self.chars[cid]["banished"]
+
+
+Source = GameState | dict[str, Any] | Facts
+
+
+def facts(src: Source) -> Facts:
+    """The adapter for a ``GameState``, a player's view (dict) or an existing ``Facts``."""
+    if isinstance(src, Facts):
+        return src
+    if isinstance(src, GameState):
+        return StateFacts(src)
+    if isinstance(src, dict) and "chars" in src and "me" in src:
+        return ViewFacts(src)
+    raise TypeError(f"rule queries take a GameState or a player's view (dict from player_view), "
+                    f"got {type(src).__name__}")
+
+
+# ---------------------------------------------------------------------------
+# Support cards (§14.5.2)
+# ---------------------------------------------------------------------------
+
+
+def support_multiplier(src: Source, p: int, ctype: str) -> tuple[int, str]:
+    """The multiplier of a Support card's 1d Usurpation Value for player p, and why (§14.5.2)."""
+    f = facts(src)
+    if ctype not in SUPPORT_VALUES:
+        raise ValueError(f"{ctype!r} is not a Support card; allowed: {sorted(SUPPORT_VALUES)}")
+    if ctype == "army_support" and (f.wars or "foreign_war" in f.problems):
+        return ARMY_WAR_MULT, "Fandonia is at war (§7.10.5)"
+    if ctype == "navy_support" and "pirates" in f.problems:
+        return NAVY_PIRATES_MULT, "Pirates unresolved (§7.11)"
+    base, boosted, conds = SUPPORT_VALUES[ctype]
+    rs = ruleset_for(f.edition, f.optional)
+    if ctype.startswith("foreign_support_") and rs.foreign_support_values is not None:
+        base, boosted = rs.foreign_support_values  # D3, D4 (ES §2.1.4) (setup group)
+    if rs.famine_support_cards is not None and f.crown == "famine":  # D18, A23, R3 (crown group)
+        if ctype in rs.famine_support_cards:
+            return boosted, "Famine (ES §8.4.2)"
+        conds = tuple(c for c in conds if c[0] != "famine")
+    if f.support == 0 and rs.crisis_boosts_support:
+        return boosted, "the government is in crisis (ES §33.4)"  # D80, A53
+    for cond in conds:
+        kind = cond[0]
+        if kind == "fac":
+            if f.owner(cond[1]) == p and not f.dead(cond[1]):
+                return boosted, f"{character_name(cond[1])} is a FAC"
+        elif kind == "famine":
+            if f.crown == "famine":
+                return boosted, "Famine"
+        elif kind == "problem":
+            if cond[1] in f.problems:
+                return boosted, cond[1].replace("_", " ").title() + " unresolved"
+        elif kind == "ambassador":
+            holder = next((cid for cid in f.char_ids() if f.office(cid) == cond[1]), None)
+            if holder is not None and f.owner(holder) == p and holder not in ROYALS:
+                return boosted, f"the {cond[1].replace('amb_', 'Ambassador to ').replace('_', ' ')} is his"
+    return base, "base value"
+
+
+# ---------------------------------------------------------------------------
+# Static parts of the Usurpation Ratings (§36.4.2-§36.4.3, §36.5.2, §36.8.2-§36.8.3, §36.12)
+# ---------------------------------------------------------------------------
+
+
+def counts(src: Source, cid: str) -> bool:
+    """§36.12, §7.10.2, A47: the Status of a dead, banished, imprisoned, hiding or stuck
+    character is not counted."""
+    return facts(src).free(cid)
+
+
+def married(src: Source, cid: str) -> bool:
+    """Has a living spouse."""
+    f = facts(src)
+    sp = f.spouse(cid)
+    return sp is not None and not f.dead(sp)
+
+
+def monarch_owner(src: Source) -> int | None:
+    """The player whose FARC is Monarch, if any (§36.10)."""
+    f = facts(src)
+    return f.owner(f.monarch) if f.monarch is not None else None
+
+
+def faction_value(src: Source, p: int, exclude: str | None) -> tuple[int, int]:
+    """(PC value, FACs+FARCs value) of player p (§36.4.2-§36.4.3, §36.8.2-§36.8.3, A13).
+
+    The PC's Status is doubled if he is married; his spouse is not counted; ``exclude`` is the
+    FARC whose Usurpation Value is used, or the FARC Monarch."""
+    if type(src) is GameState:  # the engine's roll: the same sums, read straight from the state
+        chars = src.chars
+        pcid = src.players[p].pc
+        spouse = chars[pcid].spouse
+        pc_val = 0
+        if free(src, chars[pcid]):
+            pc_val = status(src, pcid) * (2 if married(src, pcid) else 1)
+        return pc_val, status_sum(src, [cid for cid in owned_ids(src, p)  # p's characters, chars order
+                                        if cid != pcid and cid != exclude and cid != spouse
+                                        and free(src, chars[cid])])
+    f = facts(src)
+    pcid = f.pc(p)
+    spouse = f.spouse(pcid)
+    pc_val = 0
+    if f.free(pcid):
+        pc_val = f.status(pcid) * (2 if married(f, pcid) else 1)
+    others = 0
+    for cid in f.char_ids():
+        if f.owner(cid) != p or cid == pcid or cid == exclude or cid == spouse:
+            continue
+        if f.free(cid):
+            others += f.status(cid)
+    return pc_val, others
+
+
+def neutral_value(src: Source, used: str) -> int:
+    """§36.5.2, A14: Statuses of all NCs and NRCs, except the Monarch, Catherine while George
+    reigns and Thomas when the usurper uses him; §36.12 exclusions apply."""
+    if isinstance(src, GameState):  # the engine's roll: the same sum, read straight from the state
+        mon: str | None = src.monarch
+        counted = []
+        for cid, c in src.chars.items():
+            if c.owner is not None or cid == mon:
+                continue
+            if cid == "catherine" and mon == "george":
+                continue
+            if cid == "thomas" and used == "thomas":
+                continue
+            if free(src, c):
+                counted.append(cid)
+        return status_sum(src, counted)
+    f = facts(src)
+    mon = f.monarch
+    total = 0
+    for cid in f.char_ids():
+        if f.owner(cid) is not None or cid == mon:
+            continue
+        if cid == "catherine" and mon == "george":
+            continue
+        if cid == "thomas" and used == "thomas":
+            continue
+        if f.free(cid):
+            total += f.status(cid)
+    return total
+
+
+def jane_halves(src: Source, p: int) -> bool:
+    """§36.5.1, §36.8.1: the usurper has Jane as FARC and the Monarch is male."""
+    f = facts(src)
+    return f.owner("jane") == p and not f.dead("jane") and (f.monarch is None or not is_female(f.monarch))
+
+
+def usurpers(src: Source, p: int) -> list[str]:
+    """The RCs player p may use for a usurpation now (empty if he may not usurp), §36.2-§36.3."""
+    if isinstance(src, GameState):  # the engine asks at every main decision: read the state directly
+        chars = src.chars
+        mon: str | None = src.monarch
+        if (mon is not None and chars[mon].owner == p) or chars[src.players[p].pc].dead:
+            return []
+        own = [cid for cid in owned_ids(src, p) if cid in ROYALS and cid != "jane" and not chars[cid].dead]
+        if own:
+            return [cid for cid in own if free(src, chars[cid]) and cid != mon]
+        if chars["thomas"].dead and mon != "thomas":
+            return []
+        return ["thomas"]
+    f = facts(src)
+    mon = f.monarch
+    if (mon is not None and f.owner(mon) == p) or f.dead(f.pc(p)):
+        return []
+    own = [cid for cid in f.char_ids() if cid in ROYALS and f.owner(cid) == p and cid != "jane" and not f.dead(cid)]
+    if own:
+        return [cid for cid in own if f.free(cid) and cid != mon]
+    if f.dead("thomas") and mon != "thomas":
+        return []
+    return ["thomas"]
+
+
+# ---------------------------------------------------------------------------
+# Usurpation Values (§36.3) as exact distributions
+# ---------------------------------------------------------------------------
+
+#: an exact distribution: value -> probability
+Dist = dict[int, float]
+
+
+def thomas_uv(die: int) -> int:
+    """§36.3: Thomas' Usurpation Value is half a die, rounded up."""
+    return (die + 1) // 2
+
+
+def halve_uv(uv: int) -> int:
+    """§36.5.1, §36.8.1: Jane halves a male Monarch's Usurpation Value (rounded down)."""
+    return uv // 2
+
+
+def _conv(a: Dist, b: Dist) -> Dist:
+    out: Dist = {}
+    for x, px in a.items():
+        for y, py in b.items():
+            out[x + y] = out.get(x + y, 0.0) + px * py
+    return out
+
+
+@cache
+def dice_distribution(n: int, mult: int = 1) -> Dist:
+    """Distribution of (n d6) x mult.  Cached: callers must not mutate the returned dict."""
+    d: Dist = {0: 1.0}
+    for _ in range(n):
+        d = _conv(d, {k: 1 / 6 for k in range(1, 7)})
+    return {k * mult: p for k, p in d.items()}
+
+
+@cache
+def royal_uv_distribution(cid: str, halve: bool = False) -> Dist:
+    """An RC's Usurpation Value distribution (§36.3), halved by Jane when ``halve``; cached,
+    callers must not mutate it."""
+    if cid == "thomas":
+        d: Dist = {}
+        for k in range(1, 7):
+            v = thomas_uv(k)
+            d[v] = d.get(v, 0) + 1 / 6
+    else:
+        r = ROYALS[cid]
+        if r.uv_dice == 0:
+            return {0: 1.0}
+        d = dice_distribution(r.uv_dice, r.uv_mult)
+    if halve:
+        h: Dist = {}
+        for k, p in d.items():
+            h[halve_uv(k)] = h.get(halve_uv(k), 0) + p
+        d = h
+    return d
+
+
+def mean(d: Dist) -> float:
+    return sum(k * p for k, p in d.items())
+
+
+def p_greater(a: Dist, b: Dist) -> float:
+    """P(A > B) for independent A, B."""
+    keys = sorted(b)
+    cum = []
+    s = 0.0
+    for k in keys:
+        s += b[k]
+        cum.append(s)
+    tot = 0.0
+    for x, px in a.items():
+        i = bisect_left(keys, x)  # number of B values < x
+        if i:
+            tot += px * cum[i - 1]
+    return tot
+
+
+# ---------------------------------------------------------------------------
+# A usurpation attempt's two ratings, and its odds
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingParts:
+    """Both Usurpation Ratings of an attempt, split into fixed and random parts (§36.4-§36.5,
+    §36.8).  ``usurper_cards``/``monarch_cards``: the multipliers of the Support cards counted
+    (each 1d x mult), in increasing order; ``monarch_extra``: Catherine's Usurpation Value while George reigns;
+    ``monarch_bonus``: +10 for Catherine or a married Monarch; ``monarch_fixed``: the rest
+    (neutral Statuses or the FARC Monarch's faction, and the Monarch's Support value);
+    ``defender``: the FARC Monarch's player (None for a NRC Monarch)."""
+
+    usurper: str
+    usurper_fixed: int
+    usurper_cards: tuple[int, ...]
+    monarch: str
+    defender: int | None
+    monarch_halved: bool
+    monarch_extra: str | None
+    monarch_bonus: int
+    monarch_fixed: int
+    monarch_cards: tuple[int, ...]
+
+
+def usurpation_parts(src: Source, p: int, cid: str, with_hand: bool = True) -> RatingParts:
+    """Player p's attempt with ``cid``, every Support card he has in front (and in hand, if
+    ``with_hand``) played; a FARC Monarch's player counts the cards already in front of him
+    (his hand is not known to the usurper).  From a view, p must be the viewer when
+    ``with_hand``."""
+    f = facts(src)
+    mon = f.monarch
+    if mon is None:
+        raise ValueError("no Monarch reigns: there is nothing to usurp")
+    # the sums read the GameState directly when there is one (their fast paths; same values)
+    raw: Source = f.state if type(f) is StateFacts else f
+    cards = f.in_front(p) + (f.hand(p) if with_hand else [])
+    u_cards = tuple(sorted(support_multiplier(f, p, t)[0] for t in cards if t in SUPPORT_VALUES))
+    u_fixed = sum(faction_value(raw, p, cid))
+    q = f.owner(mon)
+    sv = monarch_support_value(f.support)
+    extra = None
+    if q is None:
+        bonus = 0
+        if mon == "george":
+            if not f.dead("catherine"):
+                extra, bonus = "catherine", CATHERINE_BONUS
+        elif married(f, mon):
+            bonus = MARRIED_MONARCH_BONUS
+        m_fixed = neutral_value(raw, cid) + sv
+        m_cards: tuple[int, ...] = ()
+    else:
+        bonus = MARRIED_MONARCH_BONUS if married(f, mon) else 0
+        m_fixed = sum(faction_value(raw, q, mon)) + sv
+        m_cards = tuple(sorted(support_multiplier(f, q, t)[0] for t in f.in_front(q) if t in SUPPORT_VALUES))
+    return RatingParts(cid, u_fixed, u_cards, mon, q, jane_halves(f, p), extra, bonus, m_fixed, m_cards)
+
+
+def success_chance(parts: RatingParts) -> float:
+    """Exact P(usurper's rating > Monarch's rating) (§36.6: ties fail)."""
+    u_rand = [("uv", parts.usurper, False)] + [("d", m) for m in parts.usurper_cards]
+    m_rand: list[tuple[Any, ...]] = [("uv", parts.monarch, parts.monarch_halved)]
+    if parts.monarch_extra is not None:
+        m_rand.append(("uv", parts.monarch_extra, False))
+    m_rand += [("d", m) for m in parts.monarch_cards]
+    gap = parts.monarch_fixed + parts.monarch_bonus - parts.usurper_fixed
+    return _p_win(gap, tuple(sorted(u_rand)), tuple(sorted(m_rand)))
+
+
+def usurpation_chance(src: Source, p: int, cid: str, with_hand: bool = True) -> float:
+    """P(player p's usurpation with ``cid`` succeeds), all his Support cards played
+    (``usurpation_parts``); 0 when no Monarch reigns."""
+    if facts(src).monarch is None:
+        return 0.0
+    return success_chance(usurpation_parts(src, p, cid, with_hand))
+
+
+def best_usurpation(src: Source, p: int, with_hand: bool = True) -> tuple[str | None, float]:
+    """Player p's best RC for a usurpation now and its P(success) (``usurpation_chance``); (None, 0.0)
+    when he may not usurp or every chance is 0.  The first listed RC wins ties."""
+    best, bp = None, 0.0
+    for cid in usurpers(src, p):
+        q = usurpation_chance(src, p, cid, with_hand)
+        if q > bp:
+            best, bp = cid, q
+    return best, bp
+
+
+def _part(x: tuple[Any, ...]) -> Dist:
+    return royal_uv_distribution(x[1], x[2]) if x[0] == "uv" else dice_distribution(1, x[1])
+
+
+@lru_cache(maxsize=65536)
+def _p_win(gap: int, u_rand: tuple[tuple[Any, ...], ...], m_rand: tuple[tuple[Any, ...], ...]) -> float:
+    """P(sum(u_rand) > sum(m_rand) + gap); each part a hashable ("uv", cid, halve) / ("d", mult)."""
+    ud = [_part(x) for x in u_rand]
+    md = [_part(x) for x in m_rand]
+    u_lo, u_hi = sum(min(d) for d in ud), sum(max(d) for d in ud)
+    m_lo, m_hi = gap + sum(min(d) for d in md), gap + sum(max(d) for d in md)
+    if u_hi <= m_lo:
+        return 0.0
+    if u_lo > m_hi:
+        return 1.0
+    u: Dist = {0: 1.0}
+    for d in ud:
+        u = _conv(u, d)
+    m: Dist = {gap: 1.0}
+    for d in md:
+        m = _conv(m, d)
+    return p_greater(u, m)
+
+
+# ---------------------------------------------------------------------------
+# Prestige and PP
+# ---------------------------------------------------------------------------
+
+
+def gains_halved(src: Source, p: int) -> bool:
+    """§20.5, §24.3, §29.2: player p's PC is abroad, in hiding or banished, so his Prestige
+    gains and losses are halved (once, A2)."""
+    f = facts(src)
+    pcid = f.pc(p)
+    return f.location(pcid) != FANDONIA or f.hiding(pcid) or f.banished(pcid)
+
+
+def pp_price(src: Source) -> int:
+    """IP per PP bought (§35.8; errata D81)."""
+    if type(src) is GameState:
+        return ruleset(src).pp_price  # the same Ruleset as ruleset_for(edition, optional)
+    f = facts(src)
+    return ruleset_for(f.edition, f.optional).pp_price

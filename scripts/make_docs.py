@@ -6,8 +6,41 @@
 from __future__ import annotations
 
 import pathlib
+import re
 
 from fandonia_env.engine.core.actions import CATALOGUE
+from fandonia_env.engine.core.records import DECISION_CONTEXTS
+
+RECORDS = pathlib.Path(__file__).resolve().parents[1] / "fandonia_env" / "engine" / "core" / "records.py"
+
+
+def record_fields(record: str) -> list[tuple[str, str, str]]:
+    """(key, type, meaning) of a declared record of ``core/records.py``, from its source lines
+    ``    key: type  # meaning``: the declaration is the one place a key is described."""
+    text = RECORDS.read_text()
+    body = text[text.index(f"class {record}("):]
+    body = body[: body.find("\n\n\n")]
+    return [(m[1], m[2].strip(), m[3].strip()) for m in re.finditer(r"^    (\w+): ([^#\n]+?)(?:  # (.*))?$", body, re.M)
+            if m[3] is not None]
+
+
+def contexts_md() -> list[str]:
+    """The decision contexts: every key (type, meaning), then the keys of each decision kind."""
+    out = ["", "## Decision contexts", "",
+           "Each pending decision carries a public context (`Game.decision()[\"ctx\"]`, the `ctx` of a",
+           "seat's view): the keys below, declared with their types in `fandonia_env/engine/core/records.py`",
+           "(`DecisionContext`; mypy checks every decision the engine asks against it, and",
+           "`tests/test_records.py` every context of played games against the kind's keys).", "",
+           "| key | type | meaning |", "|---|---|---|"]
+    out += [f"| `{k}` | `{t.replace('|', '/')}` | {m} |" for k, t, m in record_fields("DecisionContext")]
+    out += ["", "| decision kind | context keys |", "|---|---|"]
+    out += [f"| `{kind}` | {', '.join(f'`{k}`' for k in keys) or '(none)'} |" for kind, keys in DECISION_CONTEXTS.items()]
+    for record, title, where in (("PlayerTurn", "The Player Turn's bookkeeping", "GameState.pt"),
+                                 ("TurnState", "The game turn's bookkeeping", "GameState.tstate"),
+                                 ("Misc", "Game-long bookkeeping", "GameState.misc")):
+        out += ["", f"### {title} (`{where}`, `{record}`)", "", "| key | type | meaning |", "|---|---|---|"]
+        out += [f"| `{k}` | `{t.replace('|', '/')}` | {m} |" for k, t, m in record_fields(record)]
+    return out
 
 
 def actions_md() -> str:
@@ -30,6 +63,7 @@ def actions_md() -> str:
         "|---|---|---|",
     ]
     out += [f"| {i} | `{n}` | {d.replace('|', '/')} |" for i, (n, d) in enumerate(CATALOGUE)]
+    out += contexts_md()
     return "\n".join(out) + "\n"
 
 

@@ -102,6 +102,7 @@ from typing import Any, Final
 from ..core import chance, registry
 from ..core.actions import NAME, NO, YES, action_char, action_player, char_action, player_action
 from ..core.machine import abort_turn, ask, log, op, seq
+from ..core.records import DecisionContext, EffectParams
 from ..core.state import GameState
 from ..data.components import CARD_TYPE_OF, CARD_TYPES, NOBLES, ROYAL_ALIGNMENT_CARD, SUCCESSION
 from ..data.tables import COURT_BALL, COURT_BALL_MAX_MODIFIER, CROWN_EVENTS, ROYAL_DEATH, lookup
@@ -200,7 +201,7 @@ def crown_forced_next(state: GameState, remaining: list[str], k: int) -> None:
         seq(state, ("crown_resolve", {"event": remaining[k]}),
             ("crown_forced_next", {"remaining": remaining[:k] + remaining[k + 1:], "k": 0}))
         return
-    ctx: dict[str, Any] = {"event": remaining[k], "remaining": list(remaining)}
+    ctx: DecisionContext = {"event": remaining[k], "remaining": list(remaining)}
     if remaining[k].startswith(FORCED_PROBLEM):  # §38 e/g: 'One Political Problem' naming its problem
         ctx["event"], ctx["problem"] = "one_problem", remaining[k][len(FORCED_PROBLEM):]
     seq(state, ask(_fp(state), "crown_order", [YES, NO], "crown_order_choice", ctx, remaining=remaining, k=k))
@@ -455,7 +456,7 @@ def court_ball_roll(state: GameState, p: int, attendees: list[str]) -> None:
     row = lookup(COURT_BALL, total)
     ms = f" {mod:+d}" if mod else ""
     log(state, f"Court Ball Table: player {p} rolls {a + b} ({a}+{b}){ms} = {total}: {row['text']}")
-    params: dict[str, Any] = {"total": total, "attendees": attendees, "attends": attends, "duel_source": "court_ball"}
+    params: EffectParams = {"total": total, "attendees": attendees, "attends": attends, "duel_source": "court_ball"}
     ctx = Ctx(p=p, label="Court Ball", params=params)
     # reads ``params`` (filled with "hm" by the designation effect), not ``ctx``: a closure holding
     # the Ctx that holds it is a reference cycle, which kept the whole state alive after its game

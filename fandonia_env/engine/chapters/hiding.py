@@ -22,6 +22,7 @@ from typing import Any
 from ..core import registry
 from ..core.actions import ID, NAME, NO, YES, char_action, suffix
 from ..core.machine import ask, log, op, seq
+from ..core.records import mark_restricted
 from ..core.state import Character, GameState
 from ..data.components import COUNTRIES, COUNTRY_NAMES, FANDONIA, NEVER_ABROAD, OFFICES, ROYALS
 from ..rules.court import counselor_leaves_court
@@ -296,7 +297,7 @@ def justice_hide_char(state: GameState, choice: int, p: int) -> None:
     if cid == state.players[p].pc and state.pt:
         # §24.3, §13.1: one activity while the PC is in hiding
         state.pt["restricted"] = True
-        state.tstate[f"restricted_{p}"] = True
+        mark_restricted(state.tstate, p)
 
 
 @op("justice_unhide")

@@ -115,6 +115,7 @@ from typing import Any, Final
 from ..core import chance, registry
 from ..core.actions import NO, PASS, SIGN_MINUS, SIGN_PLUS, YES, action_char, char_action
 from ..core.machine import ask, log, op, seq
+from ..core.records import DecisionContext
 from ..core.state import GameState
 from ..data.components import DUELISTS, FANDONIA, NOBLE_IDS, NOBLES, OFFICES, ROYALS
 from ..rules.marriage import engaged_valid, marry, wedding_pp_ok
@@ -580,10 +581,10 @@ def duel(state: GameState, player: int | None = None, cid: str | None = None, so
             _no_duel(state, f"player {p}'s PC cannot fight and he has no henchman who can, §19.3")
             return
         choices = [char_action(x) for x in opts]
-        ctx: dict[str, Any] = {"rule": "§19.3", "source": source, "role": "fighter"}
+        ctx: DecisionContext = {"rule": "§19.3", "source": source, "role": "fighter"}
         if opts == [pcid] and _buyout_ok(state, d, p, pcid, opts, "fighter"):
             choices.append(PASS)  # ruling R12: no henchman to designate, so his PC would fight
-            ctx.update(required=pcid, avoid_cost_ip=AVOID_DUEL_IP)
+            ctx["required"], ctx["avoid_cost_ip"] = pcid, AVOID_DUEL_IP
             seq(state, ask(p, "duel_fighter", choices, "duel_designated", ctx, d=d, role="fighter", x=pcid))
             return
         seq(state, ask(p, "duel_fighter", choices, "duel_designated", ctx, d=d, role="fighter"))

@@ -133,7 +133,7 @@ def justice_hearing_hide(state: GameState, choice: int, cid: str) -> None:
 @op("justice_hearing_roll")
 def justice_hearing_roll(state: GameState, cid: str) -> None:
     """§26.1-§26.2: 2d; Evidence +1 each (none: -1), Alibi -3 each, Informer ±1 each."""
-    spec = {
+    spec: dict[str, Any] = {
         "label": f"Hearing of {name(cid)}",
         "dice": "2d",
         "cards": [

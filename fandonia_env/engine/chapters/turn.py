@@ -36,6 +36,7 @@ from ..core import chance, registry
 from ..core.actions import ACTIVITIES as ACTIVITY_TEXTS
 from ..core.actions import ID, NAME, NO, PASS, YES, act, describe
 from ..core.machine import ask, log, op, seq
+from ..core.records import DecisionContext, mark_restricted, was_restricted
 from ..core.rng import RNG
 from ..core.state import Character, GameState, Player
 from ..data.components import (
@@ -242,7 +243,7 @@ def player_turn(state: GameState, p: int) -> None:
         "extra": 0,
         "no_more": False,
         # §13.1: one activity until the turn after the PC is back in a normal situation
-        "restricted": (restricted(state, p) or state.tstate.get(f"restricted_{p}", False)
+        "restricted": (restricted(state, p) or was_restricted(state.tstate, p)
                        or pl.restricted_turn >= state.turn - 1),
         "imprisoned": c.imprisoned,
         "any_activity": 0,
@@ -258,7 +259,7 @@ def player_turn(state: GameState, p: int) -> None:
     }
     if restricted(state, p):
         # §13.1: remember that the PC was not in a normal situation during this turn
-        state.tstate[f"restricted_{p}"] = True
+        mark_restricted(state.tstate, p)
     log(state, f"--- Player {p}'s turn ---")
     seq(state, ("turn_start_hooks", {"p": p}), ("turn_draws", {"p": p}), ("turn_main", {"p": p}),
         ("turn_counsel", {"p": p}), ("end_player_turn", {"p": p}))
@@ -653,7 +654,7 @@ def noble_ids() -> tuple[str, ...]:
     return tuple(NOBLES)
 
 
-def yes_no(state: GameState, p: int, kind: str, then: str, ctx: dict[str, Any] | None = None, **kw: Any):
+def yes_no(state: GameState, p: int, kind: str, then: str, ctx: DecisionContext | None = None, **kw: Any):
     """A yes/no decision step."""
     return ask(p, kind, [YES, NO], then, ctx, **kw)
 

@@ -36,6 +36,7 @@ from typing import Any, Final
 from .actions import NAME, NUM_ACTIONS
 from .errors import ChanceNeeded as ChanceNeeded
 from .errors import IllegalActionError as IllegalActionError
+from .records import DecisionContext
 from .state import EngineError, Frame, GameState
 
 OPS: Final[dict[str, Callable[..., None]]] = {}
@@ -63,7 +64,7 @@ def op(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     return deco
 
 
-def ask(player: int, kind: str, options: Iterable[int], then: str, ctx: dict[str, Any] | None = None,
+def ask(player: int, kind: str, options: Iterable[int], then: str, ctx: DecisionContext | None = None,
         **then_args: Any) -> Frame:
     """A decision step: ``player`` picks one of ``options``; then ``then(state, choice=id, **then_args)``.
 

@@ -16,13 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from functools import cache
 from types import UnionType
-from typing import Any, Final, Union, get_args, get_origin
+from typing import Any, Final, Union, get_args, get_origin, is_typeddict
 
 from .character import Character as Character
 from .character import char_values
 from .compiled import type_hints
 from .errors import EngineError as EngineError
 from .errors import StateError as StateError
+from .records import Misc, PlayerTurn, TurnState
 from .rng import RNG
 
 #: ``GameState.scan``: (ids by owner, ids in hiding, ids banished or imprisoned, ids imprisoned
@@ -130,9 +131,9 @@ class GameState:
     problems_at_start: bool = False  # were there problems at the start of this turn (§32.2, A8)
     monarch: str = "george"
     reign: dict[str, Any] = field(default_factory=dict)  # FARC Monarch record for §37
-    pt: dict[str, Any] = field(default_factory=dict)  # the current Player Turn's bookkeeping
-    tstate: dict[str, Any] = field(default_factory=dict)  # this game turn's bookkeeping
-    misc: dict[str, Any] = field(default_factory=dict)  # game-long bookkeeping of optional/errata rules
+    pt: PlayerTurn = field(default_factory=PlayerTurn)  # the current Player Turn's bookkeeping (records.py)
+    tstate: TurnState = field(default_factory=TurnState)  # this game turn's bookkeeping (records.py)
+    misc: Misc = field(default_factory=Misc)  # game-long bookkeeping of optional/errata rules (records.py)
     stack: list[Frame] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)  # {"t": text, "to": None|player}
     over: bool = False
@@ -308,6 +309,8 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def type_name(tp: Any) -> str:
     """An annotation in words: ``int | None`` -> 'an int or null'."""
+    if is_typeddict(tp):
+        return "an object (a dict with string keys)"
     if tp is Any:
         return "plain JSON data"
     origin = get_origin(tp)
@@ -323,7 +326,10 @@ def type_name(tp: Any) -> str:
 
 def type_problem(v: Any, tp: Any, path: str) -> str | None:
     """None if ``v`` is JSON data of annotation ``tp`` (int, str, bool, ``X | None``, ``list[X]``,
-    ``dict[str, X]``, ``Any`` = any plain JSON), else a message naming the first bad place."""
+    ``dict[str, X]``, ``Any`` = any plain JSON; a ``TypedDict`` of ``records.py``: a dict of plain
+    JSON, its keys checked by ``invariants``), else a message naming the first bad place."""
+    if is_typeddict(tp):
+        tp = dict[str, Any]
     if tp is Any:
         return plain_problem(v, path)
     origin = get_origin(tp)
@@ -379,6 +385,8 @@ def is_type(v: Any, tp: Any) -> bool:
 
 @cache  # a pure function of the annotation
 def _compile(tp: Any) -> Any:
+    if is_typeddict(tp):
+        return _compile(dict[str, Any])
     if tp is Any:
         return lambda v: plain_problem(v, "") is None
     origin = get_origin(tp)

@@ -21,12 +21,13 @@ loaded with ``Game.from_json``.  ``Position(..., chance="explicit")`` stops at c
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..chapters.turn import setup
 from ..core import chance
 from ..core.machine import run as _run
 from ..core.machine import seq
+from ..core.records import PlayerTurn
 from ..data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
 from .game import Game, make_config
 
@@ -156,12 +157,12 @@ class Position:
         """Open player p's Player Turn bookkeeping (``state.pt``) as after his draws."""
         self.state.active = p
         self.state.phase = "player_turn"
-        base = {"player": p, "done": [], "extra": 0, "no_more": False, "restricted": False,
+        base: dict[str, Any] = {"player": p, "done": [], "extra": 0, "no_more": False, "restricted": False,
                 "imprisoned": False, "any_activity": 0, "intrigue": 0, "scandal": 0, "favor": False,
                 "waiver": False, "bought_mod": False, "proposals": [], "counselled": False,
                 "free": [], "free_used": 0}
         base.update(pt)
-        self.state.pt = base
+        self.state.pt = cast(PlayerTurn, base)
         return self
 
     # -- running ----------------------------------------------------------------

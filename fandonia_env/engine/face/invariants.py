@@ -50,6 +50,7 @@ from ..core.chance import SCRIPT_KEY as _CHANCE_SCRIPT
 from ..core.compiled import type_hints
 from ..core.errors import InvariantError as InvariantError
 from ..core.machine import OPS, apply
+from ..core.records import Misc, PlayerTurn, TurnState
 from ..core.state import GameState, type_problem
 from ..data.components import (
     ALL_CHARACTER_IDS,
@@ -403,7 +404,7 @@ def _DOMAINS() -> dict[str, frozenset]:  # noqa: N802
     }
 
 
-def _check_schema(state: GameState, d: dict[str, Any], schema: Mapping[str, tuple[Any, str | None]],
+def _check_schema(state: GameState, d: Mapping[str, Any], schema: Mapping[str, tuple[Any, str | None]],
                   path: str, required: frozenset[str] = frozenset(), exact: bool = False,
                   key_dom: dict[str, str] | None = None) -> None:
     for k in required:
@@ -432,34 +433,30 @@ def _seat_key(k: str) -> Any:
     return int(k) if k.isdigit() and k.isascii() and len(k) < 3 else k
 
 
-_PT: Final = {
-    "player": (int, "seat"), "done": (list[str], "activity"), "extra": (int, None), "no_more": (bool, None),
-    "restricted": (bool, None), "imprisoned": (bool, None), "any_activity": (int, "nat"),
-    "intrigue": (int, "nat"), "scandal": (int, "nat"), "favor": (bool, None), "waiver": (bool, None),
-    "bought_mod": (bool, None), "proposals": (list[list[str]], "cid"), "counselled": (bool, None),
-    "free": (list[str], "activity"), "free_used": (int, "nat"),
-    "auto_proposal": (int, "nat"), "bought_used": (bool, None), "prestige_table": (str, "ptable"),
-}
+def _schema(record: Any, domains: Mapping[str, str]) -> dict[str, tuple[Any, str | None]]:
+    """(type, domain) of every key of a declared record (``core/records.py``): the types are the
+    record's own declarations, the domains (what a value may name) are this module's."""
+    hints = type_hints(record)
+    unknown = set(domains) - set(hints)
+    if unknown:  # a domain for a key the record does not declare
+        raise InvariantError(f"invariants: {record.__name__} declares no key {sorted(unknown)}")
+    return {k: (t, domains.get(k)) for k, t in hints.items()}
+
+
+_PT: Final = _schema(PlayerTurn, {
+    "player": "seat", "done": "activity", "any_activity": "nat", "intrigue": "nat", "scandal": "nat",
+    "proposals": "cid", "free": "activity", "free_used": "nat", "auto_proposal": "nat", "prestige_table": "ptable"})
 _PT_REQUIRED: Final = frozenset({"player", "done", "extra", "no_more", "restricted", "imprisoned", "any_activity",
                           "intrigue", "scandal", "favor", "waiver", "bought_mod", "proposals", "counselled",
                           "free"})
-_TSTATE: Final = {
-    "aborted": (bool, None), "auto_proposal": (dict[str, int], "nat"), "blackmail_paid": (list[list[int]], "seat"),
-    "bribe_accepted": (list[str], "cid"), "bribe_offered": (list[int], "seat"), "bribe_taken": (list[int], "seat"),
-    "clemency_asked": (list[str], None), "counsel_ban_logged": (bool, None),
-    "counsel_prevented_by": (list[int], "seat"), "crown_events": (list[str], "crown"),
-    "ip_spent": (dict[str, int], "nat"), "ip_start": (dict[str, int], "nat"), "offices_passed": (list[str], "office"),
-    "pp_check": (list[int], "seat"), "prestige_grants": (dict[str, dict[str, int]], None),
-    "problems_attempted": (list[str], "problem"), "titled": (list[str], "cid"),
-    "crown_problems": (list[str], "problem"),
-}
+_TSTATE: Final = _schema(TurnState, {
+    "auto_proposal": "nat", "blackmail_paid": "seat", "bribe_accepted": "cid", "bribe_offered": "seat",
+    "bribe_taken": "seat", "counsel_prevented_by": "seat", "crown_events": "crown", "ip_spent": "nat",
+    "ip_start": "nat", "offices_passed": "office", "pp_check": "seat", "problems_attempted": "problem",
+    "titled": "cid", "crown_problems": "problem"})
 _TSTATE_KEYS: Final = {"auto_proposal": "seat", "ip_spent": "seat", "ip_start": "seat", "prestige_grants": "seat"}
-_MISC: Final = {
-    "bribe_hearing": (dict[str, int], None), "bribery_bought": (dict[str, dict[str, int]], None),
-    "death_removed": (list[str], "cid"), "emissary": (dict[str, str], "country"),
-    "justice_fate": (dict[str, str], "justice_fate"), "unres_no_ip_turn": (int, "nat"),
-    _CHANCE_SCRIPT: (dict[str, list[str]], None),  # chance.script's queues (tests and chance nodes)
-}
+_MISC: Final = _schema(Misc, {"death_removed": "cid", "emissary": "country", "justice_fate": "justice_fate",
+                              "unres_no_ip_turn": "nat"})
 _MISC_KEYS: Final = {"bribe_hearing": "cid", "bribery_bought": "cid", "emissary": "cid", "justice_fate": "cid",
               _CHANCE_SCRIPT: "chance_kind"}
 _PROBLEM: Final = {"fails": (int, "nat"), "turns": (int, "nat"), "countries": (list[str], "country"),

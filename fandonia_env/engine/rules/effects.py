@@ -49,6 +49,7 @@ from typing import Any, Final
 from ..core import registry
 from ..core.actions import NO, YES, char_action
 from ..core.machine import ask, log
+from ..core.records import EffectFlags, EffectParams
 from ..core.state import Character, GameState
 from ..data.components import AMBASSADOR_OF, CARD_TYPE_OF, CARD_TYPES, FANDONIA, NEVER_ABROAD, OFFICE_ELIGIBLE, OFFICES
 from ..data.tables import CLEMENCY, COUNSEL_EFFECT_CODES, EFFECT_CODES, TRIAL
@@ -77,22 +78,22 @@ class Ctx:
     loss_label: str | None = None
     half: bool = False  # §20.5, §24.3, §29.2: gains and losses halved
     designate: Callable[[str], Step] | None = None  # justice codes: the designation step instead
-    params: dict[str, Any] = field(default_factory=dict)  # table-specific arguments
-    flags: dict[str, Any] = field(default_factory=dict)  # set by effects for the chapter
+    params: EffectParams = field(default_factory=EffectParams)  # table-specific arguments (core/records.py)
+    flags: EffectFlags = field(default_factory=EffectFlags)  # set by effects for the chapter (core/records.py)
     steps: list[Step] = field(default_factory=list)
     after: list[Step] = field(default_factory=list)
 
     def __init__(self, p: int | None = None, cid: str | None = None, row: dict[str, Any] | None = None,
                  why: str = "", label: str = "", loss_label: str | None = None, half: bool = False,
                  designate: Callable[[str], Step] | None = None,
-                 params: dict[str, Any] | None = None, flags: dict[str, Any] | None = None,
+                 params: EffectParams | None = None, flags: EffectFlags | None = None,
                  steps: list[Step] | None = None, after: list[Step] | None = None) -> None:
         # written, not generated, so that the compiled engine builds it natively (as ``Frame``)
         self.p, self.cid, self.why, self.label, self.loss_label = p, cid, why, label, loss_label
         self.half, self.designate = half, designate
         self.row = {} if row is None else row
-        self.params = {} if params is None else params
-        self.flags = {} if flags is None else flags
+        self.params = EffectParams() if params is None else params
+        self.flags = EffectFlags() if flags is None else flags
         self.steps = [] if steps is None else steps
         self.after = [] if after is None else after
 

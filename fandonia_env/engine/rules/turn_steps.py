@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from ..core import chance
 from ..core.actions import ID
 from ..core.machine import log, seq
+from ..core.records import mark_restricted
 from ..core.state import Character, GameState
 from ..data.components import CARD_TYPE_OF, CARD_TYPES, NOBLES, OFFICES, OPPORTUNITY_TYPE_OF, OPPORTUNITY_TYPES, ROYALS
 from .queries import (
@@ -121,7 +122,7 @@ def activities_left(state: GameState) -> int:
     if not pt["restricted"] and restricted(state, pt["player"]):
         # §13.1: the PC was banished, imprisoned or sent into hiding during this turn
         pt["restricted"] = True
-        state.tstate[f"restricted_{pt['player']}"] = True
+        mark_restricted(state.tstate, pt["player"])
     if pc(state, pt["player"]).imprisoned:
         pt["imprisoned"] = True  # §30.3
     base = base_activities(state)

@@ -46,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=4, help="player count 2-6 (default 4)")
     ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement, > 0 (default 3)")
     ap.add_argument("--build-ref", action="store_true",
-                    help="compile the ref's engine with mypyc in its worktree first (3-5 minutes)")
+                    help="compile the ref's engine with mypyc in its worktree first (3-5 minutes, or a copy "
+                         "of its cached build)")
     a = ap.parse_args(argv)
     if a.rounds < 1 or not 2 <= a.players <= 6 or a.seconds <= 0:
         ap.error(f"--rounds must be >= 1, --players 2-6, --seconds > 0; got {a.rounds}, {a.players}, {a.seconds}")
@@ -60,8 +61,12 @@ def main(argv: list[str] | None = None) -> int:
                        cwd=ROOT, check=True)
         try:
             if a.build_ref:
-                subprocess.run([sys.executable, "-m", "fandonia_env.compile"], cwd=ref,
-                               env={**os.environ, "PYTHONPATH": str(ref)}, check=True)
+                # --cached: a build of the same sources kept in ~/.cache/fandonia_env/compiled is copied
+                # (refs older than issue 26 have no --cached: they build in place)
+                cmd = [sys.executable, "-m", "fandonia_env.compile"]
+                if "--cached" in (ref / "fandonia_env" / "compile.py").read_text():
+                    cmd.append("--cached")
+                subprocess.run(cmd, cwd=ref, env={**os.environ, "PYTHONPATH": str(ref)}, check=True)
             print("| run | engine dec/s | AEC steps/s | clone/s | min cpu/wall |\n|---|---:|---:|---:|---:|")
             ratios: dict[str, list[float]] = {"engine": [], "aec": [], "clone": []}
             for r in range(1, a.rounds + 1):

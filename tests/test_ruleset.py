@@ -51,6 +51,12 @@ EDITION_RULES = {
     "fugitive_fate_remembered", "es_extradition", "extraditable_hook", "banishment_impossible_imprisons", "prison_death_bought_off",
     "death_without_heir", "heirs_kept", "funeral_grave_loses_pp",
 }
+#: issue 29: the procedures (hooks) and tables the editions choose in the justice, counsel, problems and
+#: office code
+EDITION_RULES |= {
+    "no_problem_bonus_hook", "war_expulsion_hook", "stuck_minister_hook", "recalled_from_war",
+    "unresolved_problem_effects", "counselor_leaves_court_hook",
+}
 
 
 # ---------------------------------------------------------------------------

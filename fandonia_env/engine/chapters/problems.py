@@ -122,15 +122,15 @@ from ..core.machine import ask, log, op, seq
 from ..core.state import GameState
 from ..data.components import COUNTRIES, COUNTRY_NAMES, FANDONIA, NOBLES, OFFICES
 from ..data.tables import (
+    ERRATA_BONUS_CROWN_EVENTS,
     FOREIGN_WAR,
     POLITICAL_PROBLEMS,
     PROBLEM_KEYS,
     PROBLEMS,
-    UNRESOLVED_PROBLEM_EFFECTS,
     UNRESOLVED_PROBLEM_TURNS,
     lookup,
 )
-from ..rules.court import bribe_signs, counselor_problem_signs, holder, office_name, problem_name, vacate
+from ..rules.court import bribe_signs, holder, office_name, problem_name, vacate
 from ..rules.queries import abroad, lose_ip, monarch_owner, name, stuck_at_war
 from ..rules.rolls import modified_roll
 from ..rules.ruleset import ruleset
@@ -195,13 +195,21 @@ def support_bonus(state: GameState) -> None:
     events = set(state.tstate.get("crown_events", [])) | {state.crown or ""}
     if events & PROBLEM_CROWN_EVENTS:  # every result of the turn (several forced results, A10 i)
         return
-    rs = ruleset(state)
-    if rs.no_problem_bonus_crown_events is not None:  # D13, D14, A8: +10 on 'Court Ball' or 'Intrigue' only
-        if events & rs.no_problem_bonus_crown_events:
-            change_support(state, rs.no_problem_bonus,
-                           "no political problems and a Court Ball or Intrigue this turn, ES §7.9")
-        return
-    change_support(state, rs.no_problem_bonus, "no political problems this turn, §32.2")
+    registry.HOOKS[ruleset(state).no_problem_bonus_hook](state, events)
+
+
+@registry.hook("no_problem_bonus_32_2")
+def _no_problem_bonus(state: GameState, events: set[str]) -> None:
+    """§32.2: +5 whatever the other Crown Events result."""
+    change_support(state, ruleset(state).no_problem_bonus, "no political problems this turn, §32.2")
+
+
+@registry.hook("no_problem_bonus_d13")
+def _no_problem_bonus_d13(state: GameState, events: set[str]) -> None:
+    """ES §7.9 (D13, D14, A8): +10, only when the Crown Events result is 'Court Ball' or 'Intrigue'."""
+    if events & ERRATA_BONUS_CROWN_EVENTS:
+        change_support(state, ruleset(state).no_problem_bonus,
+                       "no political problems and a Court Ball or Intrigue this turn, ES §7.9")
 
 
 # ---------------------------------------------------------------------------
@@ -315,8 +323,7 @@ def new_problem(state: GameState, forced: str | None = None) -> None:
         state.wars.extend(new)
         log(state, f"Foreign War Table: rolled {wtotal} - {wrow['text']}: Fandonia is at war with "
                    + ", ".join(COUNTRY_NAMES[k] for k in countries) + " (§7.10).")
-        if ruleset(state).war_expels_from_country:  # D16
-            expel_at_war(state, new)
+        registry.HOOKS[ruleset(state).war_expulsion_hook](state, new)  # D15, D16: expel_at_war
         for cid, c in state.chars.items():
             if c.location in countries and not c.dead:
                 log(state, f"{name(cid)} is stuck in {COUNTRY_NAMES[c.location]} (§7.10.1).")
@@ -349,11 +356,9 @@ def problem_attempt(state: GameState, key: str, immediate: bool = False) -> None
         _unresolved(state, key, None)
         return
     c = state.chars[cid]
-    if stuck_at_war(state, c) and ruleset(state).war_expels_from_country:  # D16: expelled, no automatic failure (ES §7.10.6)
-        log(state, f"{name(cid)}, the {office_name(office)}, is expelled from {COUNTRY_NAMES[c.location]} "
-                   "and returns to Fandonia (ES §7.10.6).")
-        c = state.wchar(cid)
-        c.location = FANDONIA
+    if stuck_at_war(state, c):  # D16: expelled (ES §7.10.6); 1981: stays, automatically unresolved
+        registry.HOOKS[ruleset(state).stuck_minister_hook](state, cid, office)
+        c = state.chars[cid]
     if stuck_at_war(state, c):
         log(state, f"{pn}: the {office_name(office)}, {name(cid)}, is stuck in "
                    f"{COUNTRY_NAMES[c.location]}, at war with Fandonia; the problem is automatically "
@@ -379,8 +384,8 @@ def problem_leave_choice(state: GameState, choice: int, key: str, cid: str) -> N
         log(state, f"Player {state.chars[cid].owner} deliberately lets the {problem_name(key)} remain "
                    f"unresolved this turn (§7.4).")
         _unresolved(state, key, cid)
-        if ruleset(state).deliberate_incompetence:
-            seq(state, ("incompetence_roll", {"key": key, "cid": cid}))
+        # §38 Deliberate Incompetence: ``incompetence_roll``
+        seq(state, *[(o, {"key": key, "cid": cid}) for o in ruleset(state).deliberately_unresolved_ops])
         return
     seq(state, ("problem_roll", {"key": key, "cid": cid}))
 
@@ -405,8 +410,8 @@ def roll_spec(state: GameState, key: str, cid: str) -> dict[str, Any]:
     mo = monarch_owner(state)
     if mo is not None:
         signs.append({"player": mo, "amount": 1, "why": "FARC Monarch, §7.12"})
-    if ruleset(state).counselor_powers:  # §38 (counsel group)
-        signs += counselor_problem_signs(state)
+    for h in ruleset(state).problem_sign_hooks:  # §38 Additional Monarch's Counselor Powers
+        signs += registry.HOOKS[h](state)
     crisis = in_crisis(state)
     return {
         "label": f"{problem_name(key)} resolution (Ability {NOBLES[cid].ability})",
@@ -485,6 +490,17 @@ def _unresolved(state: GameState, key: str, cid: str | None) -> None:
 # ---------------------------------------------------------------------------
 
 
+@registry.hook("minister_expelled_d16")
+def _minister_expelled(state: GameState, cid: str, office: str) -> None:
+    """ES §7.10.6 (D16): the Minister (``cid``, holding ``office``) in a country at war when he
+    must attempt his problem is expelled and returns to Fandonia: no automatic failure."""
+    c = state.wchar(cid)
+    log(state, f"{name(cid)}, the {office_name(office)}, is expelled from {COUNTRY_NAMES[c.location]} "
+               "and returns to Fandonia (ES §7.10.6).")
+    c.location = FANDONIA
+
+
+@registry.hook("expel_at_war")
 def expel_at_war(state: GameState, countries: list[str]) -> None:
     """Errata D15, D16: when war begins with ``countries``, their Ambassadors are expelled,
     lose their office (which ceases to exist until the war ends, ``offices.may_be_filled``)
@@ -526,8 +542,7 @@ def _war_with_all(state: GameState) -> None:
     state.wars.extend(new)
     log(state, "The war spreads: Fandonia is now at war with " + ", ".join(COUNTRY_NAMES[k] for k in new)
         + " as well (§38 f).")
-    if ruleset(state).war_expels_from_country:  # D16
-        expel_at_war(state, new)
+    registry.HOOKS[ruleset(state).war_expulsion_hook](state, new)  # D15, D16: expel_at_war
     for cid, c in state.chars.items():
         if c.location in new and not c.dead:
             log(state, f"{name(cid)} is stuck in {COUNTRY_NAMES[c.location]} (§7.10.1).")
@@ -608,11 +623,9 @@ def unresolved_effects(state: GameState) -> None:
     (A10 i)."""
 
     steps: list[Any] = []
-    for key, eff in UNRESOLVED_PROBLEM_EFFECTS.items():
+    for key, eff in ruleset(state).unresolved_problem_effects.items():  # item h in the errata only (D87)
         rec = state.problems.get(key)
         if rec is None or rec.get("turns", 0) < UNRESOLVED_PROBLEM_TURNS:
-            continue
-        if eff.get("edition") == "errata" and not ruleset(state).unresolved_problems_effect_h:  # D87
             continue
         log(state, f"Effects of Unresolved Political Problems (§38 {eff['item']}): the {problem_name(key)} has "
                    f"been unresolved {rec['turns']} turns in a row: {eff['text']}")

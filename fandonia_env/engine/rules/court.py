@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..core import registry
 from ..core.machine import log
 from ..core.state import GameState
 from ..data.components import COUNTRY_NAMES, FANDONIA, OFFICES
@@ -36,10 +37,7 @@ def _bring_home(state: GameState, cid: str, country: str) -> None:
     if c.location == country and not (c.banished or c.hiding or c.dead):
         c = state.wchar(cid)
         c.location = FANDONIA
-        war = ""
-        if country in state.wars:
-            war = (" (expelled: the country is at war with Fandonia, ES §7.10.4)" if ruleset(state).war_expels_from_country
-                   else " (no longer stuck there: recalled, §7.10.4)")
+        war = f" ({ruleset(state).recalled_from_war})" if country in state.wars else ""
         log(state, f"{name(cid)} returns to Fandonia from {COUNTRY_NAMES[country]}{war}.")
         sp = state.chars[c.spouse] if c.spouse else None
         if sp is not None and not sp.is_pc and sp.location == country and not (sp.banished or sp.hiding):
@@ -79,12 +77,23 @@ def vacate_step(state: GameState, cid: str) -> tuple[str, dict] | None:
     return ("discharge", {"cid": cid})
 
 
+@registry.hook("nothing")
+def nothing(state: GameState, *args: Any) -> None:
+    """The hook of a variant that has no step at that point: the Ruleset names it where only the
+    other edition, or only an optional rule, does something there (``rs.war_expulsion_hook``...)."""
+
+
 def counselor_leaves_court(state: GameState, cid: str, why: str) -> None:
+    """``cid`` is imprisoned, banished or goes into hiding (``why``: "imprisoned"...): the
+    justice chapter calls this where the situation is set; the Ruleset's
+    ``counselor_leaves_court_hook`` says what becomes of his 'Monarch's Counselor' card."""
+    registry.HOOKS[ruleset(state).counselor_leaves_court_hook](state, cid, why)
+
+
+@registry.hook("counselor_card_discarded")
+def counselor_card_discarded(state: GameState, cid: str, why: str) -> None:
     """D27 (ES §13.4.3, §14.2.4, §29.3, §30.4), errata only: a Monarch's Counselor who is
-    imprisoned, banished or goes into hiding loses his card (discarded).  The justice
-    chapter calls this where the situation is set; ``why`` is "imprisoned" etc."""
-    if not ruleset(state).counselor_card_lost_away_from_court:
-        return
+    imprisoned, banished or goes into hiding loses his card (discarded)."""
     c = state.chars[cid]
     if c.counselor_card is None:
         return
@@ -98,11 +107,11 @@ def has_counselor(state: GameState, p: int) -> bool:
     return any(c.owner == p and c.counselor_card is not None and not c.dead for c in state.chars.values())
 
 
+@registry.hook("counselor_problem_signs")
 def counselor_problem_signs(state: GameState) -> list[dict[str, Any]]:
-    """§38: each player with a Monarch's Counselor may add or subtract one from every political
-    problem roll (one sign per player, in player order)."""
-    if not ruleset(state).counselor_powers:
-        return []
+    """§38 Additional Monarch's Counselor Powers (one of ``rs.problem_sign_hooks``): each player
+    with a Monarch's Counselor may add or subtract one from every political problem roll (one
+    sign per player, in player order)."""
     order = state.order or list(range(state.n))
     return [{"player": q, "amount": 1, "why": "Monarch's Counselor, §38"} for q in order if has_counselor(state, q)]
 

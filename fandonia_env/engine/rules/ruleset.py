@@ -111,6 +111,12 @@ class Ruleset:
     court_ball_free_counsel_min: int | None  # D20 (ES §8.4.4): least roll for a free counsel (None: table)
     farc_monarch_bonus: int  # D84, A34 (ES §36.10.6): PP and IP when a FARC becomes Monarch
     farc_monarch_outside_pp_total: bool  # D84 (ES §36.10.6); ruling R16: 1981 counts him (§35.4, A17)
+    no_problem_bonus_hook: str  # §32.2; D13, D14, A8 (ES §7.9): the hook awarding the no-problem bonus
+    war_expulsion_hook: str  # §7.10.1; D15, D16 (ES §7.10.4, §7.10.6): the hook run when a war begins
+    stuck_minister_hook: str  # §7.10.6; D16 (ES §7.10.6): the hook for a Minister at war who must attempt
+    recalled_from_war: str  # §7.10.4; D15 (ES §7.10.4): why a recalled Ambassador leaves a country at war (log)
+    deliberately_unresolved_ops: tuple[str, ...]  # §7.4; §38 Deliberate Incompetence: the ops that follow
+    unresolved_problem_effects: dict[str, dict[str, Any]] = field(hash=False)  # §38 (T1.17); D87: item h errata only
 
     # -- counsel (§15) ---------------------------------------------------------------------
     counsel_in_crisis: bool  # D79, A24 (ES §33.2.4): counsel allowed in a crisis, at -1
@@ -118,6 +124,8 @@ class Ruleset:
     henchmen_counsel: bool  # §15.3 (1981); D48, D51, A25: ES "henchmen cannot be used to counsel"
     free_counsel_counter: bool  # D7, A26: the Free Counsel Opportunity counter
     counselor_powers: bool  # §38 Additional Monarch's Counselor Powers
+    problem_sign_hooks: tuple[str, ...]  # §38 Additional Monarch's Counselor Powers: signs on problem rolls
+    counselor_leaves_court_hook: str  # D27 (ES §13.4.3, §14.2.4, §29.3, §30.4): a counselor away from court
 
     # -- justice and death (§20-§31) -------------------------------------------------------
     nc_may_not_hide: bool  # D64 (ES §24.7): a NC may not hide
@@ -244,11 +252,22 @@ class Ruleset:
             court_ball_free_counsel_min=T.ERRATA_FREE_COUNSEL_MIN if es else None,
             farc_monarch_bonus=T.FARC_MONARCH_BONUS if es else 0,
             farc_monarch_outside_pp_total=es,
+            no_problem_bonus_hook="no_problem_bonus_d13" if es else "no_problem_bonus_32_2",
+            war_expulsion_hook="expel_at_war" if es else "nothing",
+            stuck_minister_hook="minister_expelled_d16" if es else "nothing",
+            recalled_from_war=("expelled: the country is at war with Fandonia, ES §7.10.4" if es
+                               else "no longer stuck there: recalled, §7.10.4"),
+            deliberately_unresolved_ops=("incompetence_roll",) if o("deliberate_incompetence") else (),
+            unresolved_problem_effects=(T.UNRESOLVED_PROBLEM_EFFECTS if es else
+                                        {k: e for k, e in T.UNRESOLVED_PROBLEM_EFFECTS.items()
+                                         if e.get("edition") != "errata"}),
             counsel_in_crisis=es,
             crown_problem_tables_counselled=not es,
             henchmen_counsel=not es,
             free_counsel_counter=es,
             counselor_powers=o("counselor_powers"),
+            problem_sign_hooks=("counselor_problem_signs",) if o("counselor_powers") else (),
+            counselor_leaves_court_hook="counselor_card_discarded" if es else "nothing",
             nc_may_not_hide=es,
             wrongdoers_live_abroad=es,
             fugitive_flees_between_countries=es,

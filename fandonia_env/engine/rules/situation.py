@@ -48,9 +48,10 @@ def restore(state: GameState, cid: str) -> None:
     home = c.banished and not stuck_at_war(state, c)  # a banished character comes home
     set_situation(c, FANDONIA if home else c.location)
     c.hiding = keep_hiding
-    if ruleset(state).fugitive_fate_remembered:
-        state.misc.get("justice_fate", {}).pop(cid, None)
-        state.misc.get("bribe_hearing", {}).pop(cid, None)  # no stale bribe for a later hearing
+    # what awaited him as a fugitive (ES §25.10, D72) and a bribe for a later hearing (ES §13.4.20):
+    # forgotten (only the errata edition remembers them)
+    state.misc.get("justice_fate", {}).pop(cid, None)
+    state.misc.get("bribe_hearing", {}).pop(cid, None)  # no stale bribe for a later hearing
 
 
 def country_ids(state: GameState, exclude: str | None = None) -> list[int]:

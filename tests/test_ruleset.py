@@ -55,7 +55,8 @@ EDITION_RULES = {
 #: office code
 EDITION_RULES |= {
     "no_problem_bonus_hook", "war_expulsion_hook", "stuck_minister_hook", "recalled_from_war",
-    "unresolved_problem_effects", "counselor_leaves_court_hook",
+    "unresolved_problem_effects", "counselor_leaves_court_hook", "open_tables_hook", "stand_ins_hook",
+    "counsel_extraditable_hook", "funeral_table", "prison_death_hook",
 }
 
 

@@ -75,7 +75,7 @@ Readings (where the rules are silent):
   Fandonia before the ``to_trial`` step (§25 "immediately returned to trial in
   Fandonia"); this is not an activity.
 
-Errata edition (ruling R1), each guarded by its ``Ruleset`` attribute:
+Errata edition (ruling R1), each chosen by its ``Ruleset`` field:
 
 * D7/A26 (ES §12.3.9, §15.2): a player who drew the 'Free Counsel' Opportunity counter
   (kind ``free_counsel``) this Player Turn may counsel; it is a free counsel (§15.9 any
@@ -112,6 +112,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..core import registry
 from ..core.actions import ID, NAME, NO, PASS, YES, action_char, action_player, char_action, player_action
 from ..core.machine import ask, log, op, seq
 from ..core.state import Character, GameState
@@ -122,7 +123,6 @@ from ..rules.effects import Ctx, apply_effect, apply_row, office_ok
 from ..rules.queries import abroad, discard, henchmen, monarch_owner, name, pc, stuck_at_war
 from ..rules.rolls import modified_roll
 from ..rules.ruleset import ruleset
-from ..rules.situation import extraditable_es
 from ..rules.turn_steps import place_ambassador
 
 ALL_COUNSELS: Final = frozenset({1, 2, 3, 4})
@@ -149,11 +149,15 @@ def counsel_banned(state: GameState) -> str | None:
 
 
 def open_tables(state: GameState) -> list[str]:
-    """§15.4: the tables of the unresolved problems and of this turn's Crown result.
+    """§15.4: the tables open this turn, as the Ruleset's ``open_tables_hook`` lists them."""
+    out: list[str] = registry.HOOKS[ruleset(state).open_tables_hook](state)
+    return out
 
-    Ruling R13 (1981 edition): a political problem that the Crown Events result brought
-    this turn opens its table even if it was resolved at once; in the errata edition
-    (D49, ES §15.4) only the unresolved ones do."""
+
+@registry.hook("open_tables_d49")
+def _open_tables_d49(state: GameState) -> list[str]:
+    """§15.4 (D49, ES §15.4): the tables of this turn's Crown result and of the unresolved
+    problems."""
     out: list[str] = []
     if state.crown in ("court_ball", "intrigue", "scandal"):
         out.append(state.crown)
@@ -161,10 +165,17 @@ def open_tables(state: GameState) -> list[str]:
         key = k if k in COUNSELING_TABLES else (v.get("problem") if isinstance(v, dict) else None)
         if key in COUNSELING_TABLES and key not in out:
             out.append(key)
-    if ruleset(state).crown_problem_tables_counselled:  # ruling R13
-        for key in state.tstate.get("crown_problems", ()):
-            if key in COUNSELING_TABLES and key not in out:
-                out.append(key)
+    return out
+
+
+@registry.hook("open_tables_r13")
+def _open_tables_r13(state: GameState) -> list[str]:
+    """§15.4, ruling R13 (1981 edition): also the table of each political problem that a Crown
+    Events result brought this turn (``problems.new_problem``), even if it was resolved at once."""
+    out = _open_tables_d49(state)
+    for key in state.tstate.get("crown_problems", ()):
+        if key in COUNSELING_TABLES and key not in out:
+            out.append(key)
     return out
 
 
@@ -199,11 +210,21 @@ def counselors(state: GameState, p: int) -> list[str]:
 
 
 def stand_ins(state: GameState, p: int) -> list[str]:
-    """§15.3, §17.2.2: henchmen who may counsel in place of a real counselor (not abroad).
+    """§15.3, §17.2.2: henchmen who may counsel in place of a real counselor (the Ruleset's
+    ``stand_ins_hook``)."""
+    out: list[str] = registry.HOOKS[ruleset(state).stand_ins_hook](state, p)
+    return out
 
-    None in the errata edition (D48, D51, A25: ES §15.3 "henchmen cannot be used to counsel")."""
-    if not ruleset(state).henchmen_counsel:
-        return []
+
+@registry.hook("no_stand_ins")
+def _no_stand_ins(state: GameState, p: int) -> list[str]:
+    """D48, D51, A25 (ES §15.3): "henchmen cannot be used to counsel"."""
+    return []
+
+
+@registry.hook("henchmen_stand_in")
+def _henchmen_stand_in(state: GameState, p: int) -> list[str]:
+    """§15.3, §17.2.2: p's henchmen at court (not abroad)."""
     out = []
     for cid in henchmen(state, p):
         c = state.chars[cid]
@@ -254,11 +275,16 @@ def counsel_targets(state: GameState, p: int, table: str, i: int) -> list[int] |
 
 
 def _extraditable(state: GameState) -> list[str]:
-    """§25, §7.10.1: wrongdoers in hiding, not in a country at war."""
-    if ruleset(state).es_extradition:  # ES §25.1, §25.12 (D66, D74): wrongdoing.py
-        return [cid for cid, c in state.chars.items() if extraditable_es(state, cid, c)]
-    return [cid for cid, c in state.chars.items()
-            if c.wrongdoer and c.hiding and not c.dead and not stuck_at_war(state, c)]
+    """The wrongdoers an Extradition counsel may name (the Ruleset's ``counsel_extraditable_hook``:
+    §25 or ES §25.1, §25.12, D66, D74, ``situation.extraditable_es``)."""
+    ok = registry.HOOKS[ruleset(state).counsel_extraditable_hook]
+    return [cid for cid, c in state.chars.items() if ok(state, cid, c)]
+
+
+@registry.hook("counsel_extraditable_1981")
+def _counsel_extraditable(state: GameState, cid: str, c: Character) -> bool:
+    """§25, §7.10.1: a wrongdoer in hiding, not in a country at war."""
+    return c.wrongdoer and c.hiding and not c.dead and not stuck_at_war(state, c)
 
 
 def _besyzan_candidates(state: GameState, p: int) -> list[str]:
@@ -336,8 +362,8 @@ def _eligible(state: GameState, p: int) -> tuple[bool, list[str]]:
     if pc(state, p).dead or monarch_owner(state) == p:
         return False, []  # A47; §36.10.2
     free = state.players[p].free_counsel
-    if not free and ruleset(state).free_counsel_counter and has_free_counsel_counter(state, p):
-        free = True  # D7, A26: the Free Counsel counter, a free counsel like the Court Ball's
+    if not free and has_free_counsel_counter(state, p):
+        free = True  # D7, A26: the Free Counsel counter (errata counters only, D6), a free counsel like the Court Ball's
     return free, counselors(state, p)
 
 
@@ -376,13 +402,12 @@ def counsel_table_chosen(state: GameState, choice: int, p: int, free: bool) -> N
         log(state, f"Player {p} does not counsel the Monarch.", to=p if _counter_only(state, p, free) else None)
         return
     table = NAME[choice][len("counsel_table_"):]
-    if ruleset(state).counselor_powers and preventers(state, p):
-        seq(state, ("counsel_prevent_next", {"p": p, "free": free, "table": table}))
-        return
-    _ask_counsel(state, p, free, table)
+    registry.HOOKS[ruleset(state).counsel_stated_hook](state, p, free, table)  # §38: counsel_prevention
 
 
+@registry.hook("ask_counsel")
 def _ask_counsel(state: GameState, p: int, free: bool, table: str) -> None:
+    """§15.7: the table stated, the player names the counsel."""
     opts = [ID[f"counsel_{i}"] for i in makeable(state, p, table, free)]
     seq(state, ask(p, "counsel_choice", opts, "counsel_chosen", {"table": table},
                    p=p, free=free, table=table))
@@ -547,6 +572,16 @@ def counsel_place_besyzan(state: GameState, cid: str) -> None:
 # ---------------------------------------------------------------------------
 
 
+
+
+@registry.hook("counsel_prevention")
+def _counsel_prevention(state: GameState, p: int, free: bool, table: str) -> None:
+    """§38: once the table is stated, the opponents with a Monarch's Counselor may prevent the
+    counsel before it is named."""
+    if preventers(state, p):
+        seq(state, ("counsel_prevent_next", {"p": p, "free": free, "table": table}))
+        return
+    _ask_counsel(state, p, free, table)
 
 
 def preventers(state: GameState, p: int) -> list[int]:

@@ -98,12 +98,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..core import chance
+from ..core import chance, registry
 from ..core.actions import ID, NAME, NO, YES
 from ..core.machine import ask, log, op, seq
 from ..core.state import GameState
 from ..data.components import CARD_TYPE_OF, CARD_TYPES, ROYAL_ALIGNMENT_CARD, ROYALS
-from ..data.tables import FUNERAL, lookup
+from ..data.tables import lookup
 from ..rules.court import vacate_step
 from ..rules.queries import (
     ROYAL_SPOUSE_STATUS,
@@ -129,9 +129,6 @@ PC_DEATH_DISCARDS: Final = 5
 
 #: ``state.misc`` key: the characters permanently removed (D77, shorter_b), in order.
 REMOVED_KEY: Final = "death_removed"
-
-#: D95: the errata Funeral Table row 5 costs One PP instead of One IP.
-D95_ROW: Final = 5
 
 
 # ---------------------------------------------------------------------------
@@ -436,6 +433,20 @@ def _prison_death_roll(state: GameState, cid: str, roller: int) -> bool:
     return dies
 
 
+@registry.hook("prison_death_1981")
+def _prison_death_1981(state: GameState, cid: str, roller: int) -> tuple[str, dict] | None:
+    """§30.10: the roll is made at once; the death step, or None."""
+    if _prison_death_roll(state, cid, roller):
+        return ("kill", {"cid": cid, "cause": "died in prison"})
+    return None
+
+
+@registry.hook("prison_death_d76")
+def _prison_death_d76(state: GameState, cid: str, roller: int) -> tuple[str, dict] | None:
+    """ES §30.10 (D76): the players may first pay One IP for -2 (``trials.justice_es_prison_death``)."""
+    return ("justice_es_prison_death", {"cid": cid, "roller": roller})
+
+
 @op("justice_end_of_turn")
 def justice_end_of_turn(state: GameState) -> None:
     # §31.5, A47: a PC who died in turn N is face-up again for turn N+2
@@ -456,10 +467,9 @@ def justice_end_of_turn(state: GameState) -> None:
             log(state, f"{name(cid)} commits suicide (§29.9, §30.10).")
             deaths.append(("kill", {"cid": cid, "cause": "suicide"}))
         elif c.imprisoned and c.owner is None and c.situation_turns >= 1:
-            if ruleset(state).prison_death_bought_off:  # ES §30.10 (D76): One IP for -2; trials.py
-                deaths.append(("justice_es_prison_death", {"cid": cid, "roller": state.first_player}))
-            elif _prison_death_roll(state, cid, state.first_player):
-                deaths.append(("kill", {"cid": cid, "cause": "died in prison"}))
+            death = registry.HOOKS[ruleset(state).prison_death_hook](state, cid, state.first_player)  # §30.10, D76
+            if death is not None:
+                deaths.append(death)
     seq(state, *deaths, ("justice_end_of_turn_tail", {}))
 
 
@@ -491,10 +501,9 @@ def justice_prison_deaths(state: GameState, p: int) -> None:
     for cid in owned_ids(state, p):  # p's characters, in ``state.chars`` order
         c = state.chars[cid]
         if c.imprisoned and not c.dead and c.situation_turns >= 1:
-            if ruleset(state).prison_death_bought_off:  # ES §30.10 (D76): One IP for -2; trials.py
-                steps.append(("justice_es_prison_death", {"cid": cid, "roller": p}))
-            elif _prison_death_roll(state, cid, p):
-                steps.append(("kill", {"cid": cid, "cause": "died in prison"}))
+            death = registry.HOOKS[ruleset(state).prison_death_hook](state, cid, p)  # §30.10, D76
+            if death is not None:
+                steps.append(death)
     seq(state, *steps)
 
 
@@ -540,12 +549,10 @@ def death_funeral_attend(state: GameState, choice: int, cid: str, i: int, attend
 
 @op("death_funeral_roll")
 def death_funeral_roll(state: GameState, p: int, cid: str) -> None:
-    """The Funeral Table (T1.16): 2d, no modifiers; D95 in the errata edition."""
+    """The Funeral Table (T1.16): 2d, no modifiers; the errata edition's table has D95."""
     r = chance.dice_sum(state, "Funeral Table")
-    row = lookup(FUNERAL, r)
+    row = lookup(ruleset(state).funeral_table, r)
     pp, ip, text = row["pp"], row["ip"], row["text"]
-    if r == D95_ROW and ruleset(state).funeral_grave_loses_pp:
-        pp, ip, text = -1, 0, "Fell Into Grave. Lose One PP (errata, D95)."
     log(state, f"Player {p} rolls {r} on the Funeral Table at the funeral of {name(cid)}: {text}")
     why = "Funeral Table"
     if pp > 0:

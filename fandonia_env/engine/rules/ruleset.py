@@ -31,6 +31,10 @@ from ..data import tables as T
 IDENTITY: Final = ("edition", "optional")
 #: The attributes derived from the rules (tables made once per ruleset, not rules of their own).
 DERIVED: Final = ("printed_statuses",)
+#: D95 (ES §38 Funerals): the errata Funeral Table (T1.16), whose Fell Into Grave (row 5) loses One PP, not One IP
+FUNERAL_D95: Final[dict[str, Any]] = {**T.FUNERAL, "rows": tuple(
+    (lo, hi, {**row, "pp": -1, "ip": 0, "text": "Fell Into Grave. Lose One PP (errata, D95)."} if lo == 5 else row)
+    for lo, hi, row in T.FUNERAL["rows"])}
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +128,10 @@ class Ruleset:
     henchmen_counsel: bool  # §15.3 (1981); D48, D51, A25: ES "henchmen cannot be used to counsel"
     free_counsel_counter: bool  # D7, A26: the Free Counsel Opportunity counter
     counselor_powers: bool  # §38 Additional Monarch's Counselor Powers
+    open_tables_hook: str  # §15.4: ruling R13 (1981) or D49 (ES §15.4): the hook listing the open tables
+    stand_ins_hook: str  # §15.3, §17.2.2; D48, D51, A25: the hook listing the henchmen standing in
+    counsel_extraditable_hook: str  # §25, §15.7; D66, D74 (ES §25.1, §25.12): whom Extradition counsel names
+    counsel_stated_hook: str  # §15.7; §38 Additional Monarch's Counselor Powers: the hook once a table is stated
     problem_sign_hooks: tuple[str, ...]  # §38 Additional Monarch's Counselor Powers: signs on problem rolls
     counselor_leaves_court_hook: str  # D27 (ES §13.4.3, §14.2.4, §29.3, §30.4): a counselor away from court
 
@@ -143,6 +151,8 @@ class Ruleset:
     heirs_kept: frozenset[str]  # D78 (ES §31.4): the nobles who keep an heir all the same
     funerals: bool  # §38 Funerals
     funeral_grave_loses_pp: bool  # D95 (ES §38 Funerals): Fell Into Grave loses One PP
+    funeral_table: dict[str, Any] = field(hash=False)  # §38 Funerals (T1.16); D95 (ES §38 Funerals)
+    prison_death_hook: str  # §30.10; D76 (ES §30.10): the hook making a prison death roll
     printed_statuses: dict[int, dict[str, int]] = field(hash=False)  # derived (§2, D1, D2, D11): players -> printed Statuses
 
     # -- look-ups ---------------------------------------------------------------------------
@@ -266,6 +276,10 @@ class Ruleset:
             henchmen_counsel=not es,
             free_counsel_counter=es,
             counselor_powers=o("counselor_powers"),
+            open_tables_hook="open_tables_d49" if es else "open_tables_r13",
+            stand_ins_hook="no_stand_ins" if es else "henchmen_stand_in",
+            counsel_extraditable_hook="extraditable_es" if es else "counsel_extraditable_1981",
+            counsel_stated_hook="counsel_prevention" if o("counselor_powers") else "ask_counsel",
             problem_sign_hooks=("counselor_problem_signs",) if o("counselor_powers") else (),
             counselor_leaves_court_hook="counselor_card_discarded" if es else "nothing",
             nc_may_not_hide=es,
@@ -282,6 +296,8 @@ class Ruleset:
             heirs_kept=C.FUNCTIONARIES if es else frozenset(),
             funerals=o("funerals"),
             funeral_grave_loses_pp=es,
+            funeral_table=FUNERAL_D95 if es else T.FUNERAL,
+            prison_death_hook="prison_death_d76" if es else "prison_death_1981",
             printed_statuses=printed,
         )
 

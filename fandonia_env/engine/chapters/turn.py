@@ -120,8 +120,7 @@ def setup(config: dict[str, Any]) -> GameState:
     state.wchar("george").spouse = "catherine"
     state.wchar("catherine").spouse = "george"
     state.monarch = "george"
-    if rs.rcs_removed_at_start:  # §38 Shorter Game e
-        _shorter_e(state)
+    _shorter_e(state)  # §38 Shorter Game e (no RC is removed without it)
     # §3.8 IP and PP
     sg = rs.start_ip_pp  # §3.8, §38 Shorter Game a
     for pl in state.players:
@@ -132,10 +131,9 @@ def setup(config: dict[str, Any]) -> GameState:
         pl.hand.append(dwtk[i])
     state.removed.extend(dwtk[n:])
     deck = [c for c in CARD_IDS if CARD_TYPE_OF[c] != "dwtk"]
-    if rs.rcs_removed_at_start:  # the removed RCs' Royal Alignment cards leave the game (§31.2)
-        gone = {ROYAL_ALIGNMENT_CARD[r] for r in rs.rcs_removed_at_start}
-        state.removed.extend(c for c in deck if CARD_TYPE_OF[c] in gone)
-        deck = [c for c in deck if CARD_TYPE_OF[c] not in gone]
+    gone = {ROYAL_ALIGNMENT_CARD[r] for r in rs.rcs_removed_at_start}  # their Royal Alignment cards leave (§31.2)
+    state.removed.extend(c for c in deck if CARD_TYPE_OF[c] in gone)
+    deck = [c for c in deck if CARD_TYPE_OF[c] not in gone]
     chance.shuffle(state, deck, "the Event pile (§3.9)")
     state.deck = deck
     for _ in range(rs.start_cards):  # §3.9, §38 Shorter Game c
@@ -154,7 +152,7 @@ def setup(config: dict[str, Any]) -> GameState:
     if rs.rcs_removed_at_start:
         log(state, "Shorter Game: " + ", ".join(name(r) for r in rs.rcs_removed_at_start)
             + " are removed from the game (§38).")
-    seq(state, ("pc_advantages", {}) if rs.pc_advantages else None, ("new_turn", {}))
+    seq(state, *[(o, {}) for o in rs.setup_ops], ("new_turn", {}))  # §38 Beginning PC Advantages
     return state
 
 
@@ -268,7 +266,7 @@ def player_turn(state: GameState, p: int) -> None:
 @op("turn_start_hooks")
 def turn_start_hooks(state: GameState, p: int) -> None:
     seq(state, *[(h, {"p": p}) for h in registry.TURN_START],
-        ("sweet_charity", {"p": p}) if ruleset(state).sweet_charity else None)
+        *[(h, {"p": p}) for h in ruleset(state).turn_start_ops])  # §38 Sweet Charity
 
 
 @op("turn_counsel")

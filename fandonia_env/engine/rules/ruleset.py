@@ -66,6 +66,7 @@ class Ruleset:
     foreign_support_values: tuple[int, int] | None  # D3, D4 (ES §2.1.4): Foreign Support 1dx3 / 1dx4
     famine_support_cards: frozenset[str] | None  # D18, A23 (ES §8.4.2): the cards Famine boosts (None: §14.5.2)
     crisis_boosts_support: bool  # D80, A53 (ES §33.4): every Support card boosted in a crisis
+    setup_ops: tuple[str, ...]  # §38 Beginning PC Advantages: the operations run once the set-up (§3) is done
 
     # -- activities (§13) ------------------------------------------------------------------
     counselor_may_be_henchman: bool  # D29 (ES §13.4.7, §14.5.6); with D27: not imprisoned/banished/hiding
@@ -80,6 +81,8 @@ class Ruleset:
     blackmail_dwtk_redrawn: bool  # D94 (ES §38 Blackmail): a drawn DWTK card is returned, another drawn
     bribery: bool  # D42, D43 (ES §13.4.20, A27): take bribes, bribe a NC Office Holder
     abdication: bool  # §38 Abdication
+    # procedures chosen here (issue 29): the hooks (``registry.HOOKS``) and operations that apply
+    turn_start_ops: tuple[str, ...]  # §38 Sweet Charity: operations run at the start of a Player Turn (after registry.TURN_START)
 
     # -- seduction, romance, marriage (§13.4.15, §18, §38 Romantic Intrigue) ----------------
     romantic_intrigue: bool  # §38 Romantic Intrigue
@@ -219,6 +222,7 @@ class Ruleset:
             foreign_support_values=T.FOREIGN_SUPPORT_ERRATA if es else None,
             famine_support_cards=C.FAMINE_SUPPORT_ERRATA if es else None,
             crisis_boosts_support=es,
+            setup_ops=("pc_advantages",) if o("pc_advantages") else (),
             counselor_may_be_henchman=es,
             counselor_card_lost_away_from_court=es,
             henchman_courted_farc_may_become_nrc=es,
@@ -231,6 +235,7 @@ class Ruleset:
             blackmail_dwtk_redrawn=es,
             bribery=es,
             abdication=o("abdication"),
+            turn_start_ops=("sweet_charity",) if o("sweet_charity") else (),
             romantic_intrigue=ri,
             seducers_hook="ri_seducers" if ri else "seducers_1981",
             seduce_targets_hook="ri_seduce_targets" if ri else "seduce_targets_1981",

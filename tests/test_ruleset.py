@@ -58,6 +58,11 @@ EDITION_RULES |= {
     "unresolved_problem_effects", "counselor_leaves_court_hook", "open_tables_hook", "stand_ins_hook",
     "counsel_extraditable_hook", "funeral_table", "prison_death_hook",
 }
+#: issue 29: the procedures (hooks, operations) and values the editions choose in the activities,
+#: bribery, optional activities, crown, romance and Romantic Intrigue code
+EDITION_RULES |= {
+    "take_bribe_legal_hook", "offer_bribe_legal_hook", "blackmail_dwtk_hook", "nc_in_hiding_ops",
+}
 
 
 # ---------------------------------------------------------------------------

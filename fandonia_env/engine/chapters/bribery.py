@@ -63,8 +63,13 @@ def amount_of(choice: int) -> int:
 
 
 def _legal_take(state: GameState, p: int) -> bool:
-    if not ruleset(state).bribery:
-        return False
+    """The errata's check (``Ruleset.take_bribe_legal_hook``; 1981: ``not_in_this_game``)."""
+    return registry.HOOKS[ruleset(state).take_bribe_legal_hook](state, p)
+
+
+@registry.hook("take_bribe_legal")
+def take_bribe_legal(state: GameState, p: int) -> bool:
+    """D42: once a turn, a PC who holds an Office or is a Monarch's Counselor."""
     if p in state.tstate.get("bribe_taken", ()):
         return False
     c = pc(state, p)
@@ -131,8 +136,13 @@ def _pairs(state: GameState, p: int) -> dict[str, list[str]]:
 
 
 def _legal_offer(state: GameState, p: int) -> bool:
-    if not ruleset(state).bribery:
-        return False
+    """The errata's check (``Ruleset.offer_bribe_legal_hook``; 1981: ``not_in_this_game``)."""
+    return registry.HOOKS[ruleset(state).offer_bribe_legal_hook](state, p)
+
+
+@registry.hook("offer_bribe_legal")
+def offer_bribe_legal(state: GameState, p: int) -> bool:
+    """D43: once a turn, One IP to spend, a bribable NC Office Holder beside his PC or a henchman."""
     if p in state.tstate.get("bribe_offered", ()) or not can_spend(state, p, 1):
         return False
     return bool(_pairs(state, p))

@@ -326,14 +326,23 @@ def crown_intrigue_choice(state: GameState, choice: int, i: int, victim: int) ->
 
 @op("intrigue_draw")
 def intrigue_draw(state: GameState, p: int, victim: int, blackmail_asked: bool = False) -> None:
-    """§8.4.3, §13.4.12, §14.2.2, §14.2.7, §14.5.1, A41: one card drawn at random, shown to all.
-    With the optional Blackmail rule (§38) p may blackmail instead (opt_activities.py)."""
+    """§8.4.3, §13.4.12, §14.2.2, §14.2.7, §14.5.1, A41: one card drawn at random, shown to all
+    (:func:`intrigue_card_drawn`).  The ruleset's ``intrigue_hook`` says what p does: draw, or
+    with the optional Blackmail rule (§38) blackmail instead (``opt_activities.blackmail_offered``);
+    ``blackmail_asked``: he has declined to blackmail, and draws."""
     if not intrigue_victim_ok(state, victim):
         log(state, f"Player {victim}'s hand may not be intrigued (§14.2.7): no effect.")
         return
-    if not blackmail_asked and ruleset(state).blackmail:  # §38 Blackmail
-        seq(state, ("blackmail_offer", {"p": p, "victim": victim}))
+    if blackmail_asked:
+        intrigue_card_drawn(state, p, victim)
         return
+    registry.HOOKS[ruleset(state).intrigue_hook](state, p, victim)
+
+
+@registry.hook("intrigue_card_drawn")
+def intrigue_card_drawn(state: GameState, p: int, victim: int) -> None:
+    """§14.2.2, §14.2.7, §14.5.1: p draws one card at random from the victim's hand (shown to all):
+    a legal card is discarded, an illegal one stays and the victim's PC is accused."""
     hand = state.players[victim].hand
     card = chance.pick(state, hand, f"a card intrigued from player {victim}'s hand (§14.2.2)")
     ctype = CARD_TYPE_OF[card]
@@ -632,8 +641,8 @@ def succession(state: GameState) -> None:
             log(state, f"{name(h.spouse)}, player {sp.owner}'s FAC, becomes the NRC consort (§18.10); "
                        "the Loyalty counter stays on the card.")
             sp.owner = None
-            if sp.hiding and ruleset(state).nc_may_not_hide:  # ES §24.7 (D64): a NC may not hide
-                seq(state, ("justice_d64_unhide", {"cid": h.spouse}))
+            if sp.hiding:  # ES §24.7 (D64): a NC may not hide
+                seq(state, *[(o, {"cid": h.spouse}) for o in ruleset(state).nc_in_hiding_ops])
             if sp.henchman_card is not None:
                 discard(state, sp.henchman_card)  # §17.4
                 sp.henchman_card = None

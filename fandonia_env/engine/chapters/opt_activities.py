@@ -1,10 +1,14 @@
 """§38 optional activities: Gaining Foreign Support, Gaining Fandonian Support, Emissaries,
-and Blackmail (with errata D94).  Each is behind its switch (``Ruleset.<switch>``).
+and Blackmail (with errata D94).  The ``Ruleset`` names the procedures that apply (issue 29):
+each activity's legality check (``<activity>_legal_hook``: the rule's own, or
+``not_in_this_game`` when its switch is off), the intrigue step (``intrigue_hook``) and the DOWN
+WITH THE KING card a blackmailer draws (``blackmail_dwtk_hook``: 1981 or D94).
 
 Activities registered here: ``foreign_support``, ``fandonian_support``, ``emissary``.
-Operation: ``blackmail_offer`` {p, victim}, scheduled by ``crown.intrigue_draw`` whenever a
-player is in the position to intrigue a card from an opponent's hand (Crown Events Intrigue
-§8.4.3, the activity §13.4.12, and the Intrigue counsel) and the Blackmail rule is on.
+Operation: ``blackmail_offer`` {p, victim}, scheduled by the hook ``blackmail_offered`` (the
+Blackmail rule's ``intrigue_hook``, run by ``crown.intrigue_draw``) whenever a player is in
+the position to intrigue a card from an opponent's hand (Crown Events Intrigue §8.4.3, the
+activity §13.4.12, and the Intrigue counsel).
 
 * Foreign Support: a player with a PC/FAC abroad in a country not at war names the country
   and rolls one die on the Foreign Support Table (column: the number of his PC and FACs in
@@ -132,8 +136,12 @@ def _fs_countries(state: GameState, p: int) -> list[str]:
 
 
 def _legal_foreign(state: GameState, p: int) -> bool:
-    if not ruleset(state).foreign_support:
-        return False
+    """``Ruleset.foreign_support_legal_hook``: :func:`foreign_support_legal`, or ``not_in_this_game``."""
+    return registry.HOOKS[ruleset(state).foreign_support_legal_hook](state, p)
+
+
+@registry.hook("foreign_support_legal")
+def foreign_support_legal(state: GameState, p: int) -> bool:
     return bool(_fs_countries(state, p))
 
 
@@ -179,8 +187,12 @@ def _fan_types(state: GameState, p: int) -> list[str]:
 
 
 def _legal_fandonian(state: GameState, p: int) -> bool:
-    if not ruleset(state).fandonian_support:
-        return False
+    """``Ruleset.fandonian_support_legal_hook``: :func:`fandonian_support_legal`, or ``not_in_this_game``."""
+    return registry.HOOKS[ruleset(state).fandonian_support_legal_hook](state, p)
+
+
+@registry.hook("fandonian_support_legal")
+def fandonian_support_legal(state: GameState, p: int) -> bool:
     return bool(_fan_types(state, p))
 
 
@@ -241,8 +253,12 @@ def _emissary_countries(state: GameState) -> list[str]:
 
 
 def _legal_emissary(state: GameState, p: int) -> bool:
-    if not ruleset(state).emissaries:
-        return False
+    """``Ruleset.emissary_legal_hook``: :func:`emissary_legal`, or ``not_in_this_game``."""
+    return registry.HOOKS[ruleset(state).emissary_legal_hook](state, p)
+
+
+@registry.hook("emissary_legal")
+def emissary_legal(state: GameState, p: int) -> bool:
     if not _has_envoy_office(state, p) or not _emissary_countries(state):
         return False
     return bool(_emissary_candidates(state, p))
@@ -284,6 +300,13 @@ def opt_emissary_country(state: GameState, choice: int, p: int, cid: str) -> Non
 # ---------------------------------------------------------------------------
 
 
+@registry.hook("blackmail_offered")
+def blackmail_offered(state: GameState, p: int, victim: int) -> None:
+    """§38 Blackmail (``Ruleset.intrigue_hook``): p, who may intrigue a card from the victim's
+    hand, may blackmail him instead (``crown.intrigue_draw`` has checked the hand)."""
+    seq(state, ("blackmail_offer", {"p": p, "victim": victim}))
+
+
 @op("blackmail_offer")
 def blackmail_offer(state: GameState, p: int, victim: int) -> None:
     if [p, victim] in state.tstate.get("blackmail_paid", []):
@@ -318,26 +341,39 @@ def blackmail_pay(state: GameState, choice: int, p: int, victim: int) -> None:
     log(state, f"Player {victim} refuses to pay: player {p} draws a card from his hand (§38).")
     hand = state.players[victim].hand
     card = chance.pick(state, hand, f"a card drawn by a blackmailer from player {victim}'s hand (§38)")
-    if CARD_TYPE_OF[card] == "dwtk":
-        if ruleset(state).blackmail_dwtk_redrawn:
-            log(state, f"Player {p} draws the DOWN WITH THE KING card: it is returned and he draws another "
-                       "(ES §38 Blackmail, D94).")
-            others = [c for c in hand if c != card]
-            card = chance.pick(state, others, f"another card drawn from player {victim}'s hand (D94)")
-        else:
-            log(state, f"Player {p} draws player {victim}'s DOWN WITH THE KING card: it stays with its owner "
-                       "(§14.2.8), whose PC is accused of wrongdoing (+2, §14.5.1).")
-            c = pc(state, victim)
-            if not c.dead:
-                seq(state, ("accuse", {"cid": c.cid, "dwtk": True,
-                                       "why": "his DOWN WITH THE KING card drawn by a blackmailer (+2, §14.5.1)"}))
+    if CARD_TYPE_OF[card] == "dwtk":  # the ruleset's procedure: 1981 (it stays) or D94 (another card)
+        drawn: str | None = registry.HOOKS[ruleset(state).blackmail_dwtk_hook](state, p, victim, card)
+        if drawn is None:
             return
+        card = drawn
     hand.remove(card)
     state.players[p].hand.append(card)
     ctype = CARD_TYPE_OF[card]
     for q in (p, victim):
         log(state, f"Player {p} draws '{CARD_TYPES[ctype].name}' from player {victim}'s hand.", to=q)
     seq(state, ask(p, "blackmail_keep", [YES, NO], "blackmail_keep", {"card": ctype}, p=p, card=card))
+
+
+@registry.hook("blackmail_dwtk_stays")
+def blackmail_dwtk_stays(state: GameState, p: int, victim: int, card: str) -> str | None:
+    """1981 (§14.2.8, §14.5.1): the DOWN WITH THE KING card stays with its owner, whose PC is
+    accused of wrongdoing (+2); the blackmailer gets no card (None)."""
+    log(state, f"Player {p} draws player {victim}'s DOWN WITH THE KING card: it stays with its owner "
+               "(§14.2.8), whose PC is accused of wrongdoing (+2, §14.5.1).")
+    c = pc(state, victim)
+    if not c.dead:
+        seq(state, ("accuse", {"cid": c.cid, "dwtk": True,
+                               "why": "his DOWN WITH THE KING card drawn by a blackmailer (+2, §14.5.1)"}))
+    return None
+
+
+@registry.hook("blackmail_dwtk_redrawn")
+def blackmail_dwtk_redrawn(state: GameState, p: int, victim: int, card: str) -> str | None:
+    """D94 (ES §38 Blackmail): the card is returned and the blackmailer draws another (returned)."""
+    log(state, f"Player {p} draws the DOWN WITH THE KING card: it is returned and he draws another "
+               "(ES §38 Blackmail, D94).")
+    others = [c for c in state.players[victim].hand if c != card]
+    return chance.pick(state, others, f"another card drawn from player {victim}'s hand (D94)")
 
 
 @op("blackmail_keep")

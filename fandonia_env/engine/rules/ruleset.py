@@ -31,6 +31,8 @@ from ..data import tables as T
 IDENTITY: Final = ("edition", "optional")
 #: The attributes derived from the rules (tables made once per ruleset, not rules of their own).
 DERIVED: Final = ("printed_statuses",)
+#: the hook of an optional activity or free action that is not part of the game (its legality check)
+NOT_IN_THIS_GAME: Final = "not_in_this_game"
 #: D95 (ES §38 Funerals): the errata Funeral Table (T1.16), whose Fell Into Grave (row 5) loses One PP, not One IP
 FUNERAL_D95: Final[dict[str, Any]] = {**T.FUNERAL, "rows": tuple(
     (lo, hi, {**row, "pp": -1, "ip": 0, "text": "Fell Into Grave. Lose One PP (errata, D95)."} if lo == 5 else row)
@@ -83,6 +85,14 @@ class Ruleset:
     abdication: bool  # §38 Abdication
     # procedures chosen here (issue 29): the hooks (``registry.HOOKS``) and operations that apply
     turn_start_ops: tuple[str, ...]  # §38 Sweet Charity: operations run at the start of a Player Turn (after registry.TURN_START)
+    foreign_support_legal_hook: str  # §38 Gaining Foreign Support: the activity's legality check (else "not_in_this_game")
+    fandonian_support_legal_hook: str  # §38 Gaining Fandonian Support: the activity's legality check
+    emissary_legal_hook: str  # §38 Emissaries: the activity's legality check
+    take_bribe_legal_hook: str  # D42 (ES §13.4.20): the free action's legality check (1981: "not_in_this_game")
+    offer_bribe_legal_hook: str  # D43, A27 (ES §13.4.20): the free action's legality check (1981: "not_in_this_game")
+    intrigue_hook: str  # §38 Blackmail: a player who may intrigue a card from a hand draws it (§14.2.2) or may blackmail
+    blackmail_dwtk_hook: str  # D94 (ES §38 Blackmail): a drawn DWTK card stays, its owner accused (§14.2.8), or is redrawn
+    nc_in_hiding_ops: tuple[str, ...]  # D64 (ES §24.7): operations run when a character in hiding becomes a NC/NRC
 
     # -- seduction, romance, marriage (§13.4.15, §18, §38 Romantic Intrigue) ----------------
     romantic_intrigue: bool  # §38 Romantic Intrigue
@@ -236,6 +246,14 @@ class Ruleset:
             bribery=es,
             abdication=o("abdication"),
             turn_start_ops=("sweet_charity",) if o("sweet_charity") else (),
+            foreign_support_legal_hook="foreign_support_legal" if o("foreign_support") else NOT_IN_THIS_GAME,
+            fandonian_support_legal_hook="fandonian_support_legal" if o("fandonian_support") else NOT_IN_THIS_GAME,
+            emissary_legal_hook="emissary_legal" if o("emissaries") else NOT_IN_THIS_GAME,
+            take_bribe_legal_hook="take_bribe_legal" if es else NOT_IN_THIS_GAME,
+            offer_bribe_legal_hook="offer_bribe_legal" if es else NOT_IN_THIS_GAME,
+            intrigue_hook="blackmail_offered" if o("blackmail") else "intrigue_card_drawn",
+            blackmail_dwtk_hook="blackmail_dwtk_redrawn" if es else "blackmail_dwtk_stays",
+            nc_in_hiding_ops=("justice_d64_unhide",) if es else (),
             romantic_intrigue=ri,
             seducers_hook="ri_seducers" if ri else "seducers_1981",
             seduce_targets_hook="ri_seduce_targets" if ri else "seduce_targets_1981",

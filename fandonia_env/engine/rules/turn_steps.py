@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core import chance
+from ..core import chance, registry
 from ..core.actions import ID
 from ..core.machine import log, seq
 from ..core.records import mark_restricted
@@ -41,6 +41,13 @@ def place_ambassador(state: GameState, cid: str) -> None:
                 and not (sp.banished or sp.imprisoned or sp.hiding or sp.location in state.wars)):
             state.wchar(sp.cid).location = country
 
+
+
+@registry.hook("not_in_this_game")  # ruleset.NOT_IN_THIS_GAME
+def not_in_this_game(state: GameState, p: int) -> bool:
+    """The legality check of an optional activity or free action whose rule is off (the
+    ``Ruleset`` names it instead of the rule's own check, e.g. ``foreign_support_legal_hook``)."""
+    return False
 
 
 def restricted(state: GameState, p: int) -> bool:

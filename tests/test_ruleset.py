@@ -62,6 +62,7 @@ EDITION_RULES |= {
 #: bribery, optional activities, crown, romance and Romantic Intrigue code
 EDITION_RULES |= {
     "take_bribe_legal_hook", "offer_bribe_legal_hook", "blackmail_dwtk_hook", "nc_in_hiding_ops",
+    "counselor_candidates_hook", "fandonia_return_ops",
 }
 
 

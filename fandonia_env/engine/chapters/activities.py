@@ -167,8 +167,8 @@ def release_character(state: GameState, cid: str) -> None:
     c.owner = None
     kind = "NRC" if cid in ROYALS else "NC"
     log(state, f"{name(cid)} leaves player {prev}'s faction and becomes a {kind}.")
-    if c.hiding and ruleset(state).nc_may_not_hide:  # ES §24.7 (D64): hiding.py
-        seq(state, ("justice_d64_unhide", {"cid": cid}))
+    if c.hiding:  # ES §24.7 (D64): a NC may not hide (hiding.py)
+        seq(state, *[(o, {"cid": cid}) for o in ruleset(state).nc_in_hiding_ops])
 
 
 @op("release")
@@ -293,11 +293,22 @@ def act_title_pick(state: GameState, choice: int, p: int) -> None:
 
 
 def _counselor_candidates(state: GameState, p: int) -> list[str]:
-    """PC or FAC, not an Office Holder, not a henchman (incl. the PC's spouse, §17.3),
-    not already a Monarch's Counselor."""
-    if ruleset(state).counselor_may_be_henchman:  # D29: a henchman may be one; D27: not imprisoned, banished or hiding (counsel group)
-        return [cid for cid in _pc_or_facs(state, p) if state.chars[cid].office is None
-                and state.chars[cid].counselor_card is None and not _away_from_court(state.chars[cid])]
+    """The ruleset's ``counselor_candidates_hook``: 1981 or the errata (D27, D29)."""
+    return registry.HOOKS[ruleset(state).counselor_candidates_hook](state, p)
+
+
+@registry.hook("counselor_candidates_es")
+def counselor_candidates_es(state: GameState, p: int) -> list[str]:
+    """ES §13.4.3, §14.5.6: PC or FAC, not an Office Holder, not already a Monarch's Counselor;
+    a henchman may be one (D29), not a character imprisoned, banished or in hiding (D27)."""
+    return [cid for cid in _pc_or_facs(state, p) if state.chars[cid].office is None
+            and state.chars[cid].counselor_card is None and not _away_from_court(state.chars[cid])]
+
+
+@registry.hook("counselor_candidates_1981")
+def counselor_candidates_1981(state: GameState, p: int) -> list[str]:
+    """§13.4.3, §14.5.3: PC or FAC, not an Office Holder, not a henchman (incl. the PC's spouse,
+    §17.3), not already a Monarch's Counselor."""
     hm = henchmen(state, p)
     return [cid for cid in _pc_or_facs(state, p)
             if state.chars[cid].office is None and state.chars[cid].counselor_card is None
@@ -805,9 +816,8 @@ def act_travel_dest(state: GameState, choice: int, p: int, cid: str) -> None:
         log(state, f"{name(cid)} returns to Fandonia from {COUNTRY_NAMES[src]}.")
     else:
         log(state, f"{name(cid)} travels from {COUNTRY_NAMES[src]} to {COUNTRY_NAMES[dest]}.")
-    back = (("justice_es_enter_fandonia", {"cid": cid}) if dest == FANDONIA and ruleset(state).wrongdoers_live_abroad
-            else None)  # D62
-    seq(state, back, ("act_travel", {"p": p, "first": False}))
+    back = ruleset(state).fandonia_return_ops if dest == FANDONIA else ()  # ES §20.8 (D62): hiding.py
+    seq(state, *[(o, {"cid": cid}) for o in back], ("act_travel", {"p": p, "first": False}))
 
 
 # ---------------------------------------------------------------------------

@@ -92,7 +92,9 @@ class Ruleset:
     offer_bribe_legal_hook: str  # D43, A27 (ES §13.4.20): the free action's legality check (1981: "not_in_this_game")
     intrigue_hook: str  # §38 Blackmail: a player who may intrigue a card from a hand draws it (§14.2.2) or may blackmail
     blackmail_dwtk_hook: str  # D94 (ES §38 Blackmail): a drawn DWTK card stays, its owner accused (§14.2.8), or is redrawn
+    counselor_candidates_hook: str  # D27, D29 (ES §13.4.3, §14.5.6): who may become a Monarch's Counselor
     nc_in_hiding_ops: tuple[str, ...]  # D64 (ES §24.7): operations run when a character in hiding becomes a NC/NRC
+    fandonia_return_ops: tuple[str, ...]  # D62 (ES §20.8): operations run when a character travels back to Fandonia
 
     # -- seduction, romance, marriage (§13.4.15, §18, §38 Romantic Intrigue) ----------------
     romantic_intrigue: bool  # §38 Romantic Intrigue
@@ -253,7 +255,9 @@ class Ruleset:
             offer_bribe_legal_hook="offer_bribe_legal" if es else NOT_IN_THIS_GAME,
             intrigue_hook="blackmail_offered" if o("blackmail") else "intrigue_card_drawn",
             blackmail_dwtk_hook="blackmail_dwtk_redrawn" if es else "blackmail_dwtk_stays",
+            counselor_candidates_hook="counselor_candidates_es" if es else "counselor_candidates_1981",
             nc_in_hiding_ops=("justice_d64_unhide",) if es else (),
+            fandonia_return_ops=("justice_es_enter_fandonia",) if es else (),
             romantic_intrigue=ri,
             seducers_hook="ri_seducers" if ri else "seducers_1981",
             seduce_targets_hook="ri_seduce_targets" if ri else "seduce_targets_1981",

@@ -56,7 +56,8 @@ EDITION_RULES = {
 EDITION_RULES |= {
     "no_problem_bonus_hook", "war_expulsion_hook", "stuck_minister_hook", "recalled_from_war",
     "unresolved_problem_effects", "counselor_leaves_court_hook", "open_tables_hook", "stand_ins_hook",
-    "counsel_extraditable_hook", "funeral_table", "prison_death_hook",
+    "counsel_extraditable_hook", "funeral_table", "prison_death_hook", "escape_kind_hook", "escaped_hook",
+    "extradite_hook", "unhideable_hook", "unhidden_wrongdoer_hook", "abroad_turn_start_hook",
 }
 #: issue 29: the procedures (hooks, operations) and values the editions choose in the activities,
 #: bribery, optional activities, crown, romance and Romantic Intrigue code

@@ -64,19 +64,32 @@ def justice_go_hiding(state: GameState, cid: str, why: str = "") -> None:
 # ---------------------------------------------------------------------------
 
 
-def _escape_kind(c: Character, state: GameState | None = None) -> str | None:
-    """``state`` given: the errata edition adds "abroad", a fugitive hiding abroad fleeing
-    to another country (ES §25.9, D71)."""
+def _escape_kind(state: GameState, c: Character) -> str | None:
+    """How ``c`` may escape (the Ruleset's ``escape_kind_hook``), or None."""
+    kind: str | None = registry.HOOKS[ruleset(state).escape_kind_hook](state, c)
+    return kind
+
+
+@registry.hook("escape_kind_1981")
+def _escape_kind_1981(state: GameState, c: Character) -> str | None:
+    """§13.4.10: from prison ("prison") or from hiding in Fandonia ("hiding")."""
     if c.dead:
         return None
     if c.imprisoned:
         return "prison"
     if c.hiding and c.location == FANDONIA:
         return "hiding"
-    if (state is not None and c.hiding and not c.banished and ruleset(state).wrongdoers_live_abroad
-            and not stuck_at_war(state, c) and country_ids(state, c.location)):
-        return "abroad"
     return None
+
+
+@registry.hook("escape_kind_d71")
+def _escape_kind_d71(state: GameState, c: Character) -> str | None:
+    """ES §25.9 (D71): also "abroad", a fugitive hiding abroad fleeing to another country."""
+    kind = _escape_kind_1981(state, c)
+    if (kind is None and c.hiding and not c.dead and not c.banished and not stuck_at_war(state, c)
+            and country_ids(state, c.location)):
+        return "abroad"
+    return kind
 
 
 def _escape_cards(state: GameState, p: int, kind: str) -> list[int]:
@@ -90,9 +103,10 @@ def _escape_cards(state: GameState, p: int, kind: str) -> list[int]:
 
 
 def _escapees(state: GameState) -> list[tuple[str, str]]:
+    kind_of = registry.HOOKS[ruleset(state).escape_kind_hook]
     out = []
     for cid, c in state.chars.items():
-        k = _escape_kind(c, state)
+        k = kind_of(state, c)
         if k is not None and cid not in NEVER_ABROAD:
             out.append((cid, k))
     return out
@@ -102,12 +116,16 @@ def _escape_legal(state: GameState, p: int) -> bool:
     wars = state.wars
     if wars and all(k in wars for k in COUNTRIES):  # not country_ids(state): no country to go to
         return False
+    ids = imprisoned_or_hiding_ids(state)  # the others' _escape_kind is None
+    if not ids:
+        return False
+    kind_of = registry.HOOKS[ruleset(state).escape_kind_hook]
     w = waived(state)
     tried: set[str] = set()
     chars = state.chars
-    for cid in imprisoned_or_hiding_ids(state):  # the others' _escape_kind is None
+    for cid in ids:
         c = chars[cid]
-        k = _escape_kind(c, state)
+        k = kind_of(state, c)
         if k is None or cid in NEVER_ABROAD or k in tried:
             continue
         if w or _escape_cards(state, p, k):
@@ -126,7 +144,7 @@ def justice_escape(state: GameState, p: int) -> None:
 @op("justice_escape_target")
 def justice_escape_target(state: GameState, choice: int, p: int) -> None:
     cid = NAME[choice][len("char_"):]
-    kind = _escape_kind(state.chars[cid], state)
+    kind = _escape_kind(state, state.chars[cid])
     assert kind is not None
     if waived(state):
         seq(state, ("justice_escape_country", {"p": p, "cid": cid}))
@@ -145,7 +163,7 @@ def justice_escape_card(state: GameState, choice: int, p: int, cid: str) -> None
 @op("justice_escape_country")
 def justice_escape_country(state: GameState, p: int, cid: str) -> None:
     c = state.chars[cid]
-    here = c.location if _escape_kind(c, state) == "abroad" else None  # ES §25.9: to another country
+    here = c.location if _escape_kind(state, c) == "abroad" else None  # ES §25.9: to another country
     seq(state, ask(p, "escape_country", country_ids(state, here), "justice_escape_window",
                    {"activity": "escape", "target": cid}, p=p, cid=cid))
 
@@ -153,7 +171,7 @@ def justice_escape_country(state: GameState, p: int, cid: str) -> None:
 @op("justice_escape_window")
 def justice_escape_window(state: GameState, choice: int, p: int, cid: str) -> None:
     country = suffix(choice, "country_")
-    kind = _escape_kind(state.chars[cid], state)
+    kind = _escape_kind(state, state.chars[cid])
     guard = "prison_guards" if kind == "prison" else "port_guards"
     spec = {
         "label": f"escape of {name(cid)}",
@@ -171,12 +189,13 @@ def justice_escape_result(state: GameState, roll: dict[str, Any], cid: str, coun
     if roll["negated"]:
         log(state, f"The escape of {name(cid)} is negated (§13.4.10).")
         return
-    if ruleset(state).fugitive_flees_between_countries and c.hiding and abroad(c):
-        src = c.location
-        c.location = country
-        log(state, f"{name(cid)} flees in hiding from {COUNTRY_NAMES[src]} to {COUNTRY_NAMES[country]} "
-                   "(ES §25.9, D71).")
-        return
+    registry.HOOKS[ruleset(state).escaped_hook](state, cid, c, country)
+
+
+@registry.hook("escaped_1981")
+def _escaped(state: GameState, cid: str, c: Character, country: str) -> None:
+    """§13.4.10: ``c`` (``state.wchar(cid)``) escapes to ``country`` and hides there; an escaped
+    prisoner is a wrongdoer (§24.10)."""
     was_prisoner = c.imprisoned
     c.imprisoned = False
     c.suicide = False  # §29.9, §30.10: only a banished or imprisoned character
@@ -188,14 +207,27 @@ def justice_escape_result(state: GameState, roll: dict[str, Any], cid: str, coun
         c.situation_turns = 0
         c.escaped = not c.awaiting_execution
     log(state, f"{name(cid)} escapes to {COUNTRY_NAMES[country]} and is in hiding there (§13.4.10).")
-    if ruleset(state).wrongdoers_live_abroad:
-        if c.owner is None:  # ES §24.7 (D64): a NC cannot hide; he lives openly abroad (ES §20.8)
-            c.hiding = False
-            log(state, f"{name(cid)} is a NC and cannot hide: he lives openly in {COUNTRY_NAMES[country]} "
-                       "(ES §24.7, §20.8).")
-        else:
-            seq(state, ask(c.owner, "escape_hide_choice", [YES, NO], "justice_es_escape_hide",
-                           {"target": cid}, cid=cid))
+
+
+@registry.hook("escaped_es")
+def _escaped_es(state: GameState, cid: str, c: Character, country: str) -> None:
+    """ES §25.9 (D71): a fugitive hiding abroad flees to another country.  Otherwise he escapes
+    (§13.4.10) and chooses hiding or living openly there (ES §20.8, D62); a NC cannot hide
+    (ES §24.7, D64)."""
+    if c.hiding and abroad(c):
+        src = c.location
+        c.location = country
+        log(state, f"{name(cid)} flees in hiding from {COUNTRY_NAMES[src]} to {COUNTRY_NAMES[country]} "
+                   "(ES §25.9, D71).")
+        return
+    _escaped(state, cid, c, country)
+    if c.owner is None:  # ES §24.7 (D64): a NC cannot hide; he lives openly abroad (ES §20.8)
+        c.hiding = False
+        log(state, f"{name(cid)} is a NC and cannot hide: he lives openly in {COUNTRY_NAMES[country]} "
+                   "(ES §24.7, §20.8).")
+    else:
+        seq(state, ask(c.owner, "escape_hide_choice", [YES, NO], "justice_es_escape_hide",
+                       {"target": cid}, cid=cid))
 
 
 # ---------------------------------------------------------------------------
@@ -230,10 +262,19 @@ def justice_extradite_target(state: GameState, choice: int, p: int) -> None:
     if not waived(state):
         discard(state, take_card(state, p, "extradition"))
         log(state, f"Player {p} plays an 'Extradition' card.")
-    if ruleset(state).es_extradition:
-        seq(state, ("justice_es_extradite", {"p": p, "cid": cid}))
-        return
+    registry.HOOKS[ruleset(state).extradite_hook](state, p, cid)
+
+
+@registry.hook("extradite_1981")
+def _extradite_1981(state: GameState, p: int, cid: str) -> None:
+    """§25: the wrongdoer is returned to Fandonia for trial (``trials.to_trial``)."""
     seq(state, ("to_trial", {"cid": cid, "extradited": True}))
+
+
+@registry.hook("extradite_es")
+def _extradite_es(state: GameState, p: int, cid: str) -> None:
+    """ES §25 (D66-D74): the Intrigue, veto and hiding rules (``justice_es_extradite``)."""
+    seq(state, ("justice_es_extradite", {"p": p, "cid": cid}))
 
 
 # ---------------------------------------------------------------------------
@@ -251,15 +292,23 @@ def _hideable(state: GameState, p: int, cid: str, c: Character) -> bool:
             and (c.banished or not is_wrongdoer(c) or (ruleset(state).wrongdoers_live_abroad and living_abroad(state, c))))
 
 
-def _unhideable(state: GameState, p: int, cid: str, c: Character) -> bool:
-    """§24.8.  Reading: the first player decides for NCs (§5, R9), so during his own Player
-    Turn he may also bring a NC out of hiding."""
+@registry.hook("unhideable_d62")
+def _unhideable_d62(state: GameState, p: int, cid: str, c: Character) -> bool:
+    """§24.8, ES §20.8 (D62): p's character in hiding (not since this turn) may come out of it,
+    wherever he is (a wrongdoer in a country at war lives openly there).  Reading: the first
+    player decides for NCs (§5, R9), so during his own Player Turn he may also bring a NC out of
+    hiding."""
     mine = c.owner == p or (c.owner is None and p == state.first_player)
-    if not mine or not c.hiding or c.dead or c.hid_turn == state.turn:
+    return mine and c.hiding and not c.dead and c.hid_turn != state.turn
+
+
+@registry.hook("unhideable_1981")
+def _unhideable_1981(state: GameState, p: int, cid: str, c: Character) -> bool:
+    """§24.8, §7.10.1: as ``unhideable_d62``, but a wrongdoer in a country at war cannot return
+    to Fandonia, so he stays in hiding."""
+    if not _unhideable_d62(state, p, cid, c):
         return False
-    if is_wrongdoer(c) and not c.banished and stuck_at_war(state, c) and not ruleset(state).wrongdoers_live_abroad:
-        return False  # cannot return to Fandonia (§7.10.1); ES §20.8: he may live openly there
-    return True
+    return not (is_wrongdoer(c) and not c.banished and stuck_at_war(state, c))
 
 
 def _hide_legal(state: GameState, p: int) -> bool:
@@ -277,9 +326,13 @@ def _hide_legal(state: GameState, p: int) -> bool:
 def _unhide_legal(state: GameState, p: int) -> bool:
     if not _own_turn(state, p):
         return False
+    ids = hiding_ids(state)
+    if not ids:
+        return False
+    ok = registry.HOOKS[ruleset(state).unhideable_hook]  # §24.8; ES §20.8 (D62)
     chars = state.chars
-    for cid in hiding_ids(state):
-        if _unhideable(state, p, cid, chars[cid]):
+    for cid in ids:
+        if ok(state, p, cid, chars[cid]):
             return True
     return False
 
@@ -302,7 +355,8 @@ def justice_hide_char(state: GameState, choice: int, p: int) -> None:
 
 @op("justice_unhide")
 def justice_unhide(state: GameState, p: int) -> None:
-    opts = [char_action(cid) for cid, c in state.chars.items() if _unhideable(state, p, cid, c)]
+    ok = registry.HOOKS[ruleset(state).unhideable_hook]  # §24.8; ES §20.8 (D62)
+    opts = [char_action(cid) for cid, c in state.chars.items() if ok(state, p, cid, c)]
     seq(state, ask(p, "unhide_char", opts, "justice_unhide_char", {}, p=p))
 
 
@@ -318,8 +372,21 @@ def justice_unhide_char(state: GameState, choice: int, p: int) -> None:
     log(state, f"{name(cid)} comes out of hiding (§24.8).")
     if c.banished or not is_wrongdoer(c):
         return
-    if ruleset(state).wrongdoers_live_abroad and abroad(c):
-        # ES §20.8 (D62): he may live openly abroad instead of returning (§24.8)
+    registry.HOOKS[ruleset(state).unhidden_wrongdoer_hook](state, p, cid)
+
+
+@registry.hook("unhidden_1981")
+def _unhidden_1981(state: GameState, p: int, cid: str) -> None:
+    """§24.8: the wrongdoer out of hiding faces justice."""
+    _back_to_justice(state, cid)
+
+
+@registry.hook("unhidden_d62")
+def _unhidden_d62(state: GameState, p: int, cid: str) -> None:
+    """ES §20.8 (D62): a wrongdoer out of hiding abroad may live openly there instead of
+    returning to Fandonia and to justice (§24.8)."""
+    c = state.chars[cid]
+    if abroad(c):
         opts = [YES] if stuck_at_war(state, c) else [YES, NO]
         seq(state, ask(p, "unhide_abroad", opts, "justice_es_unhide_abroad", {"target": cid}, cid=cid))
         return
@@ -336,8 +403,7 @@ def _back_to_justice(state: GameState, cid: str) -> None:
     elif c.escaped:
         imprison(state, cid, False, "an escaped prisoner back in Fandonia: imprisoned again (§30.6)")
     else:
-        if ruleset(state).fugitive_fate_remembered:
-            state.misc.get("justice_fate", {}).pop(cid, None)
+        state.misc.get("justice_fate", {}).pop(cid, None)  # what awaited him, if remembered (ES §25.10, D72)
         log(state, f"{name(cid)} is a wrongdoer: sent to a hearing (§24.8).")
         seq(state, ("hearing", {"cid": cid, "cont": True}))
 
@@ -397,9 +463,9 @@ def justice_es_unhide_abroad(state: GameState, choice: int, cid: str) -> None:
 @op("justice_es_enter_fandonia")
 def justice_es_enter_fandonia(state: GameState, cid: str) -> None:
     """ES §20.8 (D62): a wrongdoer living abroad who visits Fandonia goes at once to
-    Fandonian justice (ES §25.10)."""
+    Fandonian justice (ES §25.10).  Scheduled by the travel activity in the errata edition only."""
     c = state.chars[cid]
-    if not ruleset(state).wrongdoers_live_abroad or c.dead or c.banished or c.location != FANDONIA or not is_wrongdoer(c):
+    if c.dead or c.banished or c.location != FANDONIA or not is_wrongdoer(c):
         return
     log(state, f"{name(cid)} is a wrongdoer who comes to Fandonia: he faces Fandonian justice at once "
                "(ES §20.8, §25.10).")
@@ -408,9 +474,15 @@ def justice_es_enter_fandonia(state: GameState, cid: str) -> None:
 
 @op("justice_es_turn_start")
 def justice_es_turn_start(state: GameState, p: int) -> None:
+    """A ``registry.TURN_START`` entry: the Ruleset's ``abroad_turn_start_hook``."""
+    registry.HOOKS[ruleset(state).abroad_turn_start_hook](state, p)
+
+
+@registry.hook("one_activity_abroad")
+def _one_activity_abroad(state: GameState, p: int) -> None:
     """ES §20.8, A31: a player whose PC is a wrongdoer living abroad has one activity this
     turn, more only through Extra Activity (checked when his Player Turn begins)."""
-    if not ruleset(state).wrongdoers_live_abroad or not state.pt:
+    if not state.pt:
         return
     c = state.chars[state.players[p].pc]
     if not living_abroad(state, c):
@@ -424,9 +496,10 @@ def justice_es_turn_start(state: GameState, p: int) -> None:
 @op("justice_d64_unhide")
 def justice_d64_unhide(state: GameState, cid: str) -> None:
     """ES §24.7 (D64): a FAC in hiding who becomes a NC comes out of hiding at once and
-    faces the consequences (§24.8, §25.10)."""
+    faces the consequences (§24.8, §25.10).  Scheduled in the errata edition only (the
+    activities and crown chapters ask ``nc_may_not_hide``)."""
     c = state.chars[cid]
-    if not ruleset(state).nc_may_not_hide or c.dead or not c.hiding or c.owner is not None:
+    if c.dead or not c.hiding or c.owner is not None:
         return
     c = state.wchar(cid)
     c.hiding = False

@@ -167,6 +167,12 @@ class Ruleset:
     funerals: bool  # §38 Funerals
     funeral_grave_loses_pp: bool  # D95 (ES §38 Funerals): Fell Into Grave loses One PP
     funeral_table: dict[str, Any] = field(hash=False)  # §38 Funerals (T1.16); D95 (ES §38 Funerals)
+    escape_kind_hook: str  # §13.4.10; D71 (ES §25.9): the hook saying who may escape, and from where
+    escaped_hook: str  # §13.4.10; D62, D64, D71 (ES §20.8, §24.7, §25.9): the hook of a successful escape
+    extradite_hook: str  # §25; D66-D74 (ES §25): the hook run once the Extradition card is played
+    unhideable_hook: str  # §24.8, §7.10.1; D62 (ES §20.8): the hook saying who may come out of hiding
+    unhidden_wrongdoer_hook: str  # §24.8; D62 (ES §20.8): the hook for a wrongdoer out of hiding
+    abroad_turn_start_hook: str  # D62, A31 (ES §20.8): the hook at the turn start of a PC living abroad
     prison_death_hook: str  # §30.10; D76 (ES §30.10): the hook making a prison death roll
     printed_statuses: dict[int, dict[str, int]] = field(hash=False)  # derived (§2, D1, D2, D11): players -> printed Statuses
 
@@ -324,6 +330,12 @@ class Ruleset:
             funerals=o("funerals"),
             funeral_grave_loses_pp=es,
             funeral_table=FUNERAL_D95 if es else T.FUNERAL,
+            escape_kind_hook="escape_kind_d71" if es else "escape_kind_1981",
+            escaped_hook="escaped_es" if es else "escaped_1981",
+            extradite_hook="extradite_es" if es else "extradite_1981",
+            unhideable_hook="unhideable_d62" if es else "unhideable_1981",
+            unhidden_wrongdoer_hook="unhidden_d62" if es else "unhidden_1981",
+            abroad_turn_start_hook="one_activity_abroad" if es else "nothing",
             prison_death_hook="prison_death_d76" if es else "prison_death_1981",
             printed_statuses=printed,
         )

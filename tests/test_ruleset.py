@@ -63,7 +63,8 @@ EDITION_RULES |= {
 #: bribery, optional activities, crown, romance and Romantic Intrigue code
 EDITION_RULES |= {
     "take_bribe_legal_hook", "offer_bribe_legal_hook", "blackmail_dwtk_hook", "nc_in_hiding_ops",
-    "counselor_candidates_hook", "fandonia_return_ops",
+    "counselor_candidates_hook", "fandonia_return_ops", "guest_auto_proposal_hook",
+    "ri_seduction_negating_cards", "seduction_success_hooks", "seduction_failure_hooks",
 }
 
 

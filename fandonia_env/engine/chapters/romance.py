@@ -56,9 +56,10 @@ Errata edition and optional rules (issue 5)
 * ES §13.4.16: the host rolls on the Socializing Table too (D38), first, in his own Player
   Turn (so A44's activity-loss clauses apply to him); if his PC is marrying he rolls twice
   (D39).  A guest who gets "Proposal Automatically Accepted" designates the proposer and
-  proposee at once (PASS loses it) or loses it (D40).
-* §38 Romantic Intrigue 3 (eloping): a natural 6 on the proposal die (A5) offers the
-  operation ``ri_elope_offer`` (``romantic_intrigue.py``).
+  proposee at once (PASS loses it) or loses it (D40): the ruleset's
+  ``guest_auto_proposal_hook`` (``auto_proposal_kept`` or ``auto_proposal_at_once``).
+* §38 Romantic Intrigue 3 (eloping): a natural 6 on the proposal die (A5) runs the ruleset's
+  ``accepted_proposal_six_ops``: the operation ``ri_elope_offer`` (``romantic_intrigue.py``).
 * ES §19.7.1: a roll naming the duellist himself is rerolled (D58) and a female rolled
   as opponent who is a PC, FAC or EAC goes to §19.4, a neutral lady is rerolled (D59):
   both are what the duel code below already does in either edition.
@@ -339,8 +340,8 @@ def propose_result(state: GameState, roll: dict[str, Any], p: int, a: str, b: st
     if t >= 3:
         log(state, f"Proposal roll {t} (3-6): {name(b)} accepts {name(a)}'s proposal (§18.4).")
         _engage(state, a, b)
-        if roll["natural"] == 6 and ruleset(state).romantic_intrigue:  # §38 RI 3, A5
-            seq(state, ("ri_elope_offer", {"p": p, "a": a, "b": b}))
+        if roll["natural"] == 6:  # A5; §38 Romantic Intrigue 3: the couple may elope
+            seq(state, *[(o, {"p": p, "a": a, "b": b}) for o in ruleset(state).accepted_proposal_six_ops])
     elif t == 2:
         log(state, f"Proposal roll 2: {name(b)} refuses {name(a)}'s proposal (§18.4).")
     else:
@@ -362,16 +363,22 @@ def auto_proposal(state: GameState, p: int) -> None:
     """§18.4.5: one proposal this turn is automatically accepted (must be made this turn)."""
     if state.pt and state.pt.get("player") == p:
         state.pt["auto_proposal"] = state.pt.get("auto_proposal", 0) + 1
-    else:
-        d = state.tstate.setdefault("auto_proposal", {})
-        d[str(p)] = d.get(str(p), 0) + 1
-        if ruleset(state).automatic_proposal_at_once:  # ES §13.4.16 (D40): designate at once or lose it
-            _auto_now(state, p)
-            return
+        auto_proposal_kept(state, p)
+        return
+    d = state.tstate.setdefault("auto_proposal", {})
+    d[str(p)] = d.get(str(p), 0) + 1
+    registry.HOOKS[ruleset(state).guest_auto_proposal_hook](state, p)  # outside his Player Turn: 1981 or D40
+
+
+@registry.hook("auto_proposal_kept")
+def auto_proposal_kept(state: GameState, p: int) -> None:
+    """§18.4.5: the grant waits for a proposal this turn (outside his Player Turn, for his own)."""
     log(state, f"Player {p} may make one marriage proposal this turn that is automatically accepted (§18.4.5).")
 
 
-def _auto_now(state: GameState, p: int) -> None:
+@registry.hook("auto_proposal_at_once")
+def auto_proposal_at_once(state: GameState, p: int) -> None:
+    """ES §13.4.16 (D40): a grant won outside his Player Turn (at a wedding) is used at once or lost."""
     log(state, f"Player {p} gets 'Proposal Automatically Accepted' at a wedding: he must designate the "
                "characters at once or lose it (ES §13.4.16, D40).")
     proposers = sorted({a for a, _ in _pairs(state, p)})

@@ -33,6 +33,12 @@ the errata edition or Romantic Intrigue is on; the 1981 default never comes here
 * ``seduction_failure_accused`` (D92): every character whose seduction fails (not when
   negated) is accused of wrongdoing.
 
+The ``Ruleset`` names what the edition and the switches do (issue 29): the targets
+(``seduce_targets_hook``: RI 4, or D90), the cards negating RI 1a, 1b and 4
+(``ri_seduction_negating_cards``, D91), what follows a failed §13.4.15 seduction
+(``seduction_failure_hooks``: RI 6, RI 5, D36) and a successful one
+(``seduction_success_hooks``: D37, D88, RI 5), each a hook of this module.
+
 RI 2 (married characters recruited by treachery, §13.4.14): both spouses join; then a
 card window (``rolls.modified_roll`` with ``dice: "none"``) lets the other players negate
 it: 1981 with a Treachery or an Informer card, errata with a Treachery card only (D89).
@@ -106,10 +112,6 @@ _MODE_RULE: Final = {"base": "§13.4.15", "jane": "§38 Romantic Intrigue 1a", "
               "male": "§38 Romantic Intrigue 4"}
 
 
-def ri_on(state: GameState) -> bool:
-    return ruleset(state).romantic_intrigue
-
-
 def living_spouse(state: GameState, cid: str) -> str | None:
     sp = state.chars[cid].spouse
     return sp if sp is not None and not state.chars[sp].dead else None
@@ -164,7 +166,19 @@ def seducers(state: GameState, p: int) -> list[str]:
 
 @registry.hook("ri_seduce_targets")
 def seduce_targets(state: GameState, p: int, seducer: str, first: bool = False) -> list[str]:
-    """The targets ``seducer`` may seduce for p, in order (only the first with ``first``)."""
+    """The targets ``seducer`` may seduce for p, in order (only the first with ``first``); 1981
+    RI 4: "Female RCs may not be seduced"."""
+    return _targets(state, p, seducer, first, female_rcs=False)
+
+
+@registry.hook("ri_seduce_targets_d90")
+def seduce_targets_d90(state: GameState, p: int, seducer: str, first: bool = False) -> list[str]:
+    """As :func:`seduce_targets`, the errata's RI 4 (D90): a male seducer may seduce a female
+    NRC/EARC too."""
+    return _targets(state, p, seducer, first, female_rcs=True)
+
+
+def _targets(state: GameState, p: int, seducer: str, first: bool, female_rcs: bool) -> list[str]:
     kind = _kind(seducer)
     loc = state.chars[seducer].location
     out = []
@@ -174,7 +188,7 @@ def seduce_targets(state: GameState, p: int, seducer: str, first: bool = False) 
         rc = cid in ROYALS
         fem = is_female(cid)
         if kind == "male":
-            if not fem or (rc and not ruleset(state).male_seducers_may_seduce_female_rcs):  # RI 4; D90
+            if not fem or (rc and not female_rcs):  # RI 4; D90
                 continue
         elif fem or (kind == "jane" and not rc):
             continue
@@ -224,8 +238,8 @@ def seduce_start(state: GameState, p: int, seducer: str, target: str) -> None:
     else:
         log(state, f"player {p}'s {name(seducer)} attempts to seduce {name(target)} "
                    f"(Status {status(state, target)}) ({rule}).")
-        cards = ([{"card": "treachery", "who": "any", "effect": "negate", "max_total": 1}]
-                 if ruleset(state).treachery_negates_ri_seductions else [])  # D91
+        cards = [{"card": k, "who": "any", "effect": "negate", "max_total": 1}
+                 for k in ruleset(state).ri_seduction_negating_cards]  # 1981: none; D91: Treachery
         spec = {"label": f"Seduction ({rule})", "dice": "2d" if mode == "jane" else "1d"}
         if mode == "rc":
             spec["base"] = NOBLES[seducer].seduction
@@ -253,14 +267,9 @@ def ri_seduce_result(state: GameState, roll: dict[str, Any], p: int, seducer: st
             log(state, f"Seduction succeeds ({t} < {rating}) (§13.4.15).")
         else:
             log(state, f"Seduction fails ({t} is not less than {rating}).")
-            if ri_on(state) and living_spouse(state, seducer) is not None:
-                log(state, f"{name(seducer)} is married: she is accused of wrongdoing (§38 Romantic Intrigue 6).")
-                accused = True
-            if ri_on(state) and married_eac:
-                log(state, f"{name(target)} is a married EAC: the seducer is accused (§38 Romantic Intrigue 5).")
-                accused = True
-            if ruleset(state).seduction_six_backfires and roll["natural"] == 6:  # D36, A33
-                _backfire(state, p, seducer, was)
+            for h in ruleset(state).seduction_failure_hooks:  # RI 6, RI 5, D36: each says if he is accused
+                if registry.HOOKS[h](state, p, seducer, target, roll, was, married_eac):
+                    accused = True
     else:
         st = status(state, target)
         success = t > st
@@ -275,8 +284,8 @@ def ri_seduce_result(state: GameState, roll: dict[str, Any], p: int, seducer: st
             log(state, f"Seduction fails ({t} against Status {st}): no effect ({rule}).")
     if success:
         _seduced(state, p, target)
-        if married_eac and ri_on(state) and was is not None:
-            _show_hand(state, was, p)
+        for h in ruleset(state).seduction_success_hooks:  # D37, D88, RI 5
+            registry.HOOKS[h](state, p, target, was, married_eac)
         return
     if not accused and ruleset(state).seduction_failure_accused:
         log(state, f"{name(seducer)} failed a seduction and is accused of wrongdoing "
@@ -293,10 +302,65 @@ def _seduced(state: GameState, p: int, target: str) -> None:
     join_faction(state, p, target)
     src = ("a NRC" if rc else "a NC") if was is None else f"player {was}'s {'EARC' if rc else 'EAC'}"
     log(state, f"{name(target)}, {src}, becomes player {p}'s {'FARC' if rc else 'FAC'}.")
-    if was is None and not rc and ruleset(state).seduced_nc_loyalty_counter:
+
+
+# What follows a failed §13.4.15 seduction (``Ruleset.seduction_failure_hooks``, in this order):
+# ``(state, p, seducer, target, roll, was, married_eac) -> accused``; ``was``: the target's owner.
+
+
+@registry.hook("ri6_married_seductress")
+def ri6_married_seductress(state: GameState, p: int, seducer: str, target: str, roll: dict[str, Any],
+                           was: int | None, married_eac: bool) -> bool:
+    """§38 Romantic Intrigue 6: a married female whose seduction fails is accused."""
+    if living_spouse(state, seducer) is None:
+        return False
+    log(state, f"{name(seducer)} is married: she is accused of wrongdoing (§38 Romantic Intrigue 6).")
+    return True
+
+
+@registry.hook("ri5_married_eac")
+def ri5_married_eac(state: GameState, p: int, seducer: str, target: str, roll: dict[str, Any],
+                    was: int | None, married_eac: bool) -> bool:
+    """§38 Romantic Intrigue 5: who fails to seduce a married EAC is accused."""
+    if not married_eac:
+        return False
+    log(state, f"{name(target)} is a married EAC: the seducer is accused (§38 Romantic Intrigue 5).")
+    return True
+
+
+@registry.hook("d36_seductress_conquered")
+def d36_seductress_conquered(state: GameState, p: int, seducer: str, target: str, roll: dict[str, Any],
+                             was: int | None, married_eac: bool) -> bool:
+    """ES §13.4.15 (D36, A33): on a natural 6 the female is conquered by love (:func:`_backfire`);
+    nobody is accused for it."""
+    if roll["natural"] == 6:
+        _backfire(state, p, seducer, was)
+    return False
+
+
+# What follows a successful seduction (``Ruleset.seduction_success_hooks``, in this order):
+# ``(state, p, target, was, married_eac)``; ``was``: the target's owner before.
+
+
+@registry.hook("d37_loyalty_counter")
+def d37_loyalty_counter(state: GameState, p: int, target: str, was: int | None, married_eac: bool) -> None:
+    """ES §13.4.15 (D37): a seduced NC gets its Loyalty counter (``join_faction`` places it)."""
+    if was is None and target not in ROYALS:
         log(state, f"{name(target)}'s Loyalty counter is placed on the card (ES §13.4.15, D37).")
-    if rc and was is None and ruleset(state).seduced_nrc_takes_alignment_card:  # D88
+
+
+@registry.hook("d88_alignment_card")
+def d88_alignment_card(state: GameState, p: int, target: str, was: int | None, married_eac: bool) -> None:
+    """ES §38 Romantic Intrigue 1b (D88): a seduced NRC takes his Royal Alignment card."""
+    if was is None and target in ROYALS:
         _take_alignment_card(state, target)
+
+
+@registry.hook("ri5_hand_shown")
+def ri5_hand_shown(state: GameState, p: int, target: str, was: int | None, married_eac: bool) -> None:
+    """§38 Romantic Intrigue 5: the owner of a married EAC seduced shows his hand to the seducer's player."""
+    if married_eac and was is not None:
+        _show_hand(state, was, p)
 
 
 def _backfire(state: GameState, p: int, seducer: str, q: int | None) -> None:
@@ -475,8 +539,9 @@ def _spouse_along(state: GameState, p: int) -> str | None:
 
 @registry.hook("marriage_prestige")
 def marriage_prestige(state: GameState, p: int, table: str, mod: int) -> bool:
-    """Hook in ``prestige.prestige_pick``: True when this module schedules the roll(s)."""
-    if table not in MARRIAGE_TABLES or not ruleset(state).marriage:
+    """Hook in ``prestige.prestige_pick`` (``Ruleset.prestige_marriage_hook``, D97 on): True when
+    this module schedules the roll(s)."""
+    if table not in MARRIAGE_TABLES:
         return False
     sp = _spouse_along(state, p)
     if sp is None:
@@ -511,9 +576,8 @@ def marriage_prestige_second(state: GameState, p: int, table: str, spouse: str |
 
 @registry.hook("marriage_ball")
 def marriage_ball(state: GameState, p: int, attendees: list[str]) -> Frame | None:
-    """Hook in ``crown.court_ball_next``: the step replacing the Court Ball roll, or None."""
-    if not ruleset(state).marriage:
-        return None
+    """Hook in ``crown.court_ball_next`` (``Ruleset.court_ball_marriage_hook``, D97 on): the step
+    replacing the Court Ball roll, or None."""
     sp = living_spouse(state, pc(state, p).cid)
     if sp is None or sp not in attendees or not attends(state, sp):
         return None

@@ -116,6 +116,11 @@ class Ruleset:
     marriage: bool  # D97, ES §38 Matrimonio (optional)
     court_ball_marriage_hook: str | None  # D97: the hook replacing a Court Ball roll
     prestige_marriage_hook: str | None  # D97: the hook replacing a Prestige table roll
+    accepted_proposal_six_ops: tuple[str, ...]  # §38 Romantic Intrigue 3, A5: operations run on a natural 6 of an accepted proposal
+    guest_auto_proposal_hook: str  # D40 (ES §13.4.16): an automatic proposal won outside one's Player Turn: kept, or used at once
+    ri_seduction_negating_cards: tuple[str, ...]  # D91 (ES §38 RI): the cards negating a RI 1a, 1b or 4 seduction (1981: none)
+    seduction_success_hooks: tuple[str, ...]  # D37, D88, §38 Romantic Intrigue 5: what follows a seduction (romantic_intrigue)
+    seduction_failure_hooks: tuple[str, ...]  # §38 Romantic Intrigue 6, 5; D36, A33: what follows a failed §13.4.15 seduction
 
     # -- political problems, offices, crown (§6-§9, §32) -----------------------------------
     no_problem_bonus: int  # §32.2 (5); D13 (ES §7.9): 10
@@ -266,7 +271,7 @@ class Ruleset:
             fandonia_return_ops=("justice_es_enter_fandonia",) if es else (),
             romantic_intrigue=ri,
             seducers_hook="ri_seducers" if ri else "seducers_1981",
-            seduce_targets_hook="ri_seduce_targets" if ri else "seduce_targets_1981",
+            seduce_targets_hook=("ri_seduce_targets_d90" if es else "ri_seduce_targets") if ri else "seduce_targets_1981",
             seduction_hook="ri_seduce_start" if es or ri else "seduce_1981",
             married_recruitment_hook="ri_married_joining" if ri else None,
             married_treachery_hook="ri_married_treachery" if ri else None,
@@ -283,6 +288,13 @@ class Ruleset:
             marriage=o("marriage"),
             court_ball_marriage_hook="marriage_ball" if o("marriage") else None,
             prestige_marriage_hook="marriage_prestige" if o("marriage") else None,
+            accepted_proposal_six_ops=("ri_elope_offer",) if ri else (),
+            guest_auto_proposal_hook="auto_proposal_at_once" if es else "auto_proposal_kept",
+            ri_seduction_negating_cards=("treachery",) if es else (),
+            seduction_success_hooks=(("d37_loyalty_counter", "d88_alignment_card") if es else ()) + (
+                ("ri5_hand_shown",) if ri else ()),
+            seduction_failure_hooks=(("ri6_married_seductress", "ri5_married_eac") if ri else ()) + (
+                ("d36_seductress_conquered",) if es else ()),
             no_problem_bonus=T.ERRATA_NO_PROBLEM_BONUS if es else T.NO_PROBLEM_BONUS,
             no_problem_bonus_crown_events=T.ERRATA_BONUS_CROWN_EVENTS if es else None,
             war_expels_from_country=es,

@@ -22,7 +22,7 @@ CHAPTER_CODE = sorted((ENGINE / "chapters").glob("*.py")) + [ENGINE / "rules" / 
     "situation", "court", "turn_steps", "marriage", "effects", "queries", "rolls", "rule_queries")]
 RULESET = ROOT / "fandonia_env" / "engine" / "rules" / "ruleset.py"
 #: issue 29's ceiling: at most this many edition/option branches left in chapter code
-MAX_BRANCHES = 30
+MAX_BRANCHES = 21
 
 
 def ruleset_attributes() -> set[str]:

@@ -252,7 +252,7 @@ class EffectParams(TypedDict, total=False):
     own: bool  # the roll is the player's own (in his own turn)
     substitute: bool  # counsel given by a substitute counselor (§15)
     table: str  # the Prestige Table
-    target: str  # the target character (a seat, as digits, for a card taken from a hand)
+    target: str | int  # the target character, or a seat (a card taken from a hand, §14.2.7)
     then: tuple[str, dict[str, Any]] | None  # the step that follows the row (Clemency)
     total: int  # the row's total
 

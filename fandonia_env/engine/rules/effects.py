@@ -48,6 +48,7 @@ from typing import Any, Final
 
 from ..core import registry
 from ..core.actions import NO, YES, char_action
+from ..core.errors import EngineError
 from ..core.machine import ask, log
 from ..core.records import EffectFlags, EffectParams
 from ..core.state import Character, GameState
@@ -455,6 +456,14 @@ def _lose_office(state: GameState, ctx: Ctx, code: str) -> None:
         log(state, f"{name(counselor)} loses his 'Monarch's Counselor' card (discarded).")
 
 
+def _target_cid(ctx: Ctx) -> str:
+    """The character a counsel's effect targets (``params["target"]``; a seat for the card effects)."""
+    t = ctx.params["target"]
+    if not isinstance(t, str):
+        raise EngineError(f"effect target {t!r}: a character id was expected")
+    return t
+
+
 def _eff(ctx: Ctx) -> dict[str, Any]:
     return ctx.params["effect"]
 
@@ -484,7 +493,7 @@ def _force_crown(state: GameState, ctx: Ctx, code: str) -> None:
 @_effect("extradite", rule="§25")
 def _extradite(state: GameState, ctx: Ctx, code: str) -> None:
     """§25: extradition by counsel (not an activity): back to Fandonia and to trial."""
-    cid = ctx.params["target"]
+    cid = _target_cid(ctx)
     if ruleset(state).es_extradition:  # ES §25.4, §25.7 (D69): hiding.py
         ctx.steps.append(("justice_es_extradite_counsel", {"cid": cid}))
         return
@@ -503,7 +512,7 @@ def _extradite(state: GameState, ctx: Ctx, code: str) -> None:
 @_effect("appoint_ambassador", rule="§16.5, A57")
 def _appoint(state: GameState, ctx: Ctx, code: str) -> None:
     """The Ambassador To Besyzan is recalled and the target takes the office (``counsel_place_besyzan``)."""
-    cid = ctx.params["target"]
+    cid = _target_cid(ctx)
     office = _eff(ctx)["office"]
     country = OFFICES[office].country
     c = state.chars[cid]
@@ -566,7 +575,7 @@ def _discard_support(state: GameState, ctx: Ctx, code: str) -> None:
 
 @_effect("earc_to_nrc", rule="T1.15")
 def _earc_to_nrc(state: GameState, ctx: Ctx, code: str) -> None:
-    target = ctx.params["target"]
+    target = _target_cid(ctx)
     c = state.chars[target]
     if c.dead or c.owner is None or target == state.monarch:
         log(state, f"{name(target)} is no longer an EARC: no effect.")
@@ -587,7 +596,7 @@ def _discharge_minister(state: GameState, ctx: Ctx, code: str) -> None:
 
 @_effect("recall_ambassador", rule="§16.4, T1.15")
 def _recall(state: GameState, ctx: Ctx, code: str) -> None:
-    target = ctx.params["target"]
+    target = _target_cid(ctx)
     c = state.chars[target]
     if c.office is None or OFFICES[c.office].country is None:
         log(state, f"{name(target)} is no longer an Ambassador: no effect.")

@@ -186,7 +186,8 @@ def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_
     cfg = load_config(SMOKE, recipe.SCHEMA, top)
     s = recipe.run(cfg)
     # every step wrote its output
-    assert s["steps"] == ["collect", "imitate", "league", "dagger", "usurp", "league2", "evaluate"]
+    assert s["steps"] == ["collect", "imitate", "league", "dagger", "usurp", "league2", "evaluate", "expert",
+                          "eval_expert"]
     assert len(list((out / "collect").glob("shard_*.npz"))) == 2
     assert (out / "imitate" / "metrics.json").exists()
     rows = list(csv.DictReader(open(out / "league" / "train.csv")))
@@ -198,9 +199,12 @@ def test_recipe_smoke_every_stage_then_the_exported_noble_plays_legal_games(tmp_
     um = json.loads((out / "usurp" / "metrics.json").read_text())
     assert um["encoder"] == "v1r"  # the v1 league policy was widened to the data's encoder
     assert json.loads((out / "league2" / "league_summary.json").read_text())["steps"] >= 2000
-    assert {r["anchor"] for r in s["evaluation"]} == {"random-v1", "noble-rule-v1"}
-    assert all(r["games"] >= 4 and r["step_name"] == "evaluate" for r in s["evaluation"])
-    assert s["export_from"] == "league2" and set(s["wall_s"]) == set(s["steps"])
+    assert {r["anchor"] for r in s["evaluation"] if r["step_name"] == "evaluate"} == {"random-v1", "noble-rule-v1"}
+    assert all(r["games"] >= 4 for r in s["evaluation"])
+    # the expert step continued from league2's network and its policy is what eval_expert played
+    assert [r["iteration"] for r in csv.DictReader(open(out / "expert" / "train.csv"))] == ["1"]
+    assert {r["policy"] for r in s["evaluation"] if r["step_name"] == "eval_expert"} == {str(out / "expert" / "policy.npz")}
+    assert s["export_from"] == "expert" and set(s["wall_s"]) == set(s["steps"])
     # the exported (float16) noble plays complete legal games at every table size
     for n in range(2, 7):
         bots = [make_agent(f"ppo:{export}", seed=i) if i == 0 else make_agent("random-v1", seed=i) for i in range(n)]

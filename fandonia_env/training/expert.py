@@ -11,11 +11,12 @@ Each iteration:
    iterations: ``snapshot:<k>``, and any ``ppo:PATH``), on table sizes drawn from ``players`` and
    rules drawn from ``presets`` (both editions, optional rules: the edition and switches are in the
    observation);
-3. where a search noble's targets are given (``search_fraction`` > 0 and ``fandonia_env.agents.search_noble``
-   available), the learner also fits the search's visit distribution on the searched decisions
-   (the expert); everywhere else the update is clipped PPO with the Monte-Carlo return of the
-   game (gamma = 1, the zero-sum terminal reward of docs/rewards.md) and the network's own value
-   as the baseline;
+3. the update is clipped PPO (``fandonia_env.training.league.ppo_update``) on the learner's
+   decisions, with GAE along each seat's own decisions (``gae_lambda``; 1 is the Monte-Carlo return
+   of the game: gamma = 1, the zero-sum terminal reward of docs/rewards.md) and the network's own
+   value as the baseline.  No search targets are fitted: the search noble
+   (``fandonia_env.agents.search_noble``) over this network measured no stronger than the network
+   alone (docs/agents.md, "Strength"), so its visit distributions would teach nothing new yet;
 4. the value head regresses on the game outcome;
 5. every ``eval_every`` iterations the new policy plays ``eval_games`` duplicate-seed games against
    each anchor (``eval_anchors``: three of them at a 4-player table, both editions) through the
@@ -40,10 +41,13 @@ import numpy as np
 from fandonia_env.cli import require_extra
 
 from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
+from .league import resolve_init as league_resolve_init
 
 SCHEMA: dict[str, Opt] = {
     "out": Opt(REQUIRED, (str,), "output directory (checkpoint, policies, curves)"),
-    "init": Opt("fandonia_env/agents/weights/noble-ppo-v1.npz", (str,), "policy (.npz export or .pt checkpoint) to start from"),
+    "init": Opt("fandonia_env/agents/weights/noble-ppo-v1.npz", (str,),
+                "policy to start from: an .npz export, a .pt checkpoint, or a run folder (expert, league or "
+                "imitation)"),
     "iterations": Opt(20, (int,), "expert-iteration rounds"),
     "decisions": Opt(60_000, (int,), "learner decisions collected per iteration"),
     "workers": Opt(2, (int,), "actor processes (one per core)"),
@@ -104,9 +108,19 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
             registry.check_agent(a)
     except ValueError as e:
         raise ConfigError(f"opponents / eval_anchors: {e}") from None
-    if not Path(cfg["init"]).is_file():
-        raise ConfigError(f"init: no policy file {cfg['init']!r}")
+    resolve_init(cfg["init"])
     return cfg
+
+
+def resolve_init(path: str) -> Path:
+    """The checkpoint ``init`` names: a file (``.npz`` export or ``.pt``), an expert run folder (its
+    ``expert.pt``), a league run folder or an imitation run folder (``league.resolve_init``)."""
+    p = Path(path)
+    if p.is_dir() and (p / "expert.pt").is_file():
+        return p / "expert.pt"
+    if not p.exists():
+        raise ConfigError(f"init: no policy file {path!r}")
+    return league_resolve_init(path)
 
 
 def _advantages(b: Any, lam: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
@@ -210,7 +224,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         state.update(ck["state"])
         print(f"expert: resuming from {ck_path} at iteration {state['iteration']}", file=sys.stderr)
     else:
-        model, ck = load_checkpoint(cfg["init"])  # an .npz export: header and maps, no optimiser
+        model, ck = load_checkpoint(resolve_init(cfg["init"]))  # the optimiser starts afresh
     enc = get_encoder(ck["header"]["encoder"])
     opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
     if ck.get("optimizer"):
@@ -236,7 +250,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         opponents = []
         for o in cfg["opponents"]:
             if o == "snapshot":
-                snaps = state["snapshots"] or [str(Path(cfg["init"]).resolve())]
+                snaps = state["snapshots"] or [str(resolve_init(cfg["init"]).resolve())]
                 o = f"ppo:{snaps[int(rng.integers(len(snaps)))]}"
             opponents.append(LEARNER if o == "self" else o)
         sp = SelfPlayConfig(games=cfg["games_per_worker"], players=tuple(cfg["players"]),

@@ -2,8 +2,8 @@
 
     python -m fandonia_env.training.recipe --config configs/recipe.yaml [--set league.total_steps=200000]
 
-The config lists ``steps``: each is one run of a stage (``stage``: collect, imitate, league or
-evaluate) with a ``name`` (its folder, ``<out>/<name>``) and the keys of that stage's own config
+The config lists ``steps``: each is one run of a stage (``stage``: collect, imitate, league,
+expert or evaluate) with a ``name`` (its folder, ``<out>/<name>``) and the keys of that stage's own config
 (docs/training.md).  A value ``"@NAME"`` (also inside lists, and after ``ppo:``) refers to an earlier
 step's output: its folder (the collected shards, an imitation run, a league run), or its exported
 policy ``<out>/NAME/policy.npz`` where a policy file is wanted (the ``policy`` key and ``ppo:@NAME``
@@ -11,7 +11,7 @@ agent ids).  ``out`` (and for an evaluation ``csv``) is filled in; ``seed`` is g
 that does not set its own (the evaluations keep their own deal seeds).  Every stage is resumable (a
 rerun skips finished shards, resumes from the last imitation epoch and from the league
 checkpoint; a finished evaluation is not played again), so the recipe can be stopped and started
-again.  At the end the policy of ``export_from`` (default: the last imitate or league step) is
+again.  At the end the policy of ``export_from`` (default: the last imitate, league or expert step) is
 exported in float16 to ``export`` (e.g. ``fandonia_env/agents/weights/noble-ppo-v1.npz``, what
 ``make_agent("noble-ppo-v1")`` loads).  ``--set NAME.key=value`` overrides a key of the step named
 NAME; every step's wall time goes to ``<out>/recipe_summary.json`` (and, after each step, to
@@ -31,22 +31,23 @@ from fandonia_env.cli import require_extra
 
 from . import collect as st_collect
 from . import evaluate as st_evaluate
+from . import expert as st_expert
 from . import imitate as st_imitate
 from . import league as st_league
 from .common import REQUIRED, ConfigError, Opt, arg_parser, load_config, prepare_out, validate
 
 STAGES = {"collect": st_collect.SCHEMA, "imitate": st_imitate.SCHEMA, "league": st_league.SCHEMA,
-          "evaluate": st_evaluate.SCHEMA}
+          "expert": st_expert.SCHEMA, "evaluate": st_evaluate.SCHEMA}
 #: the stages that train a policy (what ``export_from`` may name)
-TRAINING = ("imitate", "league")
+TRAINING = ("imitate", "league", "expert")
 
 SCHEMA: dict[str, Opt] = {
     "out": Opt(REQUIRED, (str,), "directory of the whole run (one folder per step)"),
-    "seed": Opt(0, (int,), "seed of every collect, imitate and league step that does not set its own (the "
+    "seed": Opt(0, (int,), "seed of every collect, imitate, league and expert step that does not set its own (the "
                            "evaluations keep their own deal seeds)"),
     "export": Opt(None, (str,), "where to copy the final policy (float16 .npz), e.g. "
                                 "fandonia_env/agents/weights/noble-ppo-v1.npz (null: nowhere)", nullable=True),
-    "export_from": Opt(None, (str,), "the step whose policy is exported (null: the last imitate or league step)",
+    "export_from": Opt(None, (str,), "the step whose policy is exported (null: the last imitate, league or expert step)",
                        nullable=True),
     "steps": Opt(REQUIRED, (list,), "the stage runs in order: {name, stage, ...keys of that stage}; '@NAME' "
                                     "refers to an earlier step's output"),
@@ -141,9 +142,9 @@ def step_configs(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -
     trained = [n for n, s, _ in res if s in TRAINING]
     src = cfg.get("export_from")
     if src is not None and src not in trained:
-        raise ConfigError(f"export_from: {src!r} is not an imitate or league step; those are {trained}")
+        raise ConfigError(f"export_from: {src!r} is not an imitate, league or expert step; those are {trained}")
     if cfg.get("export") and not trained:
-        raise ConfigError("export: no imitate or league step makes a policy to export")
+        raise ConfigError("export: no imitate, league or expert step makes a policy to export")
     return res
 
 
@@ -154,6 +155,8 @@ def _run_step(stage: str, sc: dict[str, Any]) -> list[dict[str, Any]] | None:
         st_imitate.imitate(sc)
     elif stage == "league":
         st_league.train(sc)
+    elif stage == "expert":
+        st_expert.train(sc)
     else:
         done = Path(sc["out"]) / "evaluate_rows.json"
         key = {k: sc.get(k) for k in _EVAL_KEY}
@@ -177,7 +180,10 @@ def _same_evaluation(saved: Any, key: dict[str, Any]) -> bool:
 
 
 def _checkpoint(stage: str, run_dir: str) -> Path:
-    """The trained network of an imitate run (its last epoch) or a league run (``league.pt``)."""
+    """The trained network of an imitate run (its last epoch), a league run (``league.pt``) or an
+    expert run (``expert.pt``)."""
+    if stage == "expert":
+        return Path(run_dir) / "expert.pt"
     return Path(run_dir) / "league.pt" if stage == "league" else st_league.resolve_init(run_dir)
 
 

@@ -7,7 +7,7 @@ import inspect
 import random
 
 import pytest
-from helpers import play_out
+from helpers import play_out, random_moves
 
 from fandonia_env import agents
 from fandonia_env.agents import AGENTS, make_agent
@@ -155,3 +155,34 @@ def test_ismcts_v3_searches_stakes_and_sees_only_its_view() -> None:
     g = Game(players=4, seed=300, max_turns=30)
     play_out(g, [bot, *others])
     assert bot.searches > 0 and bot.rollouts >= 2 * bot.searches
+
+
+@pytest.mark.parametrize("edition", ["1981", "errata"])
+@pytest.mark.parametrize("n", [2, 4, 6])
+@pytest.mark.parametrize("spec", ["noble-ppo-v1", "noble-ppo-v1-sampled"])
+def test_policy_nobles_decide_from_their_seats_information_only(spec: str, n: int, edition: str) -> None:
+    """A trained policy noble (argmax, or sampling at temperature 1 from the same seed) takes the same
+    decision when everything hidden from its seat (other hands, drawn counters, pile order, future
+    dice) is redrawn consistently with its view."""
+    from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1, PPOAgent
+    from fandonia_env.engine.face.hidden import resample
+
+    temperature = 1.0 if spec.endswith("-sampled") else 0.0
+    rng = random.Random(n)
+    g = Game(players=n, seed=40 + n, max_turns=12, edition=edition)
+    checked = 0
+    for i in random_moves(g, random.Random(n)):
+        if i % 3 or len(g.legal_actions()) < 2:
+            continue
+        p = g.current_player()
+        view, legal = g.view(p, log=False), g.legal_actions()
+        act = PPOAgent(NOBLE_PPO_V1, seed=9, temperature=temperature).act(view, legal, InfoSet(g.state, p))
+        for _ in range(2):
+            other = Game.from_state(resample(g.state, p, rng), advance=False)
+            assert other.view(p, log=False) == view and other.legal_actions() == legal
+            bot = PPOAgent(NOBLE_PPO_V1, seed=9, temperature=temperature)
+            assert bot.act(view, legal, InfoSet(other.state, p)) == act
+        checked += 1
+        if checked == 12:
+            break
+    assert checked >= 6

@@ -27,7 +27,8 @@ PACKAGES = ("fandonia_env",)  # one namespace: the agents and training stages ar
 NOT_SHIPPED = {
     "fandonia_env/training/checkpoints/league-v1-1m.npz": "a training input named by its checkout path (docs/training.md)",
     "fandonia_env/training/checkpoints/expert1-iter030.npz": "a training input: the init of the next expert run (docs/training.md, attempt 22)",
-    "fandonia_env/training/checkpoints/expert2-iter096.npz": "a training input: the init of the next expert run (docs/training.md, attempt 23)",
+    "fandonia_env/training/checkpoints/expert2-iter096.npz": "a training input: the init of attempt 24 (docs/training.md, attempt 23)",
+    "fandonia_env/training/checkpoints/expert3-iter096.npz": "a training input: the init of the next expert run (docs/training.md, attempt 24)",
 }
 #: never part of a build: caches and the local compiled engine (``python -m fandonia_env.compile``)
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd", "_compiled.json", "*.egg-info", "build")

@@ -2,8 +2,7 @@
 
     python scripts/belief_probe.py [--games 100] [--edition errata] [--horizon 3] [--worlds 8]
 
-Plays 4-player games of ``noble-rule-v1`` (duplicate of nothing: one deal per game, seeds from
-``--seed``).  At each seat's first main decision of a turn, while a Monarch reigns who is not the
+Plays 4-player games of ``noble-rule-v1`` (one deal per game, seeds from ``--seed``).  At each seat's first main decision of a turn, while a Monarch reigns who is not the
 opponent's, it scores every opponent by
 
 * ``face-up``: the opponent's best usurpation odds from the Support cards in front of him only
@@ -68,14 +67,14 @@ def mixture_odds(st: GameState, seat: int, o: int) -> float:
     ``seat``'s unseen pool: E[odds] in one convolution per candidate royal."""
     pool = unseen_pool(st, seat)
     hidden = sum(1 for c in st.players[o].hand if CARD_TYPE_OF[c] != "dwtk")
+    card: dict[int, float] = {0: 0.0}  # one hidden card: a Support die of its multiplier, or nothing
+    for t, k in sorted(Counter(pool).items()):
+        d = dice_distribution(1, support_multiplier(st, o, t)[0]) if t in SUPPORT_VALUES else {0: 1.0}
+        for v, pv in d.items():
+            card[v] = card.get(v, 0.0) + pv * k / len(pool)
     best = 0.0
     for cid in usurpers(st, o):
         parts = usurpation_parts(st, o, cid, with_hand=False)
-        card: dict[int, float] = {0: 0.0}
-        for t, k in sorted(Counter(pool).items()):  # one hidden card: a Support die of its multiplier, or nothing
-            d = dice_distribution(1, support_multiplier(st, o, t)[0]) if t in SUPPORT_VALUES else {0: 1.0}
-            for v, pv in d.items():
-                card[v] = card.get(v, 0.0) + pv * k / len(pool)
         u = royal_uv_distribution(cid)
         for m in parts.usurper_cards:
             u = _conv(u, dice_distribution(1, m))

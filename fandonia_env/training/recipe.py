@@ -179,12 +179,6 @@ def _same_evaluation(saved: Any, key: dict[str, Any]) -> bool:
     return False  # an older file without its settings: play it again
 
 
-def _checkpoint(stage: str, run_dir: str) -> Path:
-    """The trained network of an imitate run (its last epoch), a league run (``league.pt``) or an
-    expert run (``expert.pt``)."""
-    if stage == "expert":
-        return Path(run_dir) / "expert.pt"
-    return Path(run_dir) / "league.pt" if stage == "league" else st_league.resolve_init(run_dir)
 
 
 def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[str, Any]:
@@ -216,7 +210,7 @@ def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[st
 
         from .model import export_npz, load_checkpoint
 
-        model, ck = load_checkpoint(_checkpoint(src[1], src[2]["out"]))
+        model, ck = load_checkpoint(st_expert.resolve_init(src[2]["out"]))  # expert.pt, league.pt or the last epoch
         enc = get_encoder(ck["header"]["encoder"])
         tmp = out / "export.npz"
         export_npz(model, tmp, enc, half=True, extra={"stage": "recipe", "step": src[0],

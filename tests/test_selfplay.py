@@ -55,6 +55,20 @@ def test_the_same_seed_plays_the_same_games(policy) -> None:
     assert np.array_equal(a.action, b.action) and np.array_equal(a.obs, b.obs)
 
 
+def test_an_opponent_id_ending_in_a_star_takes_whole_tables(policy) -> None:
+    cfg = SelfPlayConfig(games=60, players=(4,), presets=("1981",), opponents=("noble-rule-v1", "random-v1*"),
+                         max_turns=4, seed=2)
+    actor = Actor(policy, cfg)
+    tables = []
+    for slot in actor.slots:
+        others = [type(c).__name__ for c in slot.ctrl if c != "self"]
+        assert len(others) == 3 and len(set(others)) == 1, f"a table mixes per-seat and whole-table ids: {others}"
+        tables.append(others[0])
+    assert 10 < sum(t == tables[0] for t in tables) < 50, "both kinds of table are drawn"
+    with pytest.raises(ValueError, match="without"):
+        SelfPlayConfig(opponents=("random-v1*",))
+
+
 def test_sample_never_picks_an_illegal_id() -> None:
     rng = np.random.default_rng(0)
     logits = np.full((500, 10), -np.inf)

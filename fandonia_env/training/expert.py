@@ -57,7 +57,8 @@ SCHEMA: dict[str, Opt] = {
                    "rules presets drawn per game (both editions and the optional rules)"),
     "opponents": Opt(["noble-rule-v1", "noble-rule-v1", "noble-rule-v2", "self", "snapshot"], (list,),
                      "agent ids drawn per opponent seat: scripted ids, 'self', 'snapshot' (a random earlier "
-                     "iteration's policy, or the init before the first), 'ppo:PATH'"),
+                     "iteration's policy, or the init before the first), 'ppo:PATH'; an id ending in '*' "
+                     "takes every opponent seat of the tables it is drawn for (one draw per table)"),
     "learner_seats": Opt(1, (int,), "seats the learner holds per game (the rest drawn from opponents)"),
     "temperature": Opt(1.0, (float,), "the learner's sampling temperature in self-play"),
     "max_turns": Opt(60, (int,), "truncation turn limit (ruling R11)"),
@@ -100,8 +101,12 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         unknown = [p for p in cfg[key] if p not in preset_names()]
         if not cfg[key] or unknown:
             raise ConfigError(f"{key}: unknown preset(s) {unknown}; valid presets: {preset_names()}")
+    from .selfplay import TABLE, SelfPlayConfig
+
     try:
+        SelfPlayConfig(opponents=tuple(cfg["opponents"]))  # at least one id drawn per seat
         for a in cfg["opponents"]:
+            a = a.removesuffix(TABLE)
             if a not in ("self", "snapshot"):
                 registry.check_agent(a)
         for a in cfg["eval_anchors"]:
@@ -209,7 +214,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
     from .league import ppo_update
     from .model import export_npz, load_checkpoint, save_checkpoint
-    from .selfplay import LEARNER, SelfPlayConfig, run_actors
+    from .selfplay import LEARNER, TABLE, SelfPlayConfig, run_actors
 
     cfg = check_config(dict(cfg))
     out = prepare_out(cfg["out"], {k: v for k, v in cfg.items() if k != "progress"}, "expert")
@@ -249,10 +254,12 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         export_npz(model, cur, enc)
         opponents = []
         for o in cfg["opponents"]:
+            star = TABLE if o.endswith(TABLE) else ""
+            o = o.removesuffix(TABLE)
             if o == "snapshot":
                 snaps = state["snapshots"] or [str(resolve_init(cfg["init"]).resolve())]
                 o = f"ppo:{snaps[int(rng.integers(len(snaps)))]}"
-            opponents.append(LEARNER if o == "self" else o)
+            opponents.append((LEARNER if o == "self" else o) + star)
         sp = SelfPlayConfig(games=cfg["games_per_worker"], players=tuple(cfg["players"]),
                             presets=tuple(cfg["presets"]), opponents=tuple(opponents),
                             learner_seats=cfg["learner_seats"], temperature=cfg["temperature"],

@@ -37,13 +37,17 @@ from fandonia_env.engine.face.hidden import InfoSet
 #: the seat kinds of a table: the learner's network, a frozen network (``ppo:PATH`` / a registered
 #: trained noble), or a scripted noble answering from its view
 LEARNER = "self"
+#: suffix of an opponent id that takes a whole table (``SelfPlayConfig.opponents``)
+TABLE = "*"
 
 
 @dataclass
 class SelfPlayConfig:
     """What the actor plays.  ``players``: the table sizes drawn per game (uniformly);
     ``presets``: the rules presets drawn per game; ``opponents``: agent ids drawn per opponent seat
-    (``"self"``: the learner's own network, so its decisions are recorded too); ``learner_seats``:
+    (``"self"``: the learner's own network, so its decisions are recorded too; an id ending in
+    ``*``, e.g. ``"random-v1*"``, is a whole table: when the one draw per game lands on it, it takes
+    every opponent seat, otherwise each seat is drawn from the ids without ``*``); ``learner_seats``:
     how many seats of each game the learner holds (the rest are drawn from ``opponents``; None: all
     seats are the learner's -- pure self-play); ``temperature``: sampling temperature of the
     learner's network (0: argmax); ``max_turns``: the turn limit (ruling R11)."""
@@ -67,6 +71,9 @@ class SelfPlayConfig:
             raise ValueError(f"learner_seats: 1-6 or None (every seat), got {self.learner_seats}")
         if not self.opponents:
             raise ValueError("opponents: at least one agent id (or 'self')")
+        if all(o.endswith(TABLE) for o in self.opponents):
+            raise ValueError(f"opponents: at least one id without '{TABLE}' (drawn per seat), "
+                             f"got {list(self.opponents)}")
         if self.temperature < 0:
             raise ValueError(f"temperature: >= 0, got {self.temperature}")
 
@@ -174,6 +181,18 @@ class Actor:
             return bot
         return ("net", agent_id)
 
+    def _opponent_draws(self) -> None:
+        """Start a game's opponent draws: one per game for the whole-table ids (``*``), if any."""
+        self._table_id: str | None = None
+        if any(o.endswith(TABLE) for o in self.cfg.opponents):
+            pick = self.rng.choice(self.cfg.opponents)
+            self._table_id = pick[:-len(TABLE)] if pick.endswith(TABLE) else None
+
+    def _draw(self) -> str:
+        if self._table_id is not None:
+            return self._table_id
+        return self.rng.choice([o for o in self.cfg.opponents if not o.endswith(TABLE)])
+
     def _new_slot(self, index: int) -> _Slot:
         cfg, rng = self.cfg, self.rng
         n = rng.choice(cfg.players)
@@ -183,7 +202,8 @@ class Actor:
         g = Game(players=n, seed=seed, preset=preset, max_turns=cfg.max_turns)
         k = n if cfg.learner_seats is None else min(cfg.learner_seats, n)
         learners = set(rng.sample(range(n), k))
-        ctrl = [LEARNER if p in learners else self._controller(rng.choice(cfg.opponents), seed + p)
+        self._opponent_draws()
+        ctrl = [LEARNER if p in learners else self._controller(self._draw(), seed + p)
                 for p in range(n)]
         return _Slot(g, ctrl, index)
 

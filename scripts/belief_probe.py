@@ -13,7 +13,8 @@ opponent's, it scores every opponent by
 * ``mixture``: the same belief in closed form, cheap enough for an observation: each hidden card of
   his hand is an independent draw from the pool the seat cannot see (the pile and the other hands),
   so a Support card of each type with its share of that pool; the odds are one exact convolution
-  (``mixture_odds``);
+  (``rule_queries.belief_usurpation_chance`` over ``rule_queries.hidden_pool``, the belief block of
+  the ``v1b`` observation, ``spaces/belief_features.py``);
 * ``oracle``: his true best odds with his real hand (not knowable: the ceiling);
 * ``hand size``,
 
@@ -27,67 +28,16 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections import Counter
 
 import numpy as np
 
 from fandonia_env.agents import make_agent
 from fandonia_env.cli import positive_int, seed_arg
 from fandonia_env.engine import Game
-from fandonia_env.engine.core.state import GameState
-from fandonia_env.engine.data.components import CARD_TYPE_OF
-from fandonia_env.engine.data.tables import SUPPORT_VALUES
 from fandonia_env.engine.face.hidden import InfoSet, resample
-from fandonia_env.engine.rules.rule_queries import (
-    _conv,
-    best_usurpation,
-    dice_distribution,
-    p_greater,
-    royal_uv_distribution,
-    support_multiplier,
-    usurpation_parts,
-    usurpers,
-)
+from fandonia_env.engine.rules.rule_queries import belief_usurpation_chance, best_usurpation
 
 SCORES = ("face-up", "belief", "mixture", "oracle", "hand size")
-
-
-def unseen_pool(st: GameState, seat: int) -> list[str]:
-    """The card types ``seat`` cannot see: the pile and every other hand but its DWTK cards (the pool
-    ``resample`` deals from; the same whatever the deal)."""
-    pool = [CARD_TYPE_OF[c] for c in st.deck]
-    for pl in st.players:
-        if pl.idx != seat:
-            pool += [CARD_TYPE_OF[c] for c in pl.hand if CARD_TYPE_OF[c] != "dwtk"]
-    return pool
-
-
-def mixture_odds(st: GameState, seat: int, o: int) -> float:
-    """Opponent ``o``'s best usurpation odds with his hidden cards drawn (with replacement) from
-    ``seat``'s unseen pool: E[odds] in one convolution per candidate royal."""
-    pool = unseen_pool(st, seat)
-    hidden = sum(1 for c in st.players[o].hand if CARD_TYPE_OF[c] != "dwtk")
-    card: dict[int, float] = {0: 0.0}  # one hidden card: a Support die of its multiplier, or nothing
-    for t, k in sorted(Counter(pool).items()):
-        d = dice_distribution(1, support_multiplier(st, o, t)[0]) if t in SUPPORT_VALUES else {0: 1.0}
-        for v, pv in d.items():
-            card[v] = card.get(v, 0.0) + pv * k / len(pool)
-    best = 0.0
-    for cid in usurpers(st, o):
-        parts = usurpation_parts(st, o, cid, with_hand=False)
-        u = royal_uv_distribution(cid)
-        for m in parts.usurper_cards:
-            u = _conv(u, dice_distribution(1, m))
-        for _ in range(hidden):
-            u = _conv(u, card)
-        m_d: dict[int, float] = {parts.monarch_fixed + parts.monarch_bonus - parts.usurper_fixed: 1.0}
-        m_d = _conv(m_d, royal_uv_distribution(parts.monarch, parts.monarch_halved))
-        if parts.monarch_extra is not None:
-            m_d = _conv(m_d, royal_uv_distribution(parts.monarch_extra))
-        for m in parts.monarch_cards:
-            m_d = _conv(m_d, dice_distribution(1, m))
-        best = max(best, p_greater(u, m_d))
-    return best
 
 
 def auc(score: np.ndarray, label: np.ndarray) -> float:
@@ -131,7 +81,7 @@ def probe(games: int, edition: str, horizon: int, worlds: int, seed: int) -> tup
                         continue  # he already reigns through his royal: nothing to usurp
                     belief = float(np.mean([best_usurpation(resample(st, p, rng), o)[1] for _ in range(worlds)]))
                     recs.append((st.turn, o, (best_usurpation(view, o, with_hand=False)[1], belief,
-                                              mixture_odds(st, p, o), best_usurpation(st, o)[1],
+                                              belief_usurpation_chance(st, p, o), best_usurpation(st, o)[1],
                                               float(len(st.players[o].hand)))))
             g.apply(bots[p].act(g.view(p, log=False), g.legal_actions(), InfoSet(st, p)))
         end, w = g.state.turn, g.winner

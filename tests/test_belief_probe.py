@@ -1,6 +1,6 @@
 """scripts/belief_probe.py (issue 27): its ROC area, and the closed-form belief about an opponent's
-hidden Support cards: it reads only what the seat may know, and with no hidden cards it is the
-face-up odds."""
+hidden Support cards it scores (``rule_queries.belief_usurpation_chance``): it reads only what the
+seat may know, and with no hidden cards it is the face-up odds."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ import numpy as np
 from helpers import random_moves
 
 from fandonia_env.engine import Game
+from fandonia_env.engine.data.components import CARD_TYPE_OF
 from fandonia_env.engine.face.hidden import resample
-from fandonia_env.engine.rules.rule_queries import best_usurpation
+from fandonia_env.engine.rules.rule_queries import belief_usurpation_chance, best_usurpation
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("belief_probe", ROOT / "scripts" / "belief_probe.py")
@@ -49,11 +50,11 @@ def test_mixture_belief_reads_only_the_seats_information_and_without_hidden_card
                 for o in range(4):
                     if o == seat:
                         continue
-                    q = bp.mixture_odds(st, seat, o)
+                    q = belief_usurpation_chance(st, seat, o)
                     assert 0.0 <= q <= 1.0
                     # everything hidden from the seat redrawn: the same belief
-                    assert bp.mixture_odds(resample(st, seat, rng), seat, o) == q
-                    if not [c for c in st.players[o].hand if bp.CARD_TYPE_OF[c] != "dwtk"]:
+                    assert belief_usurpation_chance(resample(st, seat, rng), seat, o) == q
+                    if not [c for c in st.players[o].hand if CARD_TYPE_OF[c] != "dwtk"]:
                         assert abs(q - best_usurpation(st, o, with_hand=False)[1]) < 1e-12
                     hidden_odds += q > best_usurpation(st, o, with_hand=False)[1]
                     checked += 1

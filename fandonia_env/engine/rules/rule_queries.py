@@ -13,6 +13,9 @@ its public ``"rules"`` entry (``{"edition", "optional"}``).
   exact odds of an attempt with every Support card played: ``usurpation_parts`` ->
   ``success_chance``.
 * Prestige (§20.5, §24.3, §29.2): ``gains_halved``; IP -> PP (§35.8, errata D81): ``pp_price``.
+* What a seat cannot see (issue 27): ``hidden_pool`` (the Event cards hidden from it, from the
+  state or from its view alike), ``hidden_hand_size``; its belief about an opponent's usurpation with
+  the Support cards his hand may hide: ``belief_usurpation_chance``.
 """
 
 from __future__ import annotations
@@ -24,16 +27,24 @@ from functools import cache, lru_cache
 from typing import Any, Final
 
 from ..core.state import GameState
-from ..data.components import CARD_TYPE_OF, FANDONIA, ROYALS, SUPPORT_CARDS, character_name
+from ..data.components import (
+    CARD_TYPE_OF,
+    CARD_TYPES,
+    FANDONIA,
+    ROYAL_ALIGNMENT_CARD,
+    ROYALS,
+    SUPPORT_CARDS,
+    character_name,
+)
 from ..data.tables import PP_PRICE, PP_PRICE_ERRATA, SUPPORT_VALUES, monarch_support_value
 from .queries import free, is_female, owned_ids, status, status_sum
 from .ruleset import ruleset, ruleset_for
 
 __all__ = [
     "ARMY_WAR_MULT", "CATHERINE_BONUS", "MARRIED_MONARCH_BONUS", "NAVY_PIRATES_MULT", "PP_PRICE", "PP_PRICE_ERRATA",
-    "SUPPORT_VALUES", "Dist", "Facts", "RatingParts", "counts", "dice_distribution", "facts", "faction_value",
-    "gains_halved", "jane_halves", "married", "mean", "monarch_owner", "neutral_value", "p_greater", "pp_price",
-    "royal_uv_distribution", "success_chance", "support_multiplier", "usurpation_chance", "usurpation_parts",
+    "SUPPORT_VALUES", "Dist", "Facts", "Pool", "RatingParts", "belief_usurpation_chance", "counts", "dice_distribution", "facts", "faction_value",
+    "gains_halved", "hidden_hand_size", "hidden_pool", "jane_halves", "married", "mean", "monarch_owner", "neutral_value", "p_greater", "pp_price",
+    "royal_uv_distribution", "success_chance", "support_count", "support_multiplier", "usurpation_chance", "usurpation_parts",
     "usurpers",
 ]
 
@@ -612,3 +623,213 @@ def pp_price(src: Source) -> int:
         return ruleset(src).pp_price  # the same Ruleset as ruleset_for(edition, optional)
     f = facts(src)
     return ruleset_for(f.edition, f.optional).pp_price
+
+
+# ---------------------------------------------------------------------------
+# What a seat cannot see, and its belief about an opponent's usurpation (issue 27)
+# ---------------------------------------------------------------------------
+
+#: the Event cards (§2.1.4) by type, DOWN WITH THE KING aside: each player holds exactly one and the
+#: absent players' are out of the game (§3.9), so none is ever hidden
+_EVENT_COUNTS: Final[tuple[tuple[str, int], ...]] = tuple(sorted(
+    (t, ct.count) for t, ct in CARD_TYPES.items() if t != "dwtk"))
+
+#: a hidden pool: (card type, count) in the order of the type names, counts > 0
+Pool = tuple[tuple[str, int], ...]
+
+
+def hidden_pool(src: Source, seat: int) -> Pool:
+    """The Event cards hidden from ``seat``, as ``(card type, count)`` sorted by type: the Event pile
+    and every other player's hand except his DOWN WITH THE KING card -- the pool that
+    ``engine.face.hidden.resample`` deals from, the same whatever the deal.
+
+    From a view (``seat`` must be the viewer) it is what the view leaves unaccounted for: the 120
+    cards less the seat's hand, the discards, the cards in front of every player, the cards lying
+    on characters (the view shows which characters are a Henchman, a Monarch's Counselor or a FARC
+    on his Royal Alignment card, and those cards' types are fixed) and the cards out of the game:
+    the DWTK cards (one in each hand, the rest removed at the setup, §3.9) and the Royal Alignment
+    card of every RC who is dead (§31.2; §38 Shorter Game e's removed RCs count as dead) or reigns
+    without it under him (§9.4: removed when he succeeded; a FARC Monarch keeps his under him)."""
+    f = facts(src)
+    if type(f) is StateFacts:
+        st = f.state
+        n: dict[str, int] = {}
+        for c in st.deck:
+            t = CARD_TYPE_OF[c]
+            n[t] = n.get(t, 0) + 1
+        for pl in st.players:
+            if pl.idx != seat:
+                for c in pl.hand:
+                    t = CARD_TYPE_OF[c]
+                    if t != "dwtk":
+                        n[t] = n.get(t, 0) + 1
+        return tuple(sorted(n.items()))
+    if not isinstance(f, ViewFacts):
+        raise TypeError(f"hidden_pool reads a GameState or a player's view, got {type(f).__name__}")
+    if seat != f.me:
+        raise ValueError(f"player {f.me}'s view shows what player {f.me} cannot see, not player {seat}")
+    v = f.view
+    seen: dict[str, int] = {}
+    for t in v["hand"]:
+        seen[t] = seen.get(t, 0) + 1
+    for t in v["discard"]:
+        seen[t] = seen.get(t, 0) + 1
+    for pv in f.players:
+        for t in pv["in_front"]:
+            seen[t] = seen.get(t, 0) + 1
+    for ch in f.chars.values():
+        if ch["henchman"]:
+            seen["henchman"] = seen.get("henchman", 0) + 1
+        if ch["counselor"]:
+            seen["monarchs_counselor"] = seen.get("monarchs_counselor", 0) + 1
+    for r, t in ROYAL_ALIGNMENT_CARD.items():
+        ch = f.chars[r]
+        if ch["aligned"] or ch["dead"] or r == f.monarch:
+            seen[t] = seen.get(t, 0) + 1
+    out: list[tuple[str, int]] = []
+    for t, k in _EVENT_COUNTS:
+        left = k - seen.get(t, 0)
+        if left > 0:
+            out.append((t, left))
+    return tuple(out)
+
+
+def hidden_hand_size(src: Source, p: int) -> int:
+    """The cards in player p's hand other than his DOWN WITH THE KING card (every player holds
+    exactly one): what another seat cannot see of it (``view["players"][p]["hand_size"] - 1``)."""
+    f = facts(src)
+    if type(f) is StateFacts:
+        return sum(1 for c in f.state.players[p].hand if CARD_TYPE_OF[c] != "dwtk")
+    if not isinstance(f, ViewFacts):
+        raise TypeError(f"hidden_hand_size reads a GameState or a player's view, got {type(f).__name__}")
+    return int(f.players[p]["hand_size"]) - 1
+
+
+def support_count(pool: Pool) -> int:
+    """The Support cards (§14.5.2) of a hidden pool."""
+    return sum(k for t, k in pool if t in SUPPORT_VALUES)
+
+
+#: ``GameState.memo`` key of the belief's cache: exact results keyed by everything they are computed
+#: from (so never stale, whatever changed in the state since), dropped when it grows past
+#: ``_MEMO_BELIEF_SIZE`` entries
+_MEMO_BELIEF: Final = "rule_queries.belief"
+_MEMO_BELIEF_SIZE: Final = 256
+
+
+def _hidden_survival(coef: tuple[tuple[int, int], ...], n: int, lo: int, hi: int) -> list[float]:
+    """``s[i] = P(H > lo + i)`` for i = 0 .. hi - lo (``0 <= lo <= hi``), H the sum of n independent
+    values each drawn with weights ``coef`` ((value >= 0, integer weight), values distinct).
+
+    Exact: the weights of H are the coefficients of ``C(x)**n``, ``C(x) = sum of w x**v``, over
+    ``(sum of w)**n``: integers, powered as one big integer (a coefficient a slot of bits wide
+    enough for any of them) cut after ``x**hi``; far cheaper than n convolutions in Python."""
+    denom = sum(w for _, w in coef) ** n
+    width = 8 * (denom.bit_length() // 8 + 1)  # bits a slot: every coefficient of C**n is <= denom
+    mask = (1 << (width * (hi + 1))) - 1  # the coefficients of x**0 .. x**hi
+    base = 0
+    for v, w in coef:
+        if v <= hi:
+            base |= w << (width * v)
+    acc = 1
+    while n:  # acc = C**n cut after x**hi (binary powering)
+        if n & 1:
+            acc = (acc * base) & mask
+        n >>= 1
+        if n:
+            base = (base * base) & mask
+    # the weights of H <= lo - 1: the sum of those slots, which is the number mod 2**width - 1 (as
+    # 2**width = 1 there, and the sum is < denom < 2**width - 1)
+    below = (acc & ((1 << (width * lo)) - 1)) % ((1 << width) - 1)
+    step = width // 8
+    raw = (acc >> (width * lo)).to_bytes(step * (hi - lo + 1), "little")
+    out = [0.0] * (hi - lo + 1)
+    for i in range(hi - lo + 1):  # P(H > t) = 1 - P(H <= t)
+        below += int.from_bytes(raw[step * i:step * (i + 1)], "little")
+        out[i] = (denom - below) / denom
+    return out
+
+
+def belief_usurpation_chance(src: Source, seat: int, p: int, pool: Pool | None = None) -> float:
+    """What ``seat`` can believe of player p's best usurpation odds now: ``best_usurpation``'s odds
+    with every Support card in front of p played, and each of his hidden cards (``hidden_hand_size``)
+    an independent draw from the cards ``seat`` cannot see (``hidden_pool``; given, it is not
+    computed again), played if it is a Support card.  The mean of his odds over those hands, in
+    closed form; 0 when no Monarch reigns or p may not usurp; his face-up odds when he hides no
+    card.  A FARC Monarch's player defends with the cards in front of him only, as in
+    ``usurpation_parts``.  A pure function of seat's view.  From a ``GameState``, its parts are
+    kept in ``state.memo`` by what they are computed from."""
+    if p == seat:
+        raise ValueError(f"player {seat} knows his own hand: use best_usurpation(src, {p})")
+    f = facts(src)
+    if f.monarch is None:
+        return 0.0
+    raw: Source = f.state if type(f) is StateFacts else f
+    cands = usurpers(raw, p)
+    if not cands:
+        return 0.0
+    n = hidden_hand_size(f, p)
+    if n and pool is None:
+        pool = hidden_pool(f, seat)
+    if not n or not pool:  # nothing hidden: his odds from the cards in front of him
+        return max(usurpation_chance(raw, p, cid, False) for cid in cands)
+    memo: dict[Any, Any] | None = None
+    if type(f) is StateFacts:
+        memo = f.state.memo.get(_MEMO_BELIEF)
+        if memo is None or len(memo) > _MEMO_BELIEF_SIZE:
+            memo = f.state.memo[_MEMO_BELIEF] = {}
+    # each candidate: P(D + H > gap), D = his royal and front cards less the Monarch's dice, H his hidden cards
+    diffs: list[tuple[int, Dist]] = []
+    m_neg: Dist | None = None  # minus the Monarch's random part: the same for every candidate of p
+    for cid in cands:
+        parts = usurpation_parts(f, p, cid, with_hand=False)
+        key = ("d", cid, parts.usurper_cards, parts.monarch, parts.monarch_halved, parts.monarch_extra,
+               parts.monarch_cards)
+        d = memo.get(key) if memo is not None else None
+        if d is None:
+            if m_neg is None:
+                m_d = royal_uv_distribution(parts.monarch, parts.monarch_halved)
+                if parts.monarch_extra is not None:
+                    m_d = _conv(m_d, royal_uv_distribution(parts.monarch_extra))
+                for m in parts.monarch_cards:
+                    m_d = _conv(m_d, dice_distribution(1, m))
+                m_neg = {-x: px for x, px in m_d.items()}
+            u = royal_uv_distribution(cid)
+            for m in parts.usurper_cards:
+                u = _conv(u, dice_distribution(1, m))
+            d = _conv(u, m_neg)
+            if memo is not None:
+                memo[key] = d
+        diffs.append((parts.monarch_fixed + parts.monarch_bonus - parts.usurper_fixed, d))
+    # one hidden card: weight 6 for each card of the pool that adds nothing, and 1 for each face of
+    # a Support card's die (its 1d x its multiplier for p): the odds times 6N, N cards in the pool
+    w: dict[int, int] = {}
+    for t, k in pool:
+        if t in SUPPORT_VALUES:
+            mult = support_multiplier(f, p, t)[0]
+            for i in range(1, 7):
+                w[mult * i] = w.get(mult * i, 0) + k
+        else:
+            w[0] = w.get(0, 0) + 6 * k
+    coef = tuple(sorted(w.items()))
+    # the thresholds of H asked for: gap - x for x in D, where H can be both above and not
+    lo = max(0, min(gap - max(d) for gap, d in diffs))
+    hi = min(n * coef[-1][0] - 1, max(gap - min(d) for gap, d in diffs))
+    surv: list[float] = []
+    if lo <= hi:
+        hkey = ("h", coef, n, lo, hi)
+        got = memo.get(hkey) if memo is not None else None
+        surv = got if got is not None else _hidden_survival(coef, n, lo, hi)
+        if memo is not None and got is None:
+            memo[hkey] = surv
+    best = 0.0
+    for gap, d in diffs:
+        q = 0.0
+        for x, px in d.items():
+            t = gap - x  # he wins when H > t: always below 0, never from n * max value on
+            if t < 0:
+                q += px
+            elif lo <= t <= hi:
+                q += px * surv[t - lo]
+        best = max(best, q)
+    return min(1.0, best)

@@ -15,8 +15,11 @@ followed by the decision-context features of ``fandonia_env.spaces.context_featu
 the seat's previous decision kind: an encoder with ``memory`` takes it as ``prev_kind=`` (the
 caller keeps it: the kind of the seat's last decision with two or more options); its entity blocks
 add ``char_context`` (a row of decision facts per character) and ``prestige_tables`` (the
-context block's row of each Prestige Table, which ``prestige_<table>`` names).  A trained policy stores its
-encoder's name, version and ``fingerprint`` (a hash of the layout), and refuses a different one.
+context block's row of each Prestige Table, which ``prestige_<table>`` names); ``v1b`` is v1r
+followed by the belief features of ``fandonia_env.spaces.belief_features`` (what the seat can
+believe of each opponent's usurpation odds with the Support cards his hand may hide, issue 27), so a
+v1r policy can be widened to it.  A trained policy stores its encoder's name, version and
+``fingerprint`` (a hash of the layout), and refuses a different one.
 
 ``observe`` is what an agent uses: its own view (when the encoder can read a view) or a
 determinisation of its information set, never the true state.
@@ -36,7 +39,7 @@ from fandonia_env.engine.core.actions import ID as ACTION_ID
 from fandonia_env.engine.core.actions import NAME, NUM_ACTIONS
 from fandonia_env.engine.data.components import ALL_CHARACTER_IDS
 
-ENCODERS: tuple[str, ...] = ("v0", "v1", "v1r", "v1c")
+ENCODERS: tuple[str, ...] = ("v0", "v1", "v1r", "v1c", "v1b")
 
 
 @dataclass(frozen=True)
@@ -297,7 +300,34 @@ def _make_v1c() -> Encoder:
                    _observe_memory=observe)
 
 
-_MAKERS: dict[str, Callable[[], Encoder]] = {"v0": _make_v0, "v1": _make_v1, "v1r": _make_v1r, "v1c": _make_v1c}
+# ---------------------------------------------------------------------------
+# v1b: v1r + the belief features (fandonia_env.spaces.belief_features)
+# ---------------------------------------------------------------------------
+
+
+def _make_v1b() -> Encoder:
+    from fandonia_env.spaces.belief_features import BELIEF_FEATURES_SIZE, encode_belief_features
+
+    base = get_encoder("v1r")
+    enc_r, view_r = base.encode, base._encode_view
+
+    def encode(state: Any, p: int) -> np.ndarray:
+        return np.concatenate([enc_r(state, p), encode_belief_features(state, p)])
+
+    encode_view = None
+    if view_r is not None:  # otherwise an agent encodes a determinisation of its InfoSet, as for v1r
+        def encode_view(view: dict[str, Any]) -> np.ndarray:
+            return np.concatenate([view_r(view), encode_belief_features(view, view["me"])])
+
+    layout = (*base.layout, ("belief_features", base.size, (BELIEF_FEATURES_SIZE,)))
+    keep = np.concatenate([base.input_mask if base.input_mask is not None else np.ones(base.size, np.float32),
+                           np.ones(BELIEF_FEATURES_SIZE, np.float32)])
+    return Encoder("v1b", base.version + "+belief_features", base.size + BELIEF_FEATURES_SIZE, encode,
+                   base.entity_blocks, layout, encode_view, keep, extends="v1r")
+
+
+_MAKERS: dict[str, Callable[[], Encoder]] = {"v0": _make_v0, "v1": _make_v1, "v1r": _make_v1r, "v1c": _make_v1c,
+                                              "v1b": _make_v1b}
 _CACHE: dict[str, Encoder] = {}
 
 
@@ -317,7 +347,8 @@ def default_encoder() -> str:
 
 def get_encoder(name: str) -> Encoder:
     """The encoder called ``name`` (``v0``, ``v1``, ``v1r``: v1 followed by the rule features of
-    ``fandonia_env.spaces.rule_features``, or ``v1c``: v1r followed by the context features)."""
+    ``fandonia_env.spaces.rule_features``, ``v1c``: v1r followed by the context features, or ``v1b``:
+    v1r followed by the belief features of ``fandonia_env.spaces.belief_features``)."""
     if name not in _MAKERS:
         raise ValueError(f"unknown encoder {name!r}; known: {list(ENCODERS)}")
     if name not in _CACHE:

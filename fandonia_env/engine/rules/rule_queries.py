@@ -826,10 +826,10 @@ def belief_usurpation_chance(src: Source, seat: int, p: int, pool: Pool | None =
     for gap, d in diffs:
         q = 0.0
         for x, px in d.items():
-            t = gap - x  # he wins when H > t: always below 0, never from n * max value on
-            if t < 0:
+            need = gap - x  # he wins when H > need: always below 0, never from n * max value on
+            if need < 0:
                 q += px
-            elif lo <= t <= hi:
-                q += px * surv[t - lo]
+            elif lo <= need <= hi:
+                q += px * surv[need - lo]
         best = max(best, q)
     return min(1.0, best)

@@ -159,10 +159,10 @@ def test_belief_odds_are_the_mixture_in_0_1_and_at_least_the_face_up_odds() -> N
 
 def test_belief_is_zero_when_no_monarch_reigns() -> None:
     g = Game(players=4, seed=3)
-    st = g.state.clone()
-    st.monarch = None
-    assert all(belief_usurpation_chance(st, 0, o) == 0.0 for o in range(1, 4))
-    x = encode_belief_features(st, 0)
+    view = player_view(g.state, 0, log=False)
+    view["monarch"] = None  # a view, as GameState.monarch is a str (typed so in the compiled engine)
+    assert all(belief_usurpation_chance(view, 0, o) == 0.0 for o in range(1, 4))
+    x = encode_belief_features(view, 0)
     assert all(x[IDX[f"opp{k}_belief_best"]] == 0.0 for k in range(1, 6))
 
 

@@ -28,7 +28,8 @@ NOT_SHIPPED = {
     "fandonia_env/training/checkpoints/league-v1-1m.npz": "a training input named by its checkout path (docs/training.md)",
     "fandonia_env/training/checkpoints/expert1-iter030.npz": "a training input: the init of the next expert run (docs/training.md, attempt 22)",
     "fandonia_env/training/checkpoints/expert2-iter096.npz": "a training input: the init of attempt 24 (docs/training.md, attempt 23)",
-    "fandonia_env/training/checkpoints/expert3-iter096.npz": "a training input: the init of the next expert run (docs/training.md, attempt 24)",
+    "fandonia_env/training/checkpoints/expert3-iter096.npz": "a training input: the init of attempt 25 (docs/training.md, attempt 24)",
+    "fandonia_env/training/checkpoints/expert4-iter084.npz": "a training input: the init of the next expert run (docs/training.md, attempt 25)",
 }
 #: never part of a build: caches and the local compiled engine (``python -m fandonia_env.compile``)
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd", "_compiled.json", "*.egg-info", "build")

@@ -53,6 +53,8 @@ def test_expert_iterations_write_policies_curves_and_resume(tmp_path: Path) -> N
     ("opponents", ["no-such-noble"], "unknown agent"),
     ("decisions", 0, "decisions must be >= 1"),
     ("init", "missing.npz", "no policy file"),
+    ("encoder", "v9", "unknown encoder 'v9'"),
+    ("opponents", ["random-v1*"], "without"),
 ])
 def test_expert_rejects_bad_config_values(tmp_path: Path, key: str, value, match: str) -> None:
     with pytest.raises(ConfigError, match=match):
@@ -65,6 +67,28 @@ def test_shipped_expert_configs_are_valid_and_documented() -> None:
     doc = (ROOT / "docs" / "training.md").read_text()
     for key in SCHEMA:
         assert f"| `{key}` |" in doc, key
+
+
+def test_expert_widens_its_init_to_an_encoder_that_extends_it(tmp_path: Path) -> None:
+    """encoder: v1b on a v1r init: the run trains and exports on v1b; the widened policy played as the
+    init before its first update (the new inputs start at zero weight)."""
+    from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1, load_policy
+    from fandonia_env.engine import Game
+
+    res = train(_cfg(tmp_path, iterations=1, eval_every=0, encoder="v1b", opponents=["noble-rule-v1", "random-v1*"]))
+    out = Path(res["out"])
+    assert load_policy(out / "policy.npz").encoder.name == "v1b"
+    start, init = load_policy(out / "policies" / "iter_000.npz"), load_policy(NOBLE_PPO_V1)
+    g = Game(players=3, seed=4, max_turns=3)
+    for _ in range(40):
+        if g.over:
+            break
+        p = g.current_player()
+        x_wide = start.encoder.encode(g.state, p)
+        assert np.allclose(start.forward(x_wide)[0], init.forward(x_wide[:init.obs_size])[0], atol=1e-4)
+        g.apply(g.legal_actions()[0])
+    with pytest.raises(ConfigError, match="resumes on its own encoder"):
+        train(_cfg(tmp_path, iterations=2, eval_every=0, encoder="v1r"))
 
 
 def test_expert_command_line_names_a_bad_key(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -48,6 +48,8 @@ SCHEMA: dict[str, Opt] = {
     "init": Opt("fandonia_env/agents/weights/noble-ppo-v1.npz", (str,),
                 "policy to start from: an .npz export, a .pt checkpoint, or a run folder (expert, league or "
                 "imitation)"),
+    "encoder": Opt(None, (str,), "observation encoder (null: init's); one that extends init's (v1r -> v1b) "
+                   "widens the init with zero weights on the new inputs", nullable=True),
     "iterations": Opt(20, (int,), "expert-iteration rounds"),
     "decisions": Opt(60_000, (int,), "learner decisions collected per iteration"),
     "workers": Opt(2, (int,), "actor processes (one per core)"),
@@ -92,6 +94,10 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
               "learner_seats", "max_turns", "threads"):
         if cfg[k] < 1:
             raise ConfigError(f"{k} must be >= 1, got {cfg[k]}")
+    from fandonia_env.spaces.encoders import ENCODERS
+
+    if cfg["encoder"] is not None and cfg["encoder"] not in ENCODERS:
+        raise ConfigError(f"encoder: unknown encoder {cfg['encoder']!r}; known: {list(ENCODERS)} (or null: the init's)")
     if not 0.0 < cfg["gae_lambda"] <= 1.0:
         raise ConfigError(f"gae_lambda must be in (0, 1], got {cfg['gae_lambda']}")
     bad = [n for n in cfg["players"] if not isinstance(n, int) or not 2 <= n <= 6]
@@ -213,7 +219,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     from fandonia_env.spaces.encoders import get_encoder
 
     from .league import ppo_update
-    from .model import export_npz, load_checkpoint, save_checkpoint
+    from .model import export_npz, load_checkpoint, save_checkpoint, widen_input
     from .selfplay import LEARNER, TABLE, SelfPlayConfig, run_actors
 
     cfg = check_config(dict(cfg))
@@ -231,6 +237,14 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     else:
         model, ck = load_checkpoint(resolve_init(cfg["init"]))  # the optimiser starts afresh
     enc = get_encoder(ck["header"]["encoder"])
+    if cfg["encoder"] is not None and cfg["encoder"] != enc.name:
+        if ck_path.exists():
+            raise ConfigError(f"encoder: {cfg['out']} was trained on encoder {enc.name}, not {cfg['encoder']}; "
+                              "a run resumes on its own encoder")
+        wide = get_encoder(cfg["encoder"])
+        model = widen_input(model, enc, wide)  # the new inputs start at zero weight: it plays as before
+        print(f"expert: widened {cfg['init']} from encoder {enc.name} to {wide.name}", file=sys.stderr)
+        enc = wide
     opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
     if ck.get("optimizer"):
         opt.load_state_dict(ck["optimizer"])

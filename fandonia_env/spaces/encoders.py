@@ -217,25 +217,33 @@ def _make_v1() -> Encoder:
 # ---------------------------------------------------------------------------
 
 
+def _extended(base_name: str, name: str, block: str, size: int,
+              features: Callable[[Any, int], np.ndarray]) -> Encoder:
+    """Encoder ``name``: ``base_name``'s vector followed by the ``size`` features ``features(src, p)``
+    computes from a ``GameState`` or from p's view (block ``block`` of the layout); same entity blocks,
+    so a policy on ``base_name`` widens to it (``model.widen_input``)."""
+    base = get_encoder(base_name)
+    enc_base, view_base = base.encode, base._encode_view
+
+    def encode(state: Any, p: int) -> np.ndarray:
+        return np.concatenate([enc_base(state, p), features(state, p)])
+
+    encode_view = None
+    if view_base is not None:  # otherwise an agent encodes a determinisation of its InfoSet, as for the base
+        def encode_view(view: dict[str, Any]) -> np.ndarray:
+            return np.concatenate([view_base(view), features(view, view["me"])])
+
+    layout = (*base.layout, (block, base.size, (size,)))
+    keep = np.concatenate([base.input_mask if base.input_mask is not None else np.ones(base.size, np.float32),
+                           np.ones(size, np.float32)])
+    return Encoder(name, f"{base.version}+{block}", base.size + size, encode,
+                   base.entity_blocks, layout, encode_view, keep, extends=base_name)
+
+
 def _make_v1r() -> Encoder:
     from fandonia_env.spaces.rule_features import RULE_FEATURES_SIZE, encode_rule_features
 
-    base = get_encoder("v1")
-    enc_v1, view_v1 = base.encode, base._encode_view
-
-    def encode(state: Any, p: int) -> np.ndarray:
-        return np.concatenate([enc_v1(state, p), encode_rule_features(state, p)])
-
-    encode_view = None
-    if view_v1 is not None:  # otherwise an agent encodes a determinisation of its InfoSet, as for v1
-        def encode_view(view: dict[str, Any]) -> np.ndarray:
-            return np.concatenate([view_v1(view), encode_rule_features(view, view["me"])])
-
-    layout = (*base.layout, ("rule_features", base.size, (RULE_FEATURES_SIZE,)))
-    keep = np.concatenate([base.input_mask if base.input_mask is not None else np.ones(base.size, np.float32),
-                           np.ones(RULE_FEATURES_SIZE, np.float32)])
-    return Encoder("v1r", base.version + "+rule_features", base.size + RULE_FEATURES_SIZE, encode,
-                   base.entity_blocks, layout, encode_view, keep, extends="v1")
+    return _extended("v1", "v1r", "rule_features", RULE_FEATURES_SIZE, encode_rule_features)
 
 
 # ---------------------------------------------------------------------------
@@ -308,22 +316,7 @@ def _make_v1c() -> Encoder:
 def _make_v1b() -> Encoder:
     from fandonia_env.spaces.belief_features import BELIEF_FEATURES_SIZE, encode_belief_features
 
-    base = get_encoder("v1r")
-    enc_r, view_r = base.encode, base._encode_view
-
-    def encode(state: Any, p: int) -> np.ndarray:
-        return np.concatenate([enc_r(state, p), encode_belief_features(state, p)])
-
-    encode_view = None
-    if view_r is not None:  # otherwise an agent encodes a determinisation of its InfoSet, as for v1r
-        def encode_view(view: dict[str, Any]) -> np.ndarray:
-            return np.concatenate([view_r(view), encode_belief_features(view, view["me"])])
-
-    layout = (*base.layout, ("belief_features", base.size, (BELIEF_FEATURES_SIZE,)))
-    keep = np.concatenate([base.input_mask if base.input_mask is not None else np.ones(base.size, np.float32),
-                           np.ones(BELIEF_FEATURES_SIZE, np.float32)])
-    return Encoder("v1b", base.version + "+belief_features", base.size + BELIEF_FEATURES_SIZE, encode,
-                   base.entity_blocks, layout, encode_view, keep, extends="v1r")
+    return _extended("v1r", "v1b", "belief_features", BELIEF_FEATURES_SIZE, encode_belief_features)
 
 
 _MAKERS: dict[str, Callable[[], Encoder]] = {"v0": _make_v0, "v1": _make_v1, "v1r": _make_v1r, "v1c": _make_v1c,

@@ -161,6 +161,8 @@ class Actor:
         #: agent id -> a frozen NumpyPolicy (network opponents), built once
         self.nets: dict[str, Any] = dict(opponents or {})
         self.games_started = 0
+        #: the opponent ids drawn seat by seat (those without ``*``)
+        self.per_seat = tuple(o for o in cfg.opponents if not o.endswith(TABLE))
         self.slots = [self._new_slot(i) for i in range(cfg.games)]
         self.done: list[Batch] = []
         self.stats = {"games": 0, "learner_decisions": 0, "decisions": 0, "wins": 0, "draws": 0,
@@ -181,17 +183,15 @@ class Actor:
             return bot
         return ("net", agent_id)
 
-    def _opponent_draws(self) -> None:
-        """Start a game's opponent draws: one per game for the whole-table ids (``*``), if any."""
-        self._table_id: str | None = None
-        if any(o.endswith(TABLE) for o in self.cfg.opponents):
+    def _table_opponent(self) -> str | None:
+        """A new game's whole-table draw: the id (``*`` removed) that takes every opponent seat, or
+        None (its seats are drawn one by one from the ids without ``*``).  Draws only when
+        ``opponents`` names a whole-table id, so other configs keep their draws."""
+        if len(self.per_seat) < len(self.cfg.opponents):
             pick = self.rng.choice(self.cfg.opponents)
-            self._table_id = pick[:-len(TABLE)] if pick.endswith(TABLE) else None
-
-    def _draw(self) -> str:
-        if self._table_id is not None:
-            return self._table_id
-        return self.rng.choice([o for o in self.cfg.opponents if not o.endswith(TABLE)])
+            if pick.endswith(TABLE):
+                return pick.removesuffix(TABLE)
+        return None
 
     def _new_slot(self, index: int) -> _Slot:
         cfg, rng = self.cfg, self.rng
@@ -202,8 +202,8 @@ class Actor:
         g = Game(players=n, seed=seed, preset=preset, max_turns=cfg.max_turns)
         k = n if cfg.learner_seats is None else min(cfg.learner_seats, n)
         learners = set(rng.sample(range(n), k))
-        self._opponent_draws()
-        ctrl = [LEARNER if p in learners else self._controller(self._draw(), seed + p)
+        table = self._table_opponent()
+        ctrl = [LEARNER if p in learners else self._controller(table or rng.choice(self.per_seat), seed + p)
                 for p in range(n)]
         return _Slot(g, ctrl, index)
 

@@ -550,15 +550,24 @@ def usurpation_parts(src: Source, p: int, cid: str, with_hand: bool = True) -> R
     return RatingParts(cid, u_fixed, u_cards, mon, q, jane_halves(f, p), extra, bonus, m_fixed, m_cards)
 
 
-def success_chance(parts: RatingParts) -> float:
-    """Exact P(usurper's rating > Monarch's rating) (§36.6: ties fail)."""
+Parts = tuple[tuple[Any, ...], ...]
+
+
+def _random_parts(parts: RatingParts) -> tuple[int, Parts, Parts]:
+    """The gap (Monarch's fixed rating less the usurper's) and the random parts of each side's rating,
+    each a hashable ("uv", cid, halve) / ("d", mult), sorted."""
     u_rand = [("uv", parts.usurper, False)] + [("d", m) for m in parts.usurper_cards]
     m_rand: list[tuple[Any, ...]] = [("uv", parts.monarch, parts.monarch_halved)]
     if parts.monarch_extra is not None:
         m_rand.append(("uv", parts.monarch_extra, False))
     m_rand += [("d", m) for m in parts.monarch_cards]
     gap = parts.monarch_fixed + parts.monarch_bonus - parts.usurper_fixed
-    return _p_win(gap, tuple(sorted(u_rand)), tuple(sorted(m_rand)))
+    return gap, tuple(sorted(u_rand)), tuple(sorted(m_rand))
+
+
+def success_chance(parts: RatingParts) -> float:
+    """Exact P(usurper's rating > Monarch's rating) (§36.6: ties fail)."""
+    return _p_win(*_random_parts(parts))
 
 
 def usurpation_chance(src: Source, p: int, cid: str, with_hand: bool = True) -> float:
@@ -780,27 +789,20 @@ def belief_usurpation_chance(src: Source, seat: int, p: int, pool: Pool | None =
             memo = f.state.memo[_MEMO_BELIEF] = {}
     # each candidate: P(D + H > gap), D = his royal and front cards less the Monarch's dice, H his hidden cards
     diffs: list[tuple[int, Dist]] = []
-    m_neg: Dist | None = None  # minus the Monarch's random part: the same for every candidate of p
     for cid in cands:
-        parts = usurpation_parts(f, p, cid, with_hand=False)
-        key = ("d", cid, parts.usurper_cards, parts.monarch, parts.monarch_halved, parts.monarch_extra,
-               parts.monarch_cards)
+        gap, u_rand, m_rand = _random_parts(usurpation_parts(f, p, cid, with_hand=False))
+        key = ("d", u_rand, m_rand)
         d = memo.get(key) if memo is not None else None
         if d is None:
-            if m_neg is None:
-                m_d = royal_uv_distribution(parts.monarch, parts.monarch_halved)
-                if parts.monarch_extra is not None:
-                    m_d = _conv(m_d, royal_uv_distribution(parts.monarch_extra))
-                for m in parts.monarch_cards:
-                    m_d = _conv(m_d, dice_distribution(1, m))
-                m_neg = {-x: px for x, px in m_d.items()}
-            u = royal_uv_distribution(cid)
-            for m in parts.usurper_cards:
-                u = _conv(u, dice_distribution(1, m))
-            d = _conv(u, m_neg)
+            u: Dist = {0: 1.0}
+            for part in u_rand:
+                u = _conv(u, _part(part))
+            for part in m_rand:  # less the Monarch's random part
+                u = _conv(u, {-face: pf for face, pf in _part(part).items()})
+            d = u
             if memo is not None:
                 memo[key] = d
-        diffs.append((parts.monarch_fixed + parts.monarch_bonus - parts.usurper_fixed, d))
+        diffs.append((gap, d))
     # one hidden card: weight 6 for each card of the pool that adds nothing, and 1 for each face of
     # a Support card's die (its 1d x its multiplier for p): the odds times 6N, N cards in the pool
     w: dict[int, int] = {}

@@ -119,3 +119,42 @@ def test_gae_advantages_follow_each_seats_decisions_and_lambda_one_is_the_game_r
     assert np.isclose(adv[0], d0 + lam * (d2 + lam * d3))
     assert np.isclose(adv[1], -0.5 - 0.5) and np.isclose(adv[4], -1.0 - 0.4)
     assert np.allclose(ret, adv + value)
+
+
+def test_turn_discount_values_a_sooner_win_more_along_each_seats_decisions():
+    from fandonia_env.training.expert import _advantages, check_config
+    from fandonia_env.training.selfplay import Batch
+
+    # one game, seat 0 decides at turns 3, 3, 7 of a game that ends at turn 10 (a win); seat 1 at turn 5
+    value = np.array([0.2, 0.3, 0.5, -0.1], np.float32)
+    reward = np.array([1.0, 1.0, 1.0, -1.0], np.float32)
+    left = np.array([7, 7, 3, 5], np.int16)
+    b = Batch(obs=np.zeros((4, 1), np.float16), mask=np.zeros((4, 1), bool), action=np.zeros(4, np.int16),
+              logp=np.zeros(4, np.float32), value=value, reward=reward, players=np.full(4, 2, np.int8),
+              errata=np.zeros(4, bool), game=np.zeros(4, np.int32), seat=np.array([0, 0, 0, 1], np.int8),
+              turns_left=left)
+    g = 0.9
+    adv1, ret1 = _advantages(b, 1.0, g)
+    assert np.allclose(ret1, reward * g ** left.astype(float))
+    adv_u, ret_u = _advantages(b, 1.0, 1.0)  # no discount: the turns change nothing
+    assert np.allclose(ret_u, reward)
+    lam = 0.5
+    adv, ret = _advantages(b, lam, g)
+    d2 = g ** 3 * 1.0 - 0.5                 # last decision: the discounted reward less V
+    d1 = g ** 4 * 0.5 - 0.3                 # four turns to the next own decision
+    d0 = g ** 0 * 0.3 - 0.2                 # same turn: no discount
+    assert np.isclose(adv[2], d2)
+    assert np.isclose(adv[1], d1 + lam * g ** 4 * d2)
+    assert np.isclose(adv[0], d0 + lam * (d1 + lam * g ** 4 * d2))
+    assert np.isclose(adv[3], -(g ** 5) + 0.1)
+    assert np.allclose(ret, adv + value)
+    # lambda -> 1 along the chain is the discounted Monte-Carlo return
+    adv_hi, _ = _advantages(b, 0.999999, g)
+    assert np.allclose(adv_hi, adv1, atol=1e-4)
+    b.turns_left = None
+    with pytest.raises(ValueError, match="turns left"):
+        _advantages(b, lam, g)
+    cfg = load_config(ROOT / "configs" / "smoke" / "expert.yaml", SCHEMA)
+    for bad in (0.0, 1.5):
+        with pytest.raises(ConfigError, match="turn_discount"):
+            check_config(dict(cfg, turn_discount=bad))

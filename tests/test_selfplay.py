@@ -34,6 +34,14 @@ def test_actor_records_legal_decisions_of_finished_games(policy) -> None:
         assert set(np.round(r, 4)) <= {1.0, 0.0, -1.0, -0.5}
     st = b.stats
     assert st["games"] >= 1 and st["learner_decisions"] >= len(b)
+    # the game turns left from each decision to its game's end: never negative, never above the
+    # turn limit, and never growing along one seat's decisions of one game
+    assert b.turns_left is not None and b.turns_left.shape == (len(b),)
+    assert (b.turns_left >= 0).all() and (b.turns_left <= cfg.max_turns).all()
+    for gi in np.unique(b.game):
+        for seat in np.unique(b.seat[b.game == gi]):
+            left = b.turns_left[(b.game == gi) & (b.seat == seat)]
+            assert (np.diff(left) <= 0).all()
 
 
 def test_pure_self_play_records_every_seat_and_rewards_sum_to_zero(policy) -> None:
@@ -87,6 +95,8 @@ def test_batches_join() -> None:
     j = Batch.concat([x, y])
     assert len(j) == len(x) + len(y)
     assert set(np.unique(j.game[len(x):])).isdisjoint(np.unique(j.game[:len(x)]))
+    assert np.array_equal(j.turns_left, np.concatenate([x.turns_left, y.turns_left]))
+    assert np.array_equal(j.seat, np.concatenate([x.seat, y.seat]))
 
 
 def test_config_rejects_bad_values() -> None:

@@ -65,6 +65,8 @@ SCHEMA: dict[str, Opt] = {
     "temperature": Opt(1.0, (float,), "the learner's sampling temperature in self-play"),
     "max_turns": Opt(60, (int,), "truncation turn limit (ruling R11)"),
     "gae_lambda": Opt(1.0, (float,), "1: the game's Monte-Carlo return; < 1: GAE along each seat's decisions"),
+    "turn_discount": Opt(1.0, (float,), "the final reward's discount per game turn to the end (1: none; "
+                         "< 1 values a sooner win more and a later loss less)"),
     "epochs": Opt(3, (int,), "PPO epochs per iteration"),
     "minibatch": Opt(2048, (int,), "minibatch size"),
     "lr": Opt(5e-5, (float,), "Adam learning rate"),
@@ -100,6 +102,8 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"encoder: unknown encoder {cfg['encoder']!r}; known: {list(ENCODERS)} (or null: the init's)")
     if not 0.0 < cfg["gae_lambda"] <= 1.0:
         raise ConfigError(f"gae_lambda must be in (0, 1], got {cfg['gae_lambda']}")
+    if not 0.0 < cfg["turn_discount"] <= 1.0:
+        raise ConfigError(f"turn_discount must be in (0, 1], got {cfg['turn_discount']}")
     bad = [n for n in cfg["players"] if not isinstance(n, int) or not 2 <= n <= 6]
     if not cfg["players"] or bad:
         raise ConfigError(f"players must list table sizes 2..6, got {cfg['players']!r}")
@@ -134,18 +138,25 @@ def resolve_init(path: str) -> Path:
     return league_resolve_init(path)
 
 
-def _advantages(b: Any, lam: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """(advantage, return) per decision.  ``lam == 1``: the Monte-Carlo return of its game
-    (gamma = 1: the terminal reward) less the network's value estimate at the decision.
-    ``lam < 1``: generalised advantage estimation along each seat's own decisions of a game
-    (gamma = 1, no reward before the end): ``delta_t = V(s_t+1) - V(s_t)``, the last one
-    ``R - V(s_T)``, the advantage ``sum_k lam^k delta_t+k`` and the value target advantage + V."""
+def _advantages(b: Any, lam: float = 1.0, discount: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """(advantage, return) per decision.  ``lam == 1``: the Monte-Carlo return of its game (the
+    terminal reward, discounted by ``discount`` per game turn from the decision to the end) less the
+    network's value estimate at the decision.  ``lam < 1``: generalised advantage estimation along
+    each seat's own decisions of a game (no reward before the end): ``delta_t = g_t V(s_t+1) - V(s_t)``
+    with ``g_t = discount ** (game turns between the two decisions)``, the last one ``g_T R - V(s_T)``
+    (``g_T``: the turns to the end), the advantage ``delta_t + lam g_t A_t+1`` and the value target
+    advantage + V.  ``discount == 1``: the undiscounted return (the turns are not needed)."""
     v = b.value.astype(np.float32)
     r = b.reward.astype(np.float32)
+    if discount < 1.0:
+        if b.turns_left is None:
+            raise ValueError("a turn discount < 1 needs the turns left of every decision")
+        r = r * np.power(np.float32(discount), b.turns_left.astype(np.float32))
     if lam >= 1.0:
         return r - v, r
     if b.seat is None:
         raise ValueError("gae_lambda < 1 needs the deciding seat of every decision")
+    left = b.turns_left.astype(np.float32) if discount < 1.0 else np.zeros_like(v)
     adv = np.zeros_like(v)
     key = b.game.astype(np.int64) * 8 + b.seat.astype(np.int64)
     order = np.argsort(key, kind="stable")  # one seat's decisions of one game, in play order
@@ -153,10 +164,13 @@ def _advantages(b: Any, lam: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     nxt_acc, last = 0.0, None
     for j in range(len(order) - 1, -1, -1):
         i = order[j]
-        if ks[j] != last:  # the seat's last decision of its game
+        if ks[j] != last:  # the seat's last decision of its game (r already discounted to it)
             delta, nxt_acc = r[i] - v[i], 0.0
         else:
-            delta = v[order[j + 1]] - v[i]
+            nxt = order[j + 1]
+            gam = discount ** float(left[i] - left[nxt])
+            delta = gam * v[nxt] - v[i]
+            nxt_acc *= gam
         nxt_acc = delta + lam * nxt_acc
         adv[i] = nxt_acc
         last = ks[j]
@@ -281,7 +295,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         t0 = time.perf_counter()
         b = run_actors(str(cur), sp, workers=cfg["workers"], decisions=cfg["decisions"])
         t_collect = time.perf_counter() - t0
-        adv, ret = _advantages(b, cfg["gae_lambda"])
+        adv, ret = _advantages(b, cfg["gae_lambda"], cfg["turn_discount"])
         batch = {"obs": b.obs, "mask": np.packbits(b.mask, axis=-1), "action": b.action.astype(np.int64),
                  "logp": b.logp, "adv": adv, "ret": ret}
         t1 = time.perf_counter()

@@ -93,6 +93,7 @@ class Batch:
     game: np.ndarray  # (N,) int32: the game's index within this batch
     seat: np.ndarray | None = None  # (N,) int8: the deciding seat (decisions of one seat in play order)
     target: np.ndarray | None = None  # (N, NUM_ACTIONS) float16: a search's visit distribution
+    turns_left: np.ndarray | None = None  # (N,) int16: game turns from the decision to the game's end
     stats: dict[str, Any] = field(default_factory=dict)
 
     def __len__(self) -> int:
@@ -112,14 +113,12 @@ class Batch:
             for k, v in b.stats.items():
                 if isinstance(v, int | float):
                     stats[k] = stats.get(k, 0) + v
-        tgt = seat = None
-        if all(b.seat is not None for b in batches):
-            seat = np.concatenate([b.seat for b in batches])  # type: ignore[misc]
-        if all(b.target is not None for b in batches):
-            tgt = np.concatenate([b.target for b in batches])  # type: ignore[misc]
+        optional = {f: (np.concatenate([getattr(b, f) for b in batches])
+                        if all(getattr(b, f) is not None for b in batches) else None)
+                    for f in ("seat", "target", "turns_left")}
         return Batch(*(np.concatenate([getattr(b, f) for b in batches]) for f in
                        ("obs", "mask", "action", "logp", "value", "reward", "players", "errata")),
-                     game=np.concatenate(games), seat=seat, target=tgt, stats=stats)
+                     game=np.concatenate(games), stats=stats, **optional)
 
 
 def final_rewards(g: Game) -> list[float]:
@@ -231,7 +230,8 @@ class Actor:
                 players=np.full(len(recs), g.n_players, dtype=np.int8),
                 errata=np.full(len(recs), errata, dtype=bool),
                 game=np.full(len(recs), gi, dtype=np.int32),
-                seat=np.array([r[0] for r in recs], dtype=np.int8)))
+                seat=np.array([r[0] for r in recs], dtype=np.int8),
+                turns_left=np.array([g.state.turn - r[6] for r in recs], dtype=np.int16)))
 
     # -- the loop ----------------------------------------------------------------------------------
     def _advance(self, s: _Slot) -> None:
@@ -279,7 +279,8 @@ class Actor:
                 g = s.game
                 a = int(actions[i])
                 if key == LEARNER:
-                    s.records.append((g.current_player(), half[i], mask[i], a, float(logp[i]), float(value[i])))
+                    s.records.append((g.current_player(), half[i], mask[i], a, float(logp[i]), float(value[i]),
+                                      g.state.turn))
                     made += 1
                 g.apply(a)
             self.stats["decisions"] += len(slots)
@@ -311,7 +312,7 @@ class Actor:
 def _empty(obs_size: int) -> Batch:
     return Batch(np.zeros((0, obs_size), np.float16), np.zeros((0, NUM_ACTIONS), bool), np.zeros(0, np.int16),
                  np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int8),
-                 np.zeros(0, bool), np.zeros(0, np.int32), np.zeros(0, np.int8))
+                 np.zeros(0, bool), np.zeros(0, np.int32), np.zeros(0, np.int8), turns_left=np.zeros(0, np.int16))
 
 
 def sample(logits: np.ndarray, temperature: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:

@@ -30,6 +30,7 @@ NOT_SHIPPED = {
     "fandonia_env/training/checkpoints/expert2-iter096.npz": "a training input: the init of attempt 24 (docs/training.md, attempt 23)",
     "fandonia_env/training/checkpoints/expert3-iter096.npz": "a training input: the init of attempt 25 (docs/training.md, attempt 24)",
     "fandonia_env/training/checkpoints/expert4-iter084.npz": "a training input: the init of the next expert run (docs/training.md, attempt 25)",
+    "fandonia_env/training/checkpoints/expert7-iter025.npz": "a training input: the 2-player fine-tune (docs/training.md, attempt 28)",
 }
 #: never part of a build: caches and the local compiled engine (``python -m fandonia_env.compile``)
 IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd", "_compiled.json", "*.egg-info", "build")

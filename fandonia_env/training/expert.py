@@ -148,15 +148,16 @@ def _advantages(b: Any, lam: float = 1.0, discount: float = 1.0) -> tuple[np.nda
     advantage + V.  ``discount == 1``: the undiscounted return (the turns are not needed)."""
     v = b.value.astype(np.float32)
     r = b.reward.astype(np.float32)
+    left = np.zeros_like(v)  # game turns from each decision to the end (only a discount reads them)
     if discount < 1.0:
         if b.turns_left is None:
             raise ValueError("a turn discount < 1 needs the turns left of every decision")
-        r = r * np.power(np.float32(discount), b.turns_left.astype(np.float32))
+        left = b.turns_left.astype(np.float32)
+        r = r * np.power(np.float32(discount), left)
     if lam >= 1.0:
         return r - v, r
     if b.seat is None:
         raise ValueError("gae_lambda < 1 needs the deciding seat of every decision")
-    left = b.turns_left.astype(np.float32) if discount < 1.0 else np.zeros_like(v)
     adv = np.zeros_like(v)
     key = b.game.astype(np.int64) * 8 + b.seat.astype(np.int64)
     order = np.argsort(key, kind="stable")  # one seat's decisions of one game, in play order

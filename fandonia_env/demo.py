@@ -2,7 +2,7 @@
 
     python -m fandonia_env.demo [--games 16] [--players 4] [--seed 0] [--max-turns 60] [--jobs N]
 
-``noble-ppo-v1`` (the trained policy shipped in ``fandonia_env/agents/weights/``, played in numpy) against
+``noble-ppo-v2`` (the strongest trained policy shipped in ``fandonia_env/agents/weights/``, played in numpy) against
 ``noble-rule-v1``, ``noble-rule-v2`` and ``random-v1`` at a 4-player table (``--agents`` changes
 the lineup; at other table sizes the list repeats), each deal played under every seat rotation
 (duplicate seeds), with a progress bar; prints the results
@@ -32,7 +32,7 @@ from .env_common import DEFAULT_MAX_TURNS
 from .tournament import run_tournament
 
 #: the demo's table: the trained noble and the scripted ones
-DEMO_AGENTS = ["noble-ppo-v1", "noble-rule-v1", "noble-rule-v2", "random-v1"]
+DEMO_AGENTS = ["noble-ppo-v2", "noble-rule-v1", "noble-rule-v2", "random-v1"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -54,14 +54,15 @@ def test_every_agent_in_every_seat() -> None:
         _play(["random-v1", aid], seed=8, max_turns=6)
 
 
+@pytest.mark.parametrize("noble", ["noble-ppo-v1", "noble-ppo-v2"])
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_noble_ppo_v1_plays_complete_legal_games(n: int) -> None:
-    """The shipped trained noble loads from fandonia_env/agents/weights/ and plays whole games (to a win, a draw
-    or the 60-turn limit of the tournaments) at every table size, every choice legal, from its view."""
-    from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1
+def test_shipped_policy_nobles_play_complete_legal_games(n: int, noble: str) -> None:
+    """Each shipped trained noble loads from fandonia_env/agents/weights/ and plays whole games (to a win, a
+    draw or the 60-turn limit of the tournaments) at every table size, every choice legal, from its view."""
+    from fandonia_env.agents import ppo_agent
 
-    assert NOBLE_PPO_V1.is_file(), "noble-ppo-v1's weights are shipped in fandonia_env/agents/weights/"
-    ids = ["noble-ppo-v1", "noble-rule-v1", "random-v1", "noble-ppo-v1", "noble-rule-v2", "random-v1"][:n]
+    assert getattr(ppo_agent, ppo_agent.SHIPPED[noble]).is_file(), f"{noble}'s weights ship in fandonia_env/agents/weights/"
+    ids = [noble, "noble-rule-v1", "random-v1", noble, "noble-rule-v2", "random-v1"][:n]
     g = _play(ids, seed=60 + n, max_turns=60)
     assert g.over and g.result in ("win", "draw", "truncated")
     assert g.result != "truncated" or g.state.turn >= 60
@@ -159,15 +160,17 @@ def test_ismcts_v3_searches_stakes_and_sees_only_its_view() -> None:
 
 @pytest.mark.parametrize("edition", ["1981", "errata"])
 @pytest.mark.parametrize("n", [2, 4, 6])
-@pytest.mark.parametrize("spec", ["noble-ppo-v1", "noble-ppo-v1-sampled"])
+@pytest.mark.parametrize("spec", ["noble-ppo-v1", "noble-ppo-v1-sampled", "noble-ppo-v2", "noble-ppo-v2-sampled"])
 def test_policy_nobles_decide_from_their_seats_information_only(spec: str, n: int, edition: str) -> None:
     """A trained policy noble (argmax, or sampling at temperature 1 from the same seed) takes the same
     decision when everything hidden from its seat (other hands, drawn counters, pile order, future
     dice) is redrawn consistently with its view."""
-    from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1, PPOAgent
+    from fandonia_env.agents import ppo_agent
+    from fandonia_env.agents.ppo_agent import PPOAgent
     from fandonia_env.engine.face.hidden import resample
 
     temperature = 1.0 if spec.endswith("-sampled") else 0.0
+    weights = getattr(ppo_agent, ppo_agent.SHIPPED[spec.removesuffix("-sampled")])
     rng = random.Random(n)
     g = Game(players=n, seed=40 + n, max_turns=12, edition=edition)
     checked = 0
@@ -176,11 +179,11 @@ def test_policy_nobles_decide_from_their_seats_information_only(spec: str, n: in
             continue
         p = g.current_player()
         view, legal = g.view(p, log=False), g.legal_actions()
-        act = PPOAgent(NOBLE_PPO_V1, seed=9, temperature=temperature).act(view, legal, InfoSet(g.state, p))
+        act = PPOAgent(weights, seed=9, temperature=temperature).act(view, legal, InfoSet(g.state, p))
         for _ in range(2):
             other = Game.from_state(resample(g.state, p, rng), advance=False)
             assert other.view(p, log=False) == view and other.legal_actions() == legal
-            bot = PPOAgent(NOBLE_PPO_V1, seed=9, temperature=temperature)
+            bot = PPOAgent(weights, seed=9, temperature=temperature)
             assert bot.act(view, legal, InfoSet(other.state, p)) == act
         checked += 1
         if checked == 12:

@@ -234,7 +234,7 @@ def test_demo_puts_the_trained_noble_at_the_table(tmp_path) -> None:
     p = _run(["-m", "fandonia_env.demo", "--games", "4", "--max-turns", "6", "--jobs", "1", "--out", str(out)], tmp_path)
     assert p.returncode == 0, p.stderr
     rows = {ln.split("|")[1].strip() for ln in p.stdout.splitlines() if ln.startswith("| ") and not ln.startswith("| agent")}
-    assert rows == {"noble-ppo-v1", "noble-rule-v1", "noble-rule-v2", "random-v1"}
+    assert rows == {"noble-ppo-v2", "noble-rule-v1", "noble-rule-v2", "random-v1"}
 
 
 def test_tournament_max_turns_zero_is_no_limit_and_says_where(tmp_path) -> None:

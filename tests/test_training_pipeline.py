@@ -383,19 +383,20 @@ def test_bad_policy_specs_are_refused(tmp_path: Path, monkeypatch: pytest.Monkey
         check_agent(f"ppo:{tmp_path / 'nothing.npz'}")
     with pytest.raises(ValueError, match="no policy file"):
         make_agent(f"ppo:{tmp_path / 'nothing.npz'}")
-    monkeypatch.setattr(pa, "NOBLE_PPO_V1", tmp_path / "noble-ppo-v1.npz")
-    with pytest.raises(pa.MissingWeightsError, match="noble-ppo-v1 needs its weights file"):
-        make_agent("noble-ppo-v1")
+    for noble, const in pa.SHIPPED.items():
+        monkeypatch.setattr(pa, const, tmp_path / f"{noble}.npz")
+        with pytest.raises(pa.MissingWeightsError, match=f"{noble} needs its weights file"):
+            make_agent(noble)
 
 
-def test_noble_ppo_v1_is_registered() -> None:
-    from fandonia_env.agents import AGENTS
-    from fandonia_env.agents.ppo_agent import NOBLE_PPO_V1
+@pytest.mark.parametrize("noble", ["noble-ppo-v1", "noble-ppo-v2"])
+def test_shipped_policy_nobles_are_registered(noble: str) -> None:
+    from fandonia_env.agents import AGENTS, ppo_agent
 
-    assert "noble-ppo-v1" in AGENTS
-    assert NOBLE_PPO_V1.is_file()
-    a = make_agent("noble-ppo-v1", seed=1)
-    assert a.id == "noble-ppo-v1" and a.policy.encoder.name == "v1r"
+    assert noble in AGENTS and noble in ppo_agent.SHIPPED
+    assert getattr(ppo_agent, ppo_agent.SHIPPED[noble]).is_file()
+    a = make_agent(noble, seed=1)
+    assert a.id == noble and a.policy.encoder.name == "v1r" and a.temperature == 0.0
 
 
 def test_evaluate_appends_rows_and_draws_the_curve(pipeline: dict, tmp_path: Path) -> None:

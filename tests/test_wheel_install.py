@@ -58,18 +58,20 @@ for name in preset_names():
     while not g.over:
         g.apply(rng.choice(g.legal_actions()))
     games[name] = g.result
-ppo = make_agent("noble-ppo-v1", seed=1)
-g = Game(players=2, seed=3, preset="errata", max_turns=2)
-rng, moves = random.Random(3), 0
-while not g.over:
-    p, legal = g.current_player(), g.legal_actions()
-    if p == 0:
-        a = ppo.act(g.view(p, log=False), legal, InfoSet(g.state, p) if moves % 2 else None)
-        assert a in legal
-        moves += 1
-    else:
-        a = rng.choice(legal)
-    g.apply(a)
+moves = 0
+for noble in ("noble-ppo-v1", "noble-ppo-v2"):
+    ppo = make_agent(noble, seed=1)
+    g = Game(players=2, seed=3, preset="errata", max_turns=2)
+    rng = random.Random(3)
+    while not g.over:
+        p, legal = g.current_player(), g.legal_actions()
+        if p == 0:
+            a = ppo.act(g.view(p, log=False), legal, InfoSet(g.state, p) if moves % 2 else None)
+            assert a in legal
+            moves += 1
+        else:
+            a = rng.choice(legal)
+        g.apply(a)
 print(json.dumps({"presets": preset_names(), "games": games, "ppo_moves": moves, "preset_dir": str(PRESET_DIR)}))
 """
 
@@ -128,7 +130,7 @@ def test_the_wheel_holds_every_data_file_of_the_packages(installed):
     names = set(zipfile.ZipFile(wheel).namelist())
     want = _data_files(ROOT) - set(NOT_SHIPPED)
     assert {"fandonia_env/presets/errata.yaml", "fandonia_env/serve/static/index.html",
-            "fandonia_env/agents/weights/noble-ppo-v1.npz"} <= want
+            "fandonia_env/agents/weights/noble-ppo-v1.npz", "fandonia_env/agents/weights/noble-ppo-v2.npz"} <= want
     assert want - names == set(), f"data files missing from the wheel: {sorted(want - names)}"
     assert all((ROOT / f).is_file() for f in NOT_SHIPPED), "NOT_SHIPPED names a file that is gone"
     # one namespace (issue 29): every file of the wheel is under fandonia_env/ or its metadata

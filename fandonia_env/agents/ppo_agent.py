@@ -1,8 +1,12 @@
-"""Nobles that play a trained policy: ``ppo:PATH`` and ``noble-ppo-v1``.
+"""Nobles that play a trained policy: ``ppo:PATH``, ``noble-ppo-v1`` and ``noble-ppo-v2``.
 
     make_agent("ppo:runs/imitate/policy.npz", seed=1)            # any exported policy
     make_agent("ppo:runs/imitate/policy.npz", temperature=1.0)   # sample instead of argmax
     make_agent("noble-ppo-v1")                                   # fandonia_env/agents/weights/noble-ppo-v1.npz
+    make_agent("noble-ppo-v2")                                # fandonia_env/agents/weights/noble-ppo-v2.npz
+
+``noble-ppo-v2`` is the network of expert iteration (issue 27; how it was trained: docs/training.md),
+played alone like any policy file.
 
 The policy file is the ``.npz`` that ``fandonia_env.training.model.export_npz`` writes (every weight plus a
 JSON header naming the observation encoder, its fingerprint and the layer sizes); a ``.pt``
@@ -18,6 +22,7 @@ Playing needs numpy only, no torch.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -34,6 +39,10 @@ if TYPE_CHECKING:
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 NOBLE_PPO_V1 = WEIGHTS_DIR / "noble-ppo-v1.npz"
+NOBLE_PPO_V2 = WEIGHTS_DIR / "noble-ppo-v2.npz"
+#: the registered nobles whose weights ship in WEIGHTS_DIR -> the name of the constant holding the file
+#: (looked up when the noble is made, so a test may point one elsewhere)
+SHIPPED = {"noble-ppo-v1": "NOBLE_PPO_V1", "noble-ppo-v2": "NOBLE_PPO_V2"}
 
 
 class MissingWeightsError(FileNotFoundError, ValueError):
@@ -323,12 +332,14 @@ class PPOAgent(Agent):
         return int(legal[int(self.rng.choice(len(legal), p=p))])
 
 
-def _noble_ppo_v1(seed: int | None = None, **kw: Any) -> PPOAgent:
-    if not NOBLE_PPO_V1.is_file():
+def _shipped_noble(agent_id: str, seed: int | None = None, **kw: Any) -> PPOAgent:
+    """A registered noble whose weights ship in ``WEIGHTS_DIR`` (``SHIPPED``)."""
+    path = globals()[SHIPPED[agent_id]]
+    if not path.is_file():
         raise MissingWeightsError(
-            f"noble-ppo-v1 needs its weights file {NOBLE_PPO_V1}, which is not there; train one "
+            f"{agent_id} needs its weights file {path}, which is not there; train one "
             "(docs/training.md) and export it there, or use ppo:PATH with a policy file")
-    return PPOAgent(NOBLE_PPO_V1, seed=seed, agent_id="noble-ppo-v1", **kw)
+    return PPOAgent(path, seed=seed, agent_id=agent_id, **kw)
 
 
 def _from_spec(spec: str, seed: int | None = None, **kw: Any) -> PPOAgent:
@@ -336,5 +347,6 @@ def _from_spec(spec: str, seed: int | None = None, **kw: Any) -> PPOAgent:
     return PPOAgent(spec[len(PPO_PREFIX):], seed=seed, agent_id=spec, **kw)
 
 
-register("noble-ppo-v1", _noble_ppo_v1)
+for _id in SHIPPED:
+    register(_id, functools.partial(_shipped_noble, _id))
 register_prefix(PPO_PREFIX, _from_spec)

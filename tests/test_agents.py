@@ -61,7 +61,7 @@ def test_shipped_policy_nobles_play_complete_legal_games(n: int, noble: str) -> 
     draw or the 60-turn limit of the tournaments) at every table size, every choice legal, from its view."""
     from fandonia_env.agents import ppo_agent
 
-    assert getattr(ppo_agent, ppo_agent.SHIPPED[noble]).is_file(), f"{noble}'s weights ship in fandonia_env/agents/weights/"
+    assert ppo_agent.shipped_weights(noble).is_file(), f"{noble}'s weights ship in fandonia_env/agents/weights/"
     ids = [noble, "noble-rule-v1", "random-v1", noble, "noble-rule-v2", "random-v1"][:n]
     g = _play(ids, seed=60 + n, max_turns=60)
     assert g.over and g.result in ("win", "draw", "truncated")
@@ -170,7 +170,7 @@ def test_policy_nobles_decide_from_their_seats_information_only(spec: str, n: in
     from fandonia_env.engine.face.hidden import resample
 
     temperature = 1.0 if spec.endswith("-sampled") else 0.0
-    weights = getattr(ppo_agent, ppo_agent.SHIPPED[spec.removesuffix("-sampled")])
+    weights = ppo_agent.shipped_weights(spec.removesuffix("-sampled"))
     rng = random.Random(n)
     g = Game(players=n, seed=40 + n, max_turns=12, edition=edition)
     checked = 0

@@ -394,7 +394,7 @@ def test_shipped_policy_nobles_are_registered(noble: str) -> None:
     from fandonia_env.agents import AGENTS, ppo_agent
 
     assert noble in AGENTS and noble in ppo_agent.SHIPPED
-    assert getattr(ppo_agent, ppo_agent.SHIPPED[noble]).is_file()
+    assert ppo_agent.shipped_weights(noble).is_file()
     a = make_agent(noble, seed=1)
     assert a.id == noble and a.policy.encoder.name == "v1r" and a.temperature == 0.0
 

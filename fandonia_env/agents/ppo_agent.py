@@ -3,7 +3,7 @@
     make_agent("ppo:runs/imitate/policy.npz", seed=1)            # any exported policy
     make_agent("ppo:runs/imitate/policy.npz", temperature=1.0)   # sample instead of argmax
     make_agent("noble-ppo-v1")                                   # fandonia_env/agents/weights/noble-ppo-v1.npz
-    make_agent("noble-ppo-v2")                                # fandonia_env/agents/weights/noble-ppo-v2.npz
+    make_agent("noble-ppo-v2")                                   # fandonia_env/agents/weights/noble-ppo-v2.npz
 
 ``noble-ppo-v2`` is the network of expert iteration (issue 27; how it was trained: docs/training.md),
 played alone like any policy file.
@@ -332,9 +332,14 @@ class PPOAgent(Agent):
         return int(legal[int(self.rng.choice(len(legal), p=p))])
 
 
+def shipped_weights(agent_id: str) -> Path:
+    """The weights file of a registered noble of ``SHIPPED`` (read when asked: a test may move it)."""
+    return globals()[SHIPPED[agent_id]]
+
+
 def _shipped_noble(agent_id: str, seed: int | None = None, **kw: Any) -> PPOAgent:
     """A registered noble whose weights ship in ``WEIGHTS_DIR`` (``SHIPPED``)."""
-    path = globals()[SHIPPED[agent_id]]
+    path = shipped_weights(agent_id)
     if not path.is_file():
         raise MissingWeightsError(
             f"{agent_id} needs its weights file {path}, which is not there; train one "

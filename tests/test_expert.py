@@ -158,3 +158,21 @@ def test_turn_discount_values_a_sooner_win_more_along_each_seats_decisions():
     for bad in (0.0, 1.5):
         with pytest.raises(ConfigError, match="turn_discount"):
             check_config(dict(cfg, turn_discount=bad))
+
+
+def test_win_share_objective_counts_a_draw_or_a_truncated_game_as_a_loss():
+    from fandonia_env.training.expert import check_config, learner_rewards
+
+    # a 4-player win, a 4-player loss, a 4-player draw, a 2-player truncated game, a 6-player draw
+    reward = np.array([1.0, -1 / 3, 0.0, 0.0, 0.0], np.float32)
+    players = np.array([4, 4, 4, 2, 6], np.int8)
+    assert learner_rewards(reward, players, "zero_sum") is reward  # docs/rewards.md, unchanged
+    ws = learner_rewards(reward, players, "win_share")
+    assert ws.dtype == np.float32
+    assert np.allclose(ws, [1.0, -1 / 3, -1 / 3, -1.0, -0.2])
+    assert np.allclose(reward, [1.0, -1 / 3, 0.0, 0.0, 0.0])  # the batch's rewards are not written over
+    with pytest.raises(ValueError, match="objective must be one of"):
+        learner_rewards(reward, players, "elo")
+    cfg = load_config(ROOT / "configs" / "smoke" / "expert.yaml", SCHEMA)
+    with pytest.raises(ConfigError, match=r"objective must be one of \['zero_sum', 'win_share'\], got 'wins'"):
+        check_config(dict(cfg, objective="wins"))

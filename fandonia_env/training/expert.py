@@ -67,6 +67,9 @@ SCHEMA: dict[str, Opt] = {
     "gae_lambda": Opt(1.0, (float,), "1: the game's Monte-Carlo return; < 1: GAE along each seat's decisions"),
     "turn_discount": Opt(1.0, (float,), "the final reward's discount per game turn to the end (1: none; "
                          "< 1 values a sooner win more and a later loss less)"),
+    "objective": Opt("zero_sum", (str,), "the learner's reward: zero_sum = docs/rewards.md (a draw or a truncated game "
+                     "0, a loss -1/(n-1)); win_share = a game it does not win counts -1/(n-1) however it ends "
+                     "(what the tournament's win share measures)"),
     "epochs": Opt(3, (int,), "PPO epochs per iteration"),
     "minibatch": Opt(2048, (int,), "minibatch size"),
     "lr": Opt(5e-5, (float,), "Adam learning rate"),
@@ -88,6 +91,22 @@ SCHEMA: dict[str, Opt] = {
 }
 
 
+#: the learner's reward (``objective``): the zero-sum reward of docs/rewards.md, or the win share
+OBJECTIVES: tuple[str, ...] = ("zero_sum", "win_share")
+
+
+def learner_rewards(reward: np.ndarray, players: np.ndarray, objective: str) -> np.ndarray:
+    """The learner's final rewards under ``objective``: ``zero_sum`` leaves them as played (+1 a win,
+    -1/(n-1) a loss, 0 a draw or a truncated game); ``win_share`` counts a draw or a truncated game
+    (reward 0, the only games without a winner) as a loss, -1/(n-1)."""
+    if objective == "zero_sum":
+        return reward
+    if objective != "win_share":
+        raise ValueError(f"objective must be one of {list(OBJECTIVES)}, got {objective!r}")
+    loss = (-1.0 / (players.astype(np.float32) - 1.0)).astype(reward.dtype)
+    return np.where(reward == 0.0, loss, reward)
+
+
 def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
     import fandonia_env.agents as registry
     from fandonia_env.engine.core.options import preset_names
@@ -104,6 +123,8 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"gae_lambda must be in (0, 1], got {cfg['gae_lambda']}")
     if not 0.0 < cfg["turn_discount"] <= 1.0:
         raise ConfigError(f"turn_discount must be in (0, 1], got {cfg['turn_discount']}")
+    if cfg["objective"] not in OBJECTIVES:
+        raise ConfigError(f"objective must be one of {list(OBJECTIVES)}, got {cfg['objective']!r}")
     bad = [n for n in cfg["players"] if not isinstance(n, int) or not 2 <= n <= 6]
     if not cfg["players"] or bad:
         raise ConfigError(f"players must list table sizes 2..6, got {cfg['players']!r}")
@@ -296,6 +317,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         t0 = time.perf_counter()
         b = run_actors(str(cur), sp, workers=cfg["workers"], decisions=cfg["decisions"])
         t_collect = time.perf_counter() - t0
+        b.reward = learner_rewards(b.reward, b.players, cfg["objective"])
         adv, ret = _advantages(b, cfg["gae_lambda"], cfg["turn_discount"])
         batch = {"obs": b.obs, "mask": np.packbits(b.mask, axis=-1), "action": b.action.astype(np.int64),
                  "logp": b.logp, "adv": adv, "ret": ret}

@@ -154,6 +154,33 @@ def test_recipe_wall_times_add_up_over_interrupted_runs(tmp_path: Path, monkeypa
     assert json.loads((tmp_path / "run" / "recipe_wall.json").read_text()) == pytest.approx(s["wall_s"], abs=0.1)
 
 
+def test_recipe_stopped_by_sigterm_keeps_the_running_steps_wall_time(tmp_path: Path) -> None:
+    """``kill`` (SIGTERM, what a batch scheduler sends) stops the recipe command as Ctrl-C does: the
+    step it was running keeps its time in recipe_wall.json and the command says how to resume."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "run"
+    proc = subprocess.Popen([sys.executable, "-m", "fandonia_env.training.recipe", "--config", str(SMOKE),
+                             "--set", f"out={out}", "--set", "export=null"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).resolve().parents[1], env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    err = []
+    for line in proc.stderr:  # the signal handler is set before the first step starts
+        err.append(line)
+        if line.startswith("== step 1/"):
+            proc.send_signal(signal.SIGTERM)
+            break
+    rest = proc.communicate(timeout=120)[1]
+    assert proc.returncode == 130, "".join(err) + rest
+    assert "run the same command again to resume" in rest
+    wall = json.loads((out / "recipe_wall.json").read_text())
+    first = next(iter(load_config(SMOKE, recipe.SCHEMA, [f"out={out}"])["steps"]))["name"]
+    assert list(wall) == [first] and wall[first] >= 0.0
+
+
 def test_recipe_evaluation_is_played_again_only_when_its_policy_or_settings_changed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A rerun skips a finished evaluation of the same policy and settings, and plays it again when the

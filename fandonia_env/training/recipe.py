@@ -15,14 +15,17 @@ again.  At the end the policy of ``export_from`` (default: the last imitate, lea
 exported in float16 to ``export`` (e.g. ``fandonia_env/agents/weights/noble-ppo-v1.npz``, what
 ``make_agent("noble-ppo-v1")`` loads).  ``--set NAME.key=value`` overrides a key of the step named
 NAME; every step's wall time goes to ``<out>/recipe_summary.json`` (and, after each step, to
-``<out>/recipe_wall.json``: a step worked on in several sittings counts the time of all of them).
+``<out>/recipe_wall.json``: a step worked on in several sittings counts the time of all of them; Ctrl-C and
+SIGTERM both stop the command that way, exit status 130).
 """
 
 from __future__ import annotations
 
 import json
 import shutil
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -194,8 +197,8 @@ def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[st
     evaluation: list[dict[str, Any]] = []
     for i, (name, stage, sc) in enumerate(steps):
         t = time.perf_counter()
-        print(f"== step {i + 1}/{len(steps)}: {name} ({stage})", file=sys.stderr)
         try:
+            print(f"== step {i + 1}/{len(steps)}: {name} ({stage})", file=sys.stderr)
             rows = _run_step(stage, sc)
         finally:  # an interrupted step keeps the time it spent too
             wall[name] = spent.get(name, 0.0) + time.perf_counter() - t
@@ -226,9 +229,17 @@ def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[st
     return summary
 
 
+def _stop(signum: int, frame: Any) -> None:
+    """SIGTERM (a batch scheduler's stop, ``kill``) stops the recipe as Ctrl-C does: the running step
+    keeps the time it spent in recipe_wall.json, and its stage resumes from its last checkpoint."""
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = arg_parser("python -m fandonia_env.training.recipe", __doc__)
     a = ap.parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _stop)
     try:
         own = [item for item in a.set if "." not in item.split("=", 1)[0]]
         cfg = load_config(a.config, SCHEMA, own)
@@ -238,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("stopped: every step's time so far is in recipe_wall.json; run the same command again to resume",
+              file=sys.stderr)
+        return 130
     for r in s["evaluation"]:
         print(f"[{r['step_name']}] {r['policy']} vs {r['players'] - 1}x {r['anchor']}: win share {r['win_share']:.3f} "
               f"[{r['ci_lo']:.3f}, {r['ci_hi']:.3f}] over {r['games']} games (fair {r['fair']:.3f})")

@@ -181,6 +181,29 @@ def test_recipe_stopped_by_sigterm_keeps_the_running_steps_wall_time(tmp_path: P
     assert list(wall) == [first] and wall[first] >= 0.0
 
 
+def _inherited_sigterm_handler(owner: int) -> None:
+    import os
+    import signal
+    import time
+
+    signal.signal(signal.SIGTERM, recipe.stop_on_sigterm(owner))  # as a forked pool worker inherits it
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(30)
+
+
+def test_recipe_sigterm_handler_leaves_forked_workers_to_die_of_the_signal() -> None:
+    """A forked worker (the tournament's pool, terminated with SIGTERM at its end) that inherits the
+    recipe's handler dies of the signal as before, without a KeyboardInterrupt traceback."""
+    import multiprocessing as mp
+    import os
+    import signal
+
+    p = mp.get_context("fork").Process(target=_inherited_sigterm_handler, args=(os.getpid(),))
+    p.start()
+    p.join(20)
+    assert p.exitcode == -signal.SIGTERM
+
+
 def test_recipe_evaluation_is_played_again_only_when_its_policy_or_settings_changed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A rerun skips a finished evaluation of the same policy and settings, and plays it again when the

@@ -22,11 +22,13 @@ SIGTERM both stop the command that way, exit status 130).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -229,17 +231,27 @@ def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[st
     return summary
 
 
-def _stop(signum: int, frame: Any) -> None:
-    """SIGTERM (a batch scheduler's stop, ``kill``) stops the recipe as Ctrl-C does: the running step
-    keeps the time it spent in recipe_wall.json, and its stage resumes from its last checkpoint."""
-    raise KeyboardInterrupt(f"signal {signum}")
+def stop_on_sigterm(owner: int) -> Callable[[int, Any], None]:
+    """A SIGTERM handler (a batch scheduler's stop, ``kill``) that stops the recipe as Ctrl-C does: the
+    running step keeps the time it spent in recipe_wall.json, and its stage resumes from its last
+    checkpoint.  Only in process ``owner``: a forked worker (the tournament's and the actors' pools),
+    which inherits the handler, dies of the signal as it would without it, silently."""
+
+    def handler(signum: int, frame: Any) -> None:
+        if os.getpid() != owner:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    return handler
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = arg_parser("python -m fandonia_env.training.recipe", __doc__)
     a = ap.parse_args(argv)
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGTERM, stop_on_sigterm(os.getpid()))
     try:
         own = [item for item in a.set if "." not in item.split("=", 1)[0]]
         cfg = load_config(a.config, SCHEMA, own)

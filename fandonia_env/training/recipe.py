@@ -250,8 +250,16 @@ def stop_on_sigterm(owner: int) -> Callable[[int, Any], None]:
 def main(argv: list[str] | None = None) -> int:
     ap = arg_parser("python -m fandonia_env.training.recipe", __doc__)
     a = ap.parse_args(argv)
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, stop_on_sigterm(os.getpid()))
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, stop_on_sigterm(os.getpid())) if main_thread else None
+    try:
+        return _main(a)
+    finally:  # a caller in the same process (a test, a notebook) gets its own handler back
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(a: Any) -> int:
     try:
         own = [item for item in a.set if "." not in item.split("=", 1)[0]]
         cfg = load_config(a.config, SCHEMA, own)

@@ -115,3 +115,23 @@ def test_two_worker_processes_and_the_bench_command(capsys) -> None:
     assert bench_main(["--games", "2", "--workers", "1", "--seconds", "2", "--players", "2"]) == 0
     out = capsys.readouterr().out
     assert "learner dec/s" in out and "| 1 | 2 |" in out
+
+
+def test_drain_keeps_every_game_begun_in_the_batch_long_ones_included(policy) -> None:
+    """With ``drain`` (the default) a batch holds every game its actor began: once the decision
+    target is reached no game starts and the running ones are played out.  Without it the games
+    still running are dropped, and those are the longest (the bias of attempts 1-32)."""
+    from dataclasses import replace
+
+    cfg = SelfPlayConfig(games=8, players=(2, 4), presets=("1981",), opponents=("random-v1",), max_turns=8, seed=4)
+    actor = Actor(policy, cfg)
+    b = actor.collect(decisions=150)
+    # every game begun by this call is in it (the next call's fresh set of games aside)
+    assert b.stats["games"] == actor.games_started - cfg.games
+    assert len(b) >= 150 and not any(s.records for s in actor.slots)
+    again = actor.collect(decisions=150)  # the actor goes on after draining, with new games
+    assert again.stats["games"] == actor.games_started - cfg.games - b.stats["games"]
+    kept = Actor(policy, replace(cfg, drain=False))
+    nb = kept.collect(decisions=150)
+    running = [s for s in kept.slots if s.records]
+    assert running and nb.stats["games"] + len(kept.slots) == kept.games_started  # running games dropped

@@ -70,6 +70,9 @@ SCHEMA: dict[str, Opt] = {
     "objective": Opt("zero_sum", (str,), "the learner's reward: zero_sum = docs/rewards.md (a draw or a truncated game "
                      "0, a loss -1/(n-1)); win_share = a game it does not win counts -1/(n-1) however it ends "
                      "(what the tournament's win share measures)"),
+    "drain": Opt(True, (bool,), "self-play plays every game it began to its end (true), so the long games "
+                 "(draws, turn-limit games) are trained on; false: the games still running when an "
+                 "iteration's decisions are in are dropped (attempts 1-32 and configs/recipe-policy-v2.yaml)"),
     "epochs": Opt(3, (int,), "PPO epochs per iteration"),
     "minibatch": Opt(2048, (int,), "minibatch size"),
     "lr": Opt(5e-5, (float,), "Adam learning rate"),
@@ -313,7 +316,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         sp = SelfPlayConfig(games=cfg["games_per_worker"], players=tuple(cfg["players"]),
                             presets=tuple(cfg["presets"]), opponents=tuple(opponents),
                             learner_seats=cfg["learner_seats"], temperature=cfg["temperature"],
-                            max_turns=cfg["max_turns"], seed=cfg["seed"] * 10_000 + it)
+                            max_turns=cfg["max_turns"], seed=cfg["seed"] * 10_000 + it, drain=cfg["drain"])
         t0 = time.perf_counter()
         b = run_actors(str(cur), sp, workers=cfg["workers"], decisions=cfg["decisions"])
         t_collect = time.perf_counter() - t0

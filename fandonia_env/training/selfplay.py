@@ -50,7 +50,11 @@ class SelfPlayConfig:
     every opponent seat, otherwise each seat is drawn from the ids without ``*``); ``learner_seats``:
     how many seats of each game the learner holds (the rest are drawn from ``opponents``; None: all
     seats are the learner's -- pure self-play); ``temperature``: sampling temperature of the
-    learner's network (0: argmax); ``max_turns``: the turn limit (ruling R11)."""
+    learner's network (0: argmax); ``max_turns``: the turn limit (ruling R11); ``drain``: once
+    ``collect``'s decision target is reached, start no new game and play every running game to its
+    end, so a batch holds every game its actor began (False: the running games are dropped, which
+    keeps the long games -- the learner's draws and turn-limit games above all -- out of the batch;
+    the training attempts before 33 collected so)."""
 
     games: int = 64
     players: tuple[int, ...] = (4,)
@@ -60,6 +64,7 @@ class SelfPlayConfig:
     temperature: float = 1.0
     max_turns: int = 60
     seed: int = 0
+    drain: bool = True
 
     def __post_init__(self) -> None:
         bad = [n for n in self.players if not isinstance(n, int) or not 2 <= n <= 6]
@@ -132,10 +137,11 @@ def final_rewards(g: Game) -> list[float]:
 class _Slot:
     """One running game: its seats' controllers and the learner's open records."""
 
-    __slots__ = ("game", "ctrl", "records", "index")
+    __slots__ = ("game", "ctrl", "records", "index", "active")
 
     def __init__(self, game: Game, ctrl: list[Any], index: int) -> None:
         self.game, self.ctrl, self.index = game, ctrl, index
+        self.active = True  # False: its game ended while the actor drains (no new game started)
         self.records: list[tuple[int, np.ndarray, np.ndarray, int, float, float]] = []
 
 
@@ -164,6 +170,8 @@ class Actor:
         self.per_seat = tuple(o for o in cfg.opponents if not o.endswith(TABLE))
         self.slots = [self._new_slot(i) for i in range(cfg.games)]
         self.done: list[Batch] = []
+        #: no new game is started (``collect`` reached its target and plays the running games out)
+        self.draining = False
         self.stats = {"games": 0, "learner_decisions": 0, "decisions": 0, "wins": 0, "draws": 0,
                       "truncated": 0, "learner_wins": 0.0, "learner_seats": 0}
 
@@ -219,7 +227,6 @@ class Actor:
         st["learner_wins"] += sum(1 for p in seats if g.winner == p)
         if s.records:
             errata = g.state.config["edition"] == "errata"
-            gi = st["games"] - 1
             recs = s.records
             self.done.append(Batch(
                 obs=np.stack([r[1] for r in recs]), mask=np.stack([r[2] for r in recs]),
@@ -229,7 +236,7 @@ class Actor:
                 reward=np.array([rewards[r[0]] for r in recs], dtype=np.float32),
                 players=np.full(len(recs), g.n_players, dtype=np.int8),
                 errata=np.full(len(recs), errata, dtype=bool),
-                game=np.full(len(recs), gi, dtype=np.int32),
+                game=np.zeros(len(recs), dtype=np.int32),  # numbered by collect's Batch.concat
                 seat=np.array([r[0] for r in recs], dtype=np.int8),
                 turns_left=np.array([g.state.turn - r[6] for r in recs], dtype=np.int16)))
 
@@ -241,6 +248,9 @@ class Actor:
             g = s.game
             if g.over:
                 self._finish(s)
+                if self.draining:
+                    s.active = False
+                    return
                 s2 = self._new_slot(s.index)
                 s.game, s.ctrl, s.records = s2.game, s2.ctrl, s2.records
                 continue
@@ -257,7 +267,11 @@ class Actor:
         every action applied.  Returns the learner decisions made."""
         groups: dict[Any, list[_Slot]] = {}
         for s in self.slots:
+            if not s.active:
+                continue
             self._advance(s)
+            if not s.active:
+                continue
             c = s.ctrl[s.game.current_player()]
             groups.setdefault(LEARNER if c == LEARNER else c[1], []).append(s)
         made = 0
@@ -288,24 +302,40 @@ class Actor:
         return made
 
     def collect(self, decisions: int | None = None, seconds: float | None = None) -> Batch:
-        """Play until ``decisions`` learner decisions of finished games are ready (or ``seconds``
-        passed); return them (and the stats of this call) as one batch."""
+        """Play until ``decisions`` learner decisions are recorded (or ``seconds`` passed); return
+        those of the finished games (and the stats of this call) as one batch.  With ``cfg.drain``
+        and a ``decisions`` target, the decisions of the running games count too, and once the
+        target is reached no game starts and the running ones are played to their end: every game
+        begun is in the batch, whatever its length (without it, a batch of ``decisions`` from
+        finished games leaves out the games still running, which are the longest).  A ``seconds``
+        limit (the bench's) stops at once either way."""
         if decisions is None and seconds is None:
             raise ValueError("collect needs decisions= or seconds=")
         t0 = time.perf_counter()
-        have = sum(len(b) for b in self.done)
+        drain = self.cfg.drain and decisions is not None
+
+        def have() -> int:
+            n = sum(len(b) for b in self.done)
+            return n + sum(len(s.records) for s in self.slots if s.active) if drain else n
+
         while True:
-            if decisions is not None and have >= decisions:
-                break
             if seconds is not None and time.perf_counter() - t0 >= seconds:
                 break
+            if decisions is not None and not self.draining and have() >= decisions:
+                if not drain:
+                    break
+                self.draining = True
+            if self.draining and not any(s.active for s in self.slots):
+                break
             self.step()
-            have = sum(len(b) for b in self.done)
         out = Batch.concat(self.done) if self.done else _empty(self.enc.size)
         out.stats = dict(self.stats, seconds=time.perf_counter() - t0)
         self.done = []
         for k in self.stats:
             self.stats[k] = 0
+        if self.draining:  # the next call starts a full set of new games
+            self.draining = False
+            self.slots = [self._new_slot(i) for i in range(self.cfg.games)]
         return out
 
 

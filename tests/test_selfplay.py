@@ -120,7 +120,7 @@ def test_two_worker_processes_and_the_bench_command(capsys) -> None:
 def test_drain_keeps_every_game_begun_in_the_batch_long_ones_included(policy) -> None:
     """With ``drain`` (the default) a batch holds every game its actor began: once the decision
     target is reached no game starts and the running ones are played out.  Without it the games
-    still running are dropped, and those are the longest (the bias of attempts 1-32)."""
+    still running are dropped, and those are the longest (the bias of attempts 22-33)."""
     from dataclasses import replace
 
     cfg = SelfPlayConfig(games=8, players=(2, 4), presets=("1981",), opponents=("random-v1",), max_turns=8, seed=4)

@@ -72,7 +72,7 @@ SCHEMA: dict[str, Opt] = {
                      "(what the tournament's win share measures)"),
     "drain": Opt(True, (bool,), "self-play plays every game it began to its end (true), so the long games "
                  "(draws, turn-limit games) are trained on; false: the games still running when an "
-                 "iteration's decisions are in are dropped (attempts 1-32 and configs/recipe-policy-v2.yaml)"),
+                 "iteration's decisions are in are dropped (attempts 22-33 and configs/recipe-policy-v2.yaml)"),
     "epochs": Opt(3, (int,), "PPO epochs per iteration"),
     "minibatch": Opt(2048, (int,), "minibatch size"),
     "lr": Opt(5e-5, (float,), "Adam learning rate"),

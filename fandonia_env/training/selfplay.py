@@ -54,7 +54,7 @@ class SelfPlayConfig:
     ``collect``'s decision target is reached, start no new game and play every running game to its
     end, so a batch holds every game its actor began (False: the running games are dropped, which
     keeps the long games -- the learner's draws and turn-limit games above all -- out of the batch;
-    the training attempts before 33 collected so)."""
+    the expert-stage attempts 22-33 collected so)."""
 
     games: int = 64
     players: tuple[int, ...] = (4,)

@@ -6,7 +6,8 @@ Each iteration:
 
 1. the current network is exported (``policies/iter_<k>.npz``, playable as ``ppo:PATH``);
 2. ``workers`` actor processes (``fandonia_env.training.selfplay``: ``games_per_worker`` games in flight each, one
-   batched forward pass per round) play ``decisions`` learner decisions against a mix of opponents
+   batched forward pass per round) play ``decisions`` learner decisions (with ``drain``, every game
+   begun is then played to its end, so long games are not left out) against a mix of opponents
    drawn per seat from ``opponents`` (scripted nobles, ``self``, frozen snapshots of earlier
    iterations: ``snapshot:<k>``, and any ``ppo:PATH``), on table sizes drawn from ``players`` and
    rules drawn from ``presets`` (both editions, optional rules: the edition and switches are in the

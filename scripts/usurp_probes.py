@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections import OrderedDict
 from typing import Any
 from urllib.parse import parse_qs
@@ -71,8 +72,6 @@ class UsurpSearcher(SearchAgent):
     def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
         if infoset is None or _usurp_chance(view, legal) < self.lo:
             return super().act(view, legal, infoset)
-        import time
-
         self.decisions += 1
         t0 = time.perf_counter()
         with _blas_limit(self.blas_threads):
@@ -127,7 +126,8 @@ def anatomy(results: str, preset: str, limit: int, max_turns: int = 60) -> None:
     from fandonia_env.engine.face.hidden import InfoSet
     from fandonia_env.tournament import agent_seed
 
-    games = json.load(open(results))["games"]
+    with open(results, encoding="utf-8") as f:
+        games = json.load(f)["games"]
     for task in [g for g in games if g["result"] != "win"][:limit]:
         seats = task["seats"]
         me = next(i for i, s in enumerate(seats) if s.startswith(("ppo:", "noble-ppo")))

@@ -161,22 +161,29 @@ def finishing_order(state: Any) -> tuple[list[int], list[float]]:
     return order, ranks
 
 
+def seat_agents(task: dict[str, Any]) -> list[Any]:
+    """The agents of a scheduled game, each seeded for its seat (``agent_seed``) and reset: replaying
+    a task's game with them gives the same game the tournament played."""
+    import fandonia_env.agents as agent_registry
+
+    bots = []
+    for i, aid in enumerate(task["seats"]):
+        s = agent_seed(task["seed"], task["rotation"], i)
+        bot = agent_registry.make_agent(aid, seed=s)
+        bot.reset(s)
+        bots.append(bot)
+    return bots
+
+
 def play_game(task: dict[str, Any], max_turns: int | None = None,
               rules: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play one scheduled game and return its record."""
-    import fandonia_env.agents as agent_registry
-
     from .engine import Game
     from .engine.face.hidden import InfoSet
 
     seats = task["seats"]
     n = len(seats)
-    bots = []
-    for i, aid in enumerate(seats):
-        s = agent_seed(task["seed"], task["rotation"], i)
-        bot = agent_registry.make_agent(aid, seed=s)
-        bot.reset(s)
-        bots.append(bot)
+    bots = seat_agents(task)
     t0 = time.perf_counter()
     g = Game(players=n, seed=task["seed"], max_turns=max_turns, **(rules or {}))
     think = [0.0] * n

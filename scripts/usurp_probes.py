@@ -121,22 +121,16 @@ for _prefix, _factory in (("thr:", _thr), ("us:", _us)):
 
 def anatomy(results: str, preset: str, limit: int, max_turns: int = 60) -> None:
     """Replay the policy seat's non-wins of ``results`` and print its usurpation chances per turn."""
-    import fandonia_env.agents as reg
     from fandonia_env.engine import Game
     from fandonia_env.engine.face.hidden import InfoSet
-    from fandonia_env.tournament import agent_seed
+    from fandonia_env.tournament import seat_agents
 
     with open(results, encoding="utf-8") as f:
         games = json.load(f)["games"]
     for task in [g for g in games if g["result"] != "win"][:limit]:
         seats = task["seats"]
         me = next(i for i, s in enumerate(seats) if s.startswith(("ppo:", "noble-ppo")))
-        bots = []
-        for i, aid in enumerate(seats):
-            s = agent_seed(task["seed"], task["rotation"], i)
-            b = reg.make_agent(aid, seed=s)
-            b.reset(s)
-            bots.append(b)
+        bots = seat_agents(task)
         g = Game(players=len(seats), seed=task["seed"], max_turns=max_turns, preset=preset)
         per: OrderedDict[int, tuple[float, float, bool]] = OrderedDict()
         while not g.over:

@@ -24,7 +24,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections import OrderedDict
 from typing import Any
 from urllib.parse import parse_qs
@@ -33,7 +32,7 @@ import numpy as np
 
 from fandonia_env.agents.base import PREFIXES, register_prefix
 from fandonia_env.agents.ppo_agent import PPOAgent
-from fandonia_env.agents.search_noble import SearchAgent, _blas_limit
+from fandonia_env.agents.search_noble import SearchAgent, _parse_knobs
 from fandonia_env.engine.core.actions import ID, NAME
 from fandonia_env.engine.rules.rule_queries import best_usurpation
 
@@ -70,18 +69,17 @@ class UsurpSearcher(SearchAgent):
         self.id = f"us:{path}?lo={lo}"
 
     def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
-        if infoset is None or _usurp_chance(view, legal) < self.lo:
-            return super().act(view, legal, infoset)
-        self.decisions += 1
-        t0 = time.perf_counter()
-        with _blas_limit(self.blas_threads):
-            logits, _ = self._prior(view, infoset)
-            z = logits[legal].copy()
-            i = legal.index(USURP)
-            top2 = np.sort(z)[::-1][:2]
-            if z[i] < top2[1]:  # make the usurpation the second candidate
-                z[i] = top2[1] + 1e-6
-            return self._search(view, legal, infoset, z, "turn_main", t0).action
+        search = infoset is not None and _usurp_chance(view, legal) >= self.lo
+        return self._decide(view, legal, infoset, search)[0]
+
+    def _search(self, view: dict[str, Any], legal: list[int], infoset: Any, z: np.ndarray, kind: str,
+                t0: float) -> Any:
+        z = z.copy()
+        i = legal.index(USURP)
+        top2 = np.sort(z)[::-1][:2]
+        if z[i] < top2[1]:  # make the usurpation the second candidate
+            z[i] = top2[1] + 1e-6
+        return super()._search(view, legal, infoset, z, kind, t0)
 
 
 def _query(spec: str, prefix: str) -> tuple[str, dict[str, str]]:
@@ -108,10 +106,10 @@ def _thr(spec: str, seed: int | None = None, **_: Any) -> ThresholdUsurper:
 
 
 def _us(spec: str, seed: int | None = None, **_: Any) -> UsurpSearcher:
-    path, q = _query(spec, "us:")
-    lo = _chance("lo", q.pop("lo", "0.2"))
-    knobs = {k: (float(v) if "." in v else int(v)) for k, v in q.items()}
-    return UsurpSearcher(path, lo, seed=seed, **knobs)
+    path, _, query = spec[len("us:"):].partition("?")
+    lo = _chance("lo", parse_qs(query).get("lo", ["0.2"])[0])
+    rest = "&".join(part for part in query.split("&") if not part.startswith("lo="))
+    return UsurpSearcher(path, lo, seed=seed, **_parse_knobs(rest))
 
 
 for _prefix, _factory in (("thr:", _thr), ("us:", _us)):

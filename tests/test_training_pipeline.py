@@ -103,7 +103,8 @@ def test_shipped_configs_are_valid() -> None:
     for name, schema in (("collect", C.SCHEMA), ("imitate", I.SCHEMA), ("evaluate", E.SCHEMA), ("league", L.SCHEMA)):
         load_config(root / f"{name}.yaml", schema)
         load_config(root / "smoke" / f"{name}.yaml", schema)
-    for path in (root / "recipe.yaml", root / "recipe-policy-v2.yaml", root / "smoke" / "recipe.yaml"):
+    for path in (root / "recipe.yaml", root / "recipe-policy-v2.yaml", root / "recipe-hour.yaml", root / "smoke" / "recipe.yaml",
+                 root / "smoke" / "recipe-hour.yaml"):
         R.step_configs(load_config(path, R.SCHEMA))  # every step's keys validated too
 
 

@@ -52,6 +52,11 @@ SCHEMA: dict[str, Opt] = {
     "encoder": Opt(None, (str,), "observation encoder (null: init's); one that extends init's (v1r -> v1b) "
                    "widens the init with zero weights on the new inputs", nullable=True),
     "iterations": Opt(20, (int,), "expert-iteration rounds"),
+    "max_seconds": Opt(None, (float,), "wall-time budget of the stage, evaluations included and summed over sittings: "
+                       "no iteration starts that would end past it (null: no budget, iterations decide)",
+                       nullable=True),
+    "eval_at_start": Opt(False, (bool,), "evaluate the init policy before the first iteration (the curve's "
+                         "first point; it also measures what an evaluation costs, for max_seconds)"),
     "decisions": Opt(60_000, (int,), "learner decisions collected per iteration"),
     "workers": Opt(2, (int,), "actor processes (one per core)"),
     "games_per_worker": Opt(128, (int,), "games in flight per actor"),
@@ -89,6 +94,7 @@ SCHEMA: dict[str, Opt] = {
     "eval_anchors": Opt(["noble-rule-v1", "random-v1"], (list,), "evaluation opponents (three seats each)"),
     "eval_presets": Opt(["1981", "errata"], (list,), "rules of the evaluation games"),
     "eval_seed": Opt(7_000_000, (int,), "first deal seed of the evaluation games (the actors never draw them)"),
+    "eval_max_turns": Opt(0, (int,), "turn limit of the evaluation games (0: the rules' end, ruling R11)"),
     "threads": Opt(2, (int,), "torch threads of the update"),
     "seed": Opt(0, (int,), "seed of the run (actors' deals, sampling, minibatches)"),
     "progress": Opt(True, (bool,), "show a progress bar"),
@@ -123,6 +129,10 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
 
     if cfg["encoder"] is not None and cfg["encoder"] not in ENCODERS:
         raise ConfigError(f"encoder: unknown encoder {cfg['encoder']!r}; known: {list(ENCODERS)} (or null: the init's)")
+    if cfg["max_seconds"] is not None and cfg["max_seconds"] <= 0:
+        raise ConfigError(f"max_seconds must be > 0 (or null: no budget), got {cfg['max_seconds']}")
+    if cfg["eval_max_turns"] < 0:
+        raise ConfigError(f"eval_max_turns must be >= 0 (0: the rules' end), got {cfg['eval_max_turns']}")
     if not 0.0 < cfg["gae_lambda"] <= 1.0:
         raise ConfigError(f"gae_lambda must be in (0, 1], got {cfg['gae_lambda']}")
     if not 0.0 < cfg["turn_discount"] <= 1.0:
@@ -204,9 +214,10 @@ def _advantages(b: Any, lam: float = 1.0, discount: float = 1.0) -> tuple[np.nda
 
 
 def evaluate_policy(path: str, anchors: list[str], presets: list[str], games: int, seed: int,
-                    jobs: int = 2) -> list[dict[str, Any]]:
+                    jobs: int = 2, max_turns: int = 0) -> list[dict[str, Any]]:
     """The policy at ``path`` against three of each anchor at 4 players, per preset: win share and
-    95% bootstrap CI of its seat (duplicate deals, every seat rotation) through the tournament runner."""
+    95% bootstrap CI of its seat (duplicate deals, every seat rotation) through the tournament runner;
+    ``max_turns`` 0 plays every game to the rules' end (ruling R11)."""
     from fandonia_env.tournament import run_tournament
 
     from .evaluate import win_share
@@ -216,7 +227,7 @@ def evaluate_policy(path: str, anchors: list[str], presets: list[str], games: in
     for preset in presets:
         for anchor in anchors:
             r = run_tournament(lineup=[spec, anchor, anchor, anchor], games=games, seed=seed, jobs=jobs,
-                               progress=False, plot=False, rules={"preset": preset})
+                               max_turns=max_turns or None, progress=False, plot=False, rules={"preset": preset})
             games_played, share, lo, hi = win_share(r.summary, spec)
             rows.append({"preset": preset, "anchor": anchor, "games": games_played, "win_share": share,
                          "ci_lo": lo, "ci_hi": hi})
@@ -269,10 +280,15 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     ck_path = out / "expert.pt"
     pol_dir = out / "policies"
     pol_dir.mkdir(exist_ok=True)
-    state = {"iteration": 0, "snapshots": [], "decisions": 0, "games": 0, "seconds": 0.0}
+    # seconds: acting + learning; wall: the stage's whole wall time (exports, evaluations, checkpoints),
+    # both summed over sittings
+    state = {"iteration": 0, "snapshots": [], "decisions": 0, "games": 0, "seconds": 0.0, "wall": 0.0}
+    t_sitting = time.perf_counter()
+    wall0 = 0.0  # the wall time of the earlier sittings (set once a checkpoint is read)
     if ck_path.exists():
         model, ck = load_checkpoint(ck_path)
         state.update(ck["state"])
+        wall0 = float(state.get("wall", 0.0))
         print(f"expert: resuming from {ck_path} at iteration {state['iteration']}", file=sys.stderr)
     else:
         model, ck = load_checkpoint(resolve_init(cfg["init"]))  # the optimiser starts afresh
@@ -286,24 +302,61 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         print(f"expert: widened {cfg['init']} from encoder {enc.name} to {wide.name}", file=sys.stderr)
         enc = wide
     opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
-    if ck.get("optimizer"):
-        opt.load_state_dict(ck["optimizer"])
+    saved_opt = ck.get("optimizer")
+    if saved_opt and len(saved_opt.get("param_groups", [])) == len(opt.param_groups):
+        opt.load_state_dict(saved_opt)  # an init of another optimiser's shape (an imitation with a skip head) is not
     ppo_cfg = {k: cfg[k] for k in ("epochs", "minibatch", "clip", "ent_coef", "vf_coef", "max_grad_norm", "target_kl")}
     train_csv, eval_csv = out / "train.csv", out / "eval.csv"
     if not train_csv.exists():
         with open(train_csv, "w", newline="") as f:
             csv.writer(f).writerow(["iteration", "decisions", "games", "learner_win_share", "mean_return", "pg_loss",
                                     "v_loss", "entropy", "approx_kl", "epochs", "collect_s", "update_s",
-                                    "learner_dec_per_s"])
+                                    "learner_dec_per_s", "drain_s"])
     if not eval_csv.exists():
         with open(eval_csv, "w", newline="") as f:
-            csv.writer(f).writerow(["iteration", "preset", "anchor", "games", "win_share", "ci_lo", "ci_hi"])
+            csv.writer(f).writerow(["iteration", "preset", "anchor", "games", "win_share", "ci_lo", "ci_hi",
+                                    "stage_s", "decisions", "eval_s"])
     bar = Progress(cfg["iterations"], unit="iter", desc="expert", enabled=cfg["progress"])
     bar.update(state["iteration"])
     rng = np.random.default_rng(cfg["seed"] + 7919 * state["iteration"])
     last_eval: list[dict[str, Any]] = []
+
+    def wall() -> float:
+        return wall0 + time.perf_counter() - t_sitting
+
+    def run_eval(path: Path) -> float:
+        """Evaluate ``path`` (the policy after ``state['iteration']`` iterations), log it with the
+        stage's wall time when the policy was made; the evaluation's own seconds."""
+        nonlocal last_eval
+        made_at, t = wall(), time.perf_counter()
+        last_eval = evaluate_policy(str(path), cfg["eval_anchors"], cfg["eval_presets"], cfg["eval_games"],
+                                    cfg["eval_seed"], jobs=cfg["workers"], max_turns=cfg["eval_max_turns"])
+        spent = time.perf_counter() - t
+        with open(eval_csv, "a", newline="") as f:
+            w = csv.writer(f)
+            for r in last_eval:  # eval_s: the whole evaluation's seconds, on its every row
+                w.writerow([state["iteration"], r["preset"], r["anchor"], r["games"], f"{r['win_share']:.4f}",
+                            f"{r['ci_lo']:.4f}", f"{r['ci_hi']:.4f}", f"{made_at:.1f}", state["decisions"],
+                            f"{spent:.1f}"])
+        _plot(eval_csv, out / "curve.png")
+        shares = ", ".join(f"{r['anchor']} {r['preset']} {r['win_share']:.3f}" for r in last_eval)
+        print(f"expert: evaluation at iteration {state['iteration']} ({made_at:.0f} s, {spent:.0f} s): {shares}",
+              file=sys.stderr)
+        return time.perf_counter() - t
+
+    eval_cost = float(state.get("eval_s", 0.0))  # seconds of the last evaluation (the budget keeps one)
+    if cfg["eval_at_start"] and state["iteration"] == 0 and not _has_rows(eval_csv):
+        start = pol_dir / "iter_000.npz"
+        export_npz(model, start, enc)
+        eval_cost = state["eval_s"] = run_eval(start)
+    iter_cost = float(state.get("iter_s", 0.0))  # seconds of the last iteration
     while state["iteration"] < cfg["iterations"]:
         it = state["iteration"]
+        if cfg["max_seconds"] is not None and it > 0 and wall() + iter_cost + eval_cost > cfg["max_seconds"]:
+            print(f"expert: the budget of {cfg['max_seconds']:.0f} s is spent ({wall():.0f} s, an iteration "
+                  f"{iter_cost:.0f} s, an evaluation {eval_cost:.0f} s): stopping at iteration {it}", file=sys.stderr)
+            break
+        t_iter = time.perf_counter()
         cur = pol_dir / f"iter_{it:03d}.npz"
         export_npz(model, cur, enc)
         opponents = []
@@ -339,27 +392,46 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
             csv.writer(f).writerow([it + 1, len(b), st["games"], f"{win:.4f}", f"{float(ret.mean()):.4f}",
                                     f"{stats['pg_loss']:.5f}", f"{stats['v_loss']:.5f}", f"{stats['entropy']:.4f}",
                                     f"{stats['approx_kl']:.5f}", stats["epochs"], f"{t_collect:.1f}",
-                                    f"{t_update:.1f}", f"{st['learner_decisions'] / max(t_collect, 1e-9):.0f}"])
+                                    f"{t_update:.1f}", f"{st['learner_decisions'] / max(t_collect, 1e-9):.0f}",
+                                    f"{st.get('drain_seconds', 0.0):.1f}"])
+        print(f"expert: iteration {it + 1}: {len(b):,} learner decisions, {st['games']} games, learner win share "
+              f"{win:.3f}; self-play {t_collect:.1f} s ({st['learner_decisions'] / max(t_collect, 1e-9):,.0f} learner "
+              f"dec/s), update {t_update:.1f} s; stage {wall():.0f} s", file=sys.stderr)
+        iter_cost = state["iter_s"] = time.perf_counter() - t_iter
+        state["wall"] = wall()
         save_checkpoint(ck_path, model, enc, optimizer=opt.state_dict(), state=state)
         final = state["iteration"] == cfg["iterations"]
+        if not final and cfg["max_seconds"] is not None:  # the next iteration would end past the budget
+            final = wall() + iter_cost + eval_cost > cfg["max_seconds"]
         if final or (cfg["eval_every"] and state["iteration"] % cfg["eval_every"] == 0):
             path = pol_dir / f"iter_{state['iteration']:03d}.npz"
             export_npz(model, path, enc)
-            last_eval = evaluate_policy(str(path), cfg["eval_anchors"], cfg["eval_presets"], cfg["eval_games"],
-                                        cfg["eval_seed"], jobs=cfg["workers"])
-            with open(eval_csv, "a", newline="") as f:
-                w = csv.writer(f)
-                for r in last_eval:
-                    w.writerow([state["iteration"], r["preset"], r["anchor"], r["games"], f"{r['win_share']:.4f}",
-                                f"{r['ci_lo']:.4f}", f"{r['ci_hi']:.4f}"])
-            _plot(eval_csv, out / "curve.png")
+            eval_cost = state["eval_s"] = run_eval(path)
+            state["wall"] = wall()
+            save_checkpoint(ck_path, model, enc, optimizer=opt.state_dict(), state=state)
         bar.update(1)
     bar.close()
     final_path = out / "policy.npz"
     export_npz(model, final_path, enc)
+    state["wall"] = wall()
     return {"out": str(out), "policy": str(final_path), "iterations": state["iteration"],
             "decisions": state["decisions"], "games": state["games"], "seconds": state["seconds"],
-            "eval": last_eval}
+            "wall": state["wall"], "eval": last_eval}
+
+
+def load_state(out: str | Path) -> dict[str, Any]:
+    """The progress an expert run folder's checkpoint holds: iteration, decisions, games, seconds
+    (acting and learning), wall (the stage's whole wall time), snapshots."""
+    import torch
+
+    ck = torch.load(Path(out) / "expert.pt", map_location="cpu", weights_only=False)
+    return dict(ck["state"])
+
+
+def _has_rows(path: Path) -> bool:
+    """Whether a CSV file has a row below its header."""
+    with open(path) as f:
+        return sum(1 for _ in f) > 1
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -186,6 +186,104 @@ def _same_evaluation(saved: Any, key: dict[str, Any]) -> bool:
 
 
 
+def strength_rows(out: Path, steps: list[tuple[str, str, dict[str, Any]]], wall: dict[str, float]) -> list[dict[str, Any]]:
+    """The recipe's strength against its wall time: every evaluation an expert step logged
+    (``eval.csv``, the policy's time within the step in ``stage_s``) and every evaluate step's rows,
+    placed at the recipe's wall time (the steps before it, plus the time within the step)."""
+    import csv
+
+    rows: list[dict[str, Any]] = []
+    before = 0.0
+    for name, stage, sc in steps:
+        if stage == "expert" and (out / name / "eval.csv").is_file():
+            with open(out / name / "eval.csv") as f:
+                for r in csv.DictReader(f):
+                    if r.get("stage_s") in (None, ""):
+                        continue  # a row of an older run, without its time
+                    rows.append({"recipe_s": round(before + float(r["stage_s"]), 1), "step": name,
+                                 "iteration": int(r["iteration"]), "anchor": r["anchor"], "preset": r["preset"],
+                                 "players": 4, "games": int(r["games"]), "win_share": float(r["win_share"]),
+                                 "ci_lo": float(r["ci_lo"]), "ci_hi": float(r["ci_hi"])})
+        elif stage == "evaluate" and (out / name / "evaluate_rows.json").is_file():
+            for r in json.loads((out / name / "evaluate_rows.json").read_text())["rows"]:
+                rules = sc.get("rules") or {}
+                rows.append({"recipe_s": round(before, 1), "step": name, "iteration": -1, "anchor": r["anchor"],
+                             "preset": rules.get("preset") or rules.get("edition") or "1981",
+                             "players": r["players"], "games": r["games"], "win_share": r["win_share"],
+                             "ci_lo": r["ci_lo"], "ci_hi": r["ci_hi"]})
+        before += wall.get(name, 0.0)
+    return rows
+
+
+def time_spent(out: Path, steps: list[tuple[str, str, dict[str, Any]]], wall: dict[str, float]) -> dict[str, float]:
+    """Where the recipe's wall time went, in seconds: ``bootstrap`` (collect and imitate steps),
+    ``acting`` (the expert steps' self-play), ``learning`` (their PPO updates), ``evaluation`` (their
+    evaluations and the evaluate steps), ``other`` (the rest: exports, checkpoints, start-up; league
+    steps count as acting and learning together under ``league``), ``total``."""
+    import csv
+
+    t = dict.fromkeys(("bootstrap", "acting", "learning", "league", "evaluation", "other"), 0.0)
+    for name, stage, _ in steps:
+        w = wall.get(name, 0.0)
+        if stage in ("collect", "imitate"):
+            t["bootstrap"] += w
+        elif stage == "evaluate":
+            t["evaluation"] += w
+        elif stage == "league":
+            t["league"] += w
+        elif stage == "expert":
+            parts = {"acting": 0.0, "learning": 0.0, "evaluation": 0.0}
+            if (out / name / "train.csv").is_file():
+                with open(out / name / "train.csv") as f:
+                    for r in csv.DictReader(f):
+                        parts["acting"] += float(r["collect_s"])
+                        parts["learning"] += float(r["update_s"])
+            if (out / name / "eval.csv").is_file():
+                with open(out / name / "eval.csv") as f:
+                    seen = {(r["iteration"], r.get("eval_s") or "0") for r in csv.DictReader(f)}
+                parts["evaluation"] = sum(float(e) for _, e in seen)
+            for k, v in parts.items():
+                t[k] += v
+            t["other"] += max(0.0, w - sum(parts.values()))
+    t["total"] = sum(wall.get(n, 0.0) for n, _, _ in steps)
+    return {k: round(v, 1) for k, v in t.items()}
+
+
+def write_strength(out: Path, steps: list[tuple[str, str, dict[str, Any]]], wall: dict[str, float]) -> None:
+    """``<out>/strength.csv`` and ``strength.png``: the recipe's strength against its wall time
+    (``strength_rows``); nothing while no step has evaluated."""
+    import csv
+
+    rows = strength_rows(out, steps, wall)
+    if not rows:
+        return
+    with open(out / "strength.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - the tournament extra brings matplotlib
+        return
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key in sorted({(r["anchor"], r["preset"], r["players"]) for r in rows}):
+        pts = sorted((r for r in rows if (r["anchor"], r["preset"], r["players"]) == key), key=lambda r: r["recipe_s"])
+        x = [r["recipe_s"] / 60 for r in pts]
+        ax.plot(x, [r["win_share"] for r in pts], marker="o",
+                label=f"vs {key[2] - 1}x {key[0]} ({key[1]}, {key[2]} players)")
+        ax.fill_between(x, [r["ci_lo"] for r in pts], [r["ci_hi"] for r in pts], alpha=0.15)
+    ax.axhline(0.25, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("recipe wall time (minutes)")
+    ax.set_ylabel("win share")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "strength.png", dpi=110)
+    plt.close(fig)
+
+
 def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[str, Any]:
     t0 = time.perf_counter()
     steps = step_configs(cfg, per)
@@ -205,6 +303,7 @@ def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[st
         finally:  # an interrupted step keeps the time it spent too
             wall[name] = spent.get(name, 0.0) + time.perf_counter() - t
             wall_file.write_text(json.dumps({**spent, **wall}, indent=1))
+            write_strength(out, steps, {**spent, **wall})
         evaluation += [dict(r, step_name=name) for r in rows or []]
 
     exported = None
@@ -226,6 +325,7 @@ def run(cfg: dict[str, Any], per: dict[str, list[str]] | None = None) -> dict[st
     summary = {"out": str(out), "steps": [n for n, _, _ in steps], "export": exported,
                "export_from": src[0] if src else None, "evaluation": evaluation,
                "wall_s": {k: round(v, 1) for k, v in wall.items()}, "total_wall_s": round(sum(wall.values()), 1),
+               "time_spent_s": time_spent(out, steps, wall),
                "this_run_wall_s": round(time.perf_counter() - t0, 1)}
     (out / "recipe_summary.json").write_text(json.dumps(summary, indent=1))
     return summary
@@ -277,6 +377,7 @@ def _main(a: Any) -> int:
         print(f"[{r['step_name']}] {r['policy']} vs {r['players'] - 1}x {r['anchor']}: win share {r['win_share']:.3f} "
               f"[{r['ci_lo']:.3f}, {r['ci_hi']:.3f}] over {r['games']} games (fair {r['fair']:.3f})")
     print(f"recipe: {s['total_wall_s']} s ({', '.join(f'{k} {v} s' for k, v in s['wall_s'].items())})")
+    print("where the time went: " + ", ".join(f"{k} {v} s" for k, v in s["time_spent_s"].items() if v))
     print(f"wrote {s['out']}/ ({', '.join(s['steps'])}, recipe_summary.json)"
           + (f" and {s['export']} (from step {s['export_from']})" if s["export"] else ""))
     return 0

@@ -318,6 +318,7 @@ class Actor:
             n = sum(len(b) for b in self.done)
             return n + sum(len(s.records) for s in self.slots if s.active) if drain else n
 
+        t_drain = None  # when the target was reached and the running games began to be played out
         while True:
             if seconds is not None and time.perf_counter() - t0 >= seconds:
                 break
@@ -325,11 +326,13 @@ class Actor:
                 if not drain:
                     break
                 self.draining = True
+                t_drain = time.perf_counter()
             if self.draining and not any(s.active for s in self.slots):
                 break
             self.step()
         out = Batch.concat(self.done) if self.done else _empty(self.enc.size)
-        out.stats = dict(self.stats, seconds=time.perf_counter() - t0)
+        end = time.perf_counter()
+        out.stats = dict(self.stats, seconds=end - t0, drain_seconds=0.0 if t_drain is None else end - t_drain)
         self.done = []
         for k in self.stats:
             self.stats[k] = 0
@@ -394,6 +397,7 @@ def run_actors(policy_path: str, cfg: SelfPlayConfig, workers: int = 2, decision
         batches = pool.map(_worker, jobs)
     out = Batch.concat(batches)
     out.stats["seconds"] = max(b.stats.get("seconds", 0.0) for b in batches)
+    out.stats["drain_seconds"] = max(b.stats.get("drain_seconds", 0.0) for b in batches)
     return out
 
 

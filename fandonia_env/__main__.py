@@ -23,7 +23,8 @@ FOLDERS = ("fandonia_env", "scripts")  # scripts/: run as files, not modules
 ORDER = ["demo", "tournament", "bench"]  # listed first: the main job, then the other core commands
 
 DESCRIPTIONS = {  # nicer one-liners than the docstrings' for the core commands
-    "fandonia_env.demo": "the main job: a short tournament, noble-rule-v1 vs random-v1 (writes runs/demo/)",
+    "fandonia_env.demo": "the main job: a short tournament, noble-ppo-v2 against noble-rule-v1, noble-rule-v2 and "
+                         "random-v1 (writes runs/demo/)",
     "fandonia_env.tournament": "rated tournament between registered agents (seat rotation, duplicate seeds)",
     "fandonia_env.bench": "speed of the engine and the PettingZoo env (random legal play)",
     "fandonia_env.training.train_ppo": "train a MaskablePPO noble from a YAML config (needs the train extra)",

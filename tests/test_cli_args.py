@@ -189,6 +189,11 @@ def test_python_m_fandonia_env_lists_the_commands(tmp_path) -> None:
         line = next((ln for ln in p.stdout.splitlines() if ln.strip().startswith(run + " ")), None)
         assert line is not None, run
         assert len(line.split(run, 1)[1].strip()) > 20  # a one-line description
+    # the demo's line names the nobles the demo really seats (issue 41: it named two others)
+    from fandonia_env.demo import DEMO_AGENTS
+
+    demo = next(ln for ln in p.stdout.splitlines() if ln.strip().startswith("python -m fandonia_env.demo "))
+    assert all(a in demo for a in DEMO_AGENTS), demo
     assert list(tmp_path.iterdir()) == []
 
 

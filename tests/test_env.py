@@ -127,12 +127,12 @@ def test_truncation_sets_truncations_not_terminations():
 def test_gymnasium_and_sb3_check_env():
     from gymnasium.utils.env_checker import check_env
 
-    check_env(FandoniaGymEnv(players=3, max_turns=4, illegal_action="penalize"), skip_render_check=True)
+    check_env(FandoniaGymEnv(players=3, max_turns=4, illegal="penalize"), skip_render_check=True)
     sb3 = pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_checker import check_env as sb3_check
 
     assert sb3 is not None
-    sb3_check(FandoniaGymEnv(players=(2, 6), max_turns=4, illegal_action="penalize"))
+    sb3_check(FandoniaGymEnv(players=(2, 6), max_turns=4, illegal="penalize"))
 
 
 def _play_gym(env, seed):

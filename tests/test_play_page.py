@@ -427,7 +427,7 @@ def test_full_game_through_the_page(server, browser, shots, size):
     viewport, seed, max_turns = FULL_GAMES[size]
     phone = size == "phone"
     c = Client(server.url)
-    g = c.create(SEATS, rules={"preset": "short-game", "max_turns": max_turns}, seed=seed)
+    g = c.create(SEATS, rules={"preset": "short-game", "max_turns": max_turns}, seed=seed, public_seed=True)
     gid, token = g["game_id"], g["seats"][0]["token"]
     page, errors = open_page(browser, viewport, is_mobile=phone, has_touch=phone)
     posts = act_posts(page)
@@ -528,7 +528,7 @@ def test_full_game_through_the_page(server, browser, shots, size):
         page.locator("#race").screenshot(path=os.path.join(shots, "race.png"))
         check_log_filters(page)
         # another game's link pasted in the address: the page loads that game
-        g2 = c.create(["human", "noble-rule-v1"], rules={"preset": "short-game", "max_turns": 1}, seed=3)
+        g2 = c.create(["human", "noble-rule-v1"], rules={"preset": "short-game", "max_turns": 1}, seed=3, public_seed=True)
         page.evaluate("h => { location.hash = h; }", f"game={g2['game_id']}&seat=0&token={g2['seats'][0]['token']}")
         page.wait_for_selector(f"#whoami:has-text('Game {g2['game_id']}')", timeout=30_000)
         page.wait_for_selector("#race tbody tr >> nth=1")
@@ -563,7 +563,7 @@ def test_fatal_choice_asks_for_confirmation_and_only_a_confirm_sends_it(server, 
     """A usurpation (offered at every main decision of a Player Turn) may kill the player's PC: its button
     opens a dialog with the odds and what is lost; Cancel sends nothing; Confirm sends exactly that move."""
     c = Client(server.url)
-    g = c.create(["human", "noble-rule-v1"], rules={"preset": "short-game", "max_turns": 2}, seed=4)
+    g = c.create(["human", "noble-rule-v1"], rules={"preset": "short-game", "max_turns": 2}, seed=4, public_seed=True)
     gid, token = g["game_id"], g["seats"][0]["token"]
     page, errors = open_page(browser, WIDE)
     posts = act_posts(page)
@@ -716,7 +716,7 @@ def test_an_answer_to_a_question_that_changed_is_refused(server, browser):
     question the first one answered. A click there carries the old step: the server refuses it (409
     stale_step), the game does not move, and the tab shows the current question with a note."""
     c = Client(server.url)
-    g = c.create(["human", "noble-rule-v1"], rules={"preset": "short-game", "max_turns": 1}, seed=3)
+    g = c.create(["human", "noble-rule-v1"], rules={"preset": "short-game", "max_turns": 1}, seed=3, public_seed=True)
     url = f"{server.url}/ui/play.html#game={g['game_id']}&seat=0&token={g['seats'][0]['token']}"
     a, errors_a = open_page(browser, WIDE)
     a.goto(url)

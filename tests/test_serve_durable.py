@@ -28,7 +28,7 @@ GAMES = [  # seats, rules, seed
 def create_all(c: Client) -> list[tuple[str, dict[int, str]]]:
     out = []
     for seats, rules, seed in GAMES:
-        g = c.create(seats, rules=rules, seed=seed)
+        g = c.create(seats, rules=rules, seed=seed, public_seed=True)
         out.append((g["game_id"], {s["seat"]: s["token"] for s in g["seats"] if s["token"]}))
     return out
 

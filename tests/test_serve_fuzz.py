@@ -50,7 +50,8 @@ class Pool:
         while len(self.games) < 2:
             seed += 1
             status, body = self.send("POST", "/games", json.dumps(
-                {"seats": ["human"] * (2 + len(self.games) * 2), "rules": {"max_turns": 2}, "seed": seed}).encode(),
+                {"seats": ["human"] * (2 + len(self.games) * 2), "rules": {"max_turns": 2}, "seed": seed,
+                 "public_seed": True}).encode(),
                 {"content-type": "application/json"})
             assert status == 201, body
             g = json.loads(body)

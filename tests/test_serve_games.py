@@ -24,6 +24,7 @@ from fandonia_env.serve.client import (  # noqa: E402
     record_config,
     saved_game,
 )
+from fandonia_env.serve.seeds import derive_seed  # noqa: E402
 from fandonia_env.serve.workers import make_agents, public_view  # noqa: E402
 
 PRESETS = ["1981", "1981-all-optional", "errata", "errata-all-optional", "short-game"]
@@ -73,9 +74,14 @@ def test_complete_games_2_to_6_players_every_preset_humans_and_nobles(server):
         s = c.summary(gid)
         assert s["status"] == "over" and s["players"] == n
         rp = c.replay(gid)
-        config = make_config(preset=preset, players=n, max_turns=1, seed=seed)
-        assert rp["config"] == dict(config, seed=str(seed))
-        assert s["config"] == {k: v for k, v in config.items() if k != "seed"}  # the summary never has the seed
+        # the chosen seed was mixed with the game's secret into the seed played (issue 41)
+        played = derive_seed(seed, rp["seeding"]["secret"])
+        assert rp["seeding"] == {"public_seed": False, "chosen_seed": str(seed), "secret": rp["seeding"]["secret"],
+                                 "seed": str(played)}
+        config = make_config(preset=preset, players=n, max_turns=1, seed=played)
+        assert rp["config"] == dict(config, seed=str(played))
+        # the summary never has the seed
+        assert s["config"] == dict({k: v for k, v in config.items() if k != "seed"}, public_seed=False)
         assert [x["agent"] or "human" for x in s["seats"]] == seats
         g = replay_in_python(rp)
         assert g.over and g.result == rp["result"] and g.winner == rp["winner"]
@@ -146,7 +152,7 @@ async def _ws_watch(url: str, gid: str) -> tuple[list[dict], PushLog]:
 def test_websocket_pushes_drive_human_seats_and_spectators_see_public_only(server, n):
     c = Client(server.url)
     seats = ["human", "human"] + ["noble-rule-v1"] * (n - 2)
-    g = c.create(seats, rules={"preset": "short-game", "max_turns": 1}, seed=77 + n)
+    g = c.create(seats, rules={"preset": "short-game", "max_turns": 1}, seed=77 + n, public_seed=True)
     gid = g["game_id"]
     toks = {s["seat"]: s["token"] for s in g["seats"] if s["token"]}
 
@@ -178,7 +184,7 @@ def test_websocket_pushes_drive_human_seats_and_spectators_see_public_only(serve
 
 def test_websocket_reconnect_gets_current_state_and_bad_hello_is_refused(server):
     c = Client(server.url)
-    g = c.create(["human", "noble-rule-v1", "human"], rules={"max_turns": 1}, seed=5)
+    g = c.create(["human", "noble-rule-v1", "human"], rules={"max_turns": 1}, seed=5, public_seed=True)
     gid = g["game_id"]
     toks = {s["seat"]: s["token"] for s in g["seats"] if s["token"]}
     play_humans(c, [(gid, toks)], max_actions=3)
@@ -218,7 +224,7 @@ def test_websocket_reconnect_gets_current_state_and_bad_hello_is_refused(server)
 def test_games_of_nobles_only_finish_by_themselves(server):
     c = Client(server.url)
     rng = random.Random(3)
-    gids = [c.create([rng.choice(NOBLES) for _ in range(n)], rules={"max_turns": 2}, seed=n)["game_id"]
+    gids = [c.create([rng.choice(NOBLES) for _ in range(n)], rules={"max_turns": 2}, seed=n, public_seed=True)["game_id"]
             for n in (2, 4, 6)]
     assert all(c.create(["human", "random-v1"])["game_id"] for _ in range(1))
     play_humans(c, [(gid, {}) for gid in gids], timeout=60)
@@ -235,7 +241,7 @@ PUSH_BOUND = 32 * 1024
 
 def test_websocket_pushes_carry_only_new_log_lines_and_stay_under_the_bound_at_6_players(server):
     c = Client(server.url)
-    g = c.create(["human"] + ["noble-rule-v1"] * 5, rules={"max_turns": 4}, seed=606)
+    g = c.create(["human"] + ["noble-rule-v1"] * 5, rules={"max_turns": 4}, seed=606, public_seed=True)
     gid = g["game_id"]
     tok = g["seats"][0]["token"]
     sizes: dict[str, list[int]] = {"seat": [], "spectator": []}

@@ -4,6 +4,7 @@ strings; slowly sent requests cut off by the header and body timeouts (a real se
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import select
@@ -78,8 +79,9 @@ def test_bad_game_requests_name_the_problem(tmp_path):
 def test_seed_as_int_or_decimal_string_gives_the_same_game_and_bad_seeds_are_named(tmp_path):
     big = 2**62 + 12345  # beyond 2**53: a JavaScript number would round it
     with client(tmp_path) as c:
-        a = c.post("/games", json={"seats": ["human", "human"], "seed": big}).json()
-        b = c.post("/games", json={"seats": ["human", "human"], "seed": str(big)}).json()
+        # a public seed is played as given (a private one is mixed with each game's own secret: issue 41)
+        a = c.post("/games", json={"seats": ["human", "human"], "seed": big, "public_seed": True}).json()
+        b = c.post("/games", json={"seats": ["human", "human"], "seed": str(big), "public_seed": True}).json()
         views = [c.get(f"/games/{g['game_id']}/seats/0", headers=auth(g["seats"][0]["token"])).content for g in (a, b)]
         assert views[0] == views[1]
         # a saved position whose seed is a string (as the server publishes it) starts a game too
@@ -96,6 +98,16 @@ def test_seed_as_int_or_decimal_string_gives_the_same_game_and_bad_seeds_are_nam
         rec["config"]["seed"] = "-1"
         e = err(c.post("/replays", json={"doc": rec}), 422, "bad_replay")
         assert "config.seed" in e["detail"] and "0..9223372036854775807" in e["detail"]
+        # a record without a seed is refused as such (issue 41: it opened as seed 0 and failed on an action)
+        g = Game(players=2, seed=99)
+        acts = []
+        for _ in range(5):
+            acts.append({"seat": g.current_player(), "action": g.legal_actions()[-1]})
+            g.apply(acts[-1]["action"])
+        e = err(c.post("/replays", json={"doc": {"config": {"players": 2}, "actions": acts}}), 422, "bad_replay")
+        assert "no seed" in e["detail"] and "config.seed" in e["detail"]
+        ok = c.post("/replays", json={"doc": {"config": {"players": 2, "seed": 99}, "actions": acts}})
+        assert ok.status_code == 200, ok.text
 
 
 def test_body_size_games_per_server_rate_and_idle_expiry_limits(tmp_path):
@@ -233,9 +245,69 @@ def test_server_doc_lists_every_option_with_its_default_and_every_error_code(cap
     codes = set(re.findall(r'ApiError\(\d+, "([a-z_]+)"', src))
     codes |= set(re.findall(r'(?<!def )_error\([^"\n]*"([a-z_]+)"', src))
     codes |= set(re.findall(r'_ws_close\(websocket, "([a-z_]+)"', src))
-    codes |= {"not_found", "method_not_allowed", "http_error", "header_timeout", "too_slow", "bad_length"}
+    codes |= {"not_found", "method_not_allowed", "http_error", "header_timeout", "too_slow", "bad_length",
+              "headers_too_large", "bad_request"}
     assert {"no_hello", "no_such_replay", "body_timeout", "stale_step", "no_such_frame"} <= codes, codes
     missing = sorted(c for c in codes if f"`{c}`" not in doc)
     assert not missing, f"docs/server.md does not document the error code(s) {missing}"
     for close in ("4000", "4001", "1009", "1011"):
         assert f"| {close} |" in doc, close
+
+
+def _raw(url: str, data: bytes, pieces: int = 1) -> bytes:
+    """Send ``data`` (in ``pieces`` writes, 50 ms apart) on a new connection; what the server sent until
+    it closed the connection or 5 s passed."""
+    host, port = url.removeprefix("http://").rsplit(":", 1)
+    assert host == "127.0.0.1"
+    got = b""
+    with socket.create_connection((host, int(port)), timeout=5) as s:
+        step = -(-len(data) // pieces)
+        for i in range(0, len(data), step):
+            try:
+                s.sendall(data[i:i + step])
+            except (BrokenPipeError, ConnectionResetError):
+                break
+            time.sleep(0.05 if pieces > 1 else 0)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 5:
+            try:
+                chunk = s.recv(65536)
+            except (ConnectionResetError, TimeoutError):
+                break
+            if not chunk:
+                break
+            got += chunk
+            if b"connection: close" in got.lower() and b"\r\n\r\n" in got:
+                head, body = got.split(b"\r\n\r\n", 1)
+                n = int(next(h.split(b":")[1] for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")))
+                if len(body) >= n:
+                    break
+    return got
+
+
+def _json_error(got: bytes) -> dict:
+    head, body = got.split(b"\r\n\r\n", 1)
+    assert head.startswith(b"HTTP/1.1 400 ") and b"content-type: application/json" in head.lower(), head
+    return json.loads(body)
+
+
+def test_unparseable_requests_get_json_400s_bad_length_and_headers_too_large(tmp_path):
+    """Issue 41: a non-numeric Content-Length got uvicorn's plain-text 400, and a 60 KB header sent in one
+    write was accepted though the limit is 16 KiB; both are JSON 400s naming what was wrong, and the
+    connection is closed."""
+    from fandonia_env.serve.timeouts import MAX_HEADER_BYTES
+
+    with ServerProcess(str(tmp_path / "g.sqlite3")) as srv:
+        e = _json_error(_raw(srv.url, b"POST /games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                      b"Content-Length: ten\r\n\r\n{}"))
+        assert e["error"] == "bad_length" and "Content-Length" in e["detail"]
+        big = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 60_000 + b"\r\n\r\n"
+        for pieces in (1, 8):  # whole in one write, and in pieces (h11's own buffer limit)
+            e = _json_error(_raw(srv.url, big, pieces))
+            assert e["error"] == "headers_too_large" and str(MAX_HEADER_BYTES) in e["detail"], (pieces, e)
+        e = _json_error(_raw(srv.url, b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n"))
+        assert e["error"] == "bad_request"
+        # just under the limit is served
+        ok = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-Big: " + b"a" * (MAX_HEADER_BYTES - 200) + b"\r\n\r\n"
+        assert _raw(srv.url, ok).startswith(b"HTTP/1.1 200 ")
+        assert httpx.get(srv.url + "/health").json()["ok"] is True

@@ -212,6 +212,8 @@ def _secret_keys(obj, path="$") -> list[str]:
         if {"state", "inc"} <= set(obj):
             out.append(path)
         for k, v in obj.items():
+            if k == "public_seed" and isinstance(v, bool):
+                continue  # whether the creator made the seed public (issue 41): a flag every seat is shown
             if SECRET_KEY.search(str(k)):
                 out.append(f"{path}.{k}")
             out += _secret_keys(v, f"{path}.{k}")
@@ -337,6 +339,7 @@ def test_no_endpoint_or_push_tells_a_running_games_seed_rng_or_nobles_seeds(serv
     game = Game(**record_config(rp["config"]))
     secrets_ = {seed} | {str(agent_seed(int(seed), i, game.state.steps)) for i, s in enumerate(seats)
                          if s != "human"}
+    assert rp["seeding"]["seed"] == seed and rp["seeding"]["secret"] is None  # no chosen seed: a drawn one
     for a in rp["actions"]:  # every state of the generator, and its increment
         secrets_ |= {game.state.rng.to_json()["state"], game.state.rng.to_json()["inc"]}
         game.apply(a["action"])

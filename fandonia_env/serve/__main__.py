@@ -8,9 +8,6 @@ import sys
 
 from .workers import Limits
 
-#: The largest request line + headers h11 buffers (larger: 400 and the connection closed).
-MAX_HEADER_BYTES = 16 * 1024
-
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     d = Limits()
@@ -63,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     from .app import create_app
-    from .timeouts import timed_h11
+    from .timeouts import MAX_HEADER_BYTES, timed_h11
 
     limits = Limits(max_body=a.max_body, max_games=a.max_games, actions_per_s=a.actions_per_s, burst=a.burst,
                     idle_expiry_s=a.idle_expiry, snapshot_every=a.snapshot_every, workers=a.workers,
@@ -86,9 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     host, port = sock.getsockname()[:2]
     print(f"fandonia_env.serve listening on http://{host}:{port} (db {a.db}; play at http://{host}:{port}/ui/, "
           "API docs at /docs)", flush=True)
-    # h11 with a deadline on request headers (timeouts.py); headers over 16 KiB are refused (400) by h11
+    # h11 with a deadline on request headers and JSON 400s (timeouts.py): headers over 16 KiB are refused
     config = uvicorn.Config(app, log_level=a.log_level, access_log=a.access_log, ws_max_size=a.max_body,
-                            timeout_graceful_shutdown=3, http=timed_h11(a.header_timeout),
+                            timeout_graceful_shutdown=3, http=timed_h11(a.header_timeout, MAX_HEADER_BYTES),
                             timeout_keep_alive=a.keep_alive, h11_max_incomplete_event_size=MAX_HEADER_BYTES)  # type: ignore[arg-type]
     uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -28,7 +28,7 @@ from .models import (
     Replay,
     SeatState,
 )
-from .seeds import saved_out, seed_text, without_seed
+from .seeds import config_shown, saved_out, seed_text, seeding_out
 from .store import Store
 from .workers import HUMAN, Limits, Manager, Subscriber, encode, seat_infos
 
@@ -167,7 +167,8 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
               summary="Create a game: seats are 'human' or agent ids")
     def create_game(body: CreateGame) -> Any:
         rules = body.rules.model_dump() if body.rules is not None else None
-        r, tokens = manager.create(body.seats, rules, None if body.seed is None else int(body.seed), body.start)
+        r, tokens = manager.create(body.seats, rules, None if body.seed is None else int(body.seed), body.start,
+                                   body.public_seed)
         seats = []
         for info, tok in zip(seat_infos(r.seats), tokens):
             url = f"/games/{r.gid}/seats/{info['seat']}" if info["kind"] == HUMAN else None
@@ -179,8 +180,8 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
     def list_games(limit: int = Query(100, ge=1, le=limits.max_list), offset: int = Query(0, ge=0, le=2**31)) -> Any:
         total, rows = store.summaries(limit, offset)
         games = [{"game_id": g["id"], "status": g["status"], "players": len(g["seats"]), "seats": g["seats"],
-                  # never the seed: only the replay publishes it, after the end
-                  "config": without_seed(g["config"]), "result": g["result"], "winner": g["winner"],
+                  # never the seed (unless its creator made it public): the replay publishes it, after the end
+                  "config": config_shown(g["config"], g.get("seeding")), "result": g["result"], "winner": g["winner"],
                   "created": g["created"],
                   # while playing, the time of the last action would tell when a seat passed in secret
                   "updated": g["created"] if g["status"] == "playing" else g["updated"]} for g in rows]
@@ -233,7 +234,7 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
         assert row is not None
         # seeds as decimal strings: 63-bit integers lose their last digits in a JavaScript number
         return _json({"game_id": game_id, "status": summary["status"], "config": seed_text(r.config),
-                      "seats": summary["seats"], "start": saved_out(row["start"]), "actions": acts,
+                      "seeding": seeding_out(r.seeding, r.config.get("seed")), "seats": summary["seats"], "start": saved_out(row["start"]), "actions": acts,
                       "log": [{"turn": e["turn"], "text": e["t"], "to": e["to"]} for e in g.state.log],
                       "result": g.result, "winner": g.winner, "final": saved_out(final)})
 
@@ -243,7 +244,8 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
         ``"log_from": K`` (the client has the first K lines of its log) or ``"log": false`` (no log lines);
         then the server pushes ``{"type": "state", "state": ..., "log_start": K, "log": [...],
         "log_private": [...]}`` now and after every change this client may see: the state without the log
-        and the log lines the client lacks.  Actions go over HTTP (``POST .../act``)."""
+        and the log lines the client lacks (``log[k]`` is line ``log_start + k`` of the whole log;
+        ``log_private`` names private lines by that index in the whole log, not by their place in ``log``).  Actions go over HTTP (``POST .../act``)."""
         await websocket.accept()
         try:
             raw = await asyncio.wait_for(websocket.receive_text(), timeout=limits.ws_hello_timeout_s)

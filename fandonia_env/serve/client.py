@@ -105,12 +105,16 @@ class Client:
         return r.json()
 
     def create(self, seats: list[str], rules: dict[str, Any] | None = None, seed: int | None = None,
-               start: dict[str, Any] | None = None) -> dict[str, Any]:
+               start: dict[str, Any] | None = None, public_seed: bool = False) -> dict[str, Any]:
+        """``POST /games``.  A chosen ``seed`` is mixed with a secret of the game's unless ``public_seed``
+        (then it is played as given and shown to every seat)."""
         body: dict[str, Any] = {"seats": seats}
         if rules is not None:
             body["rules"] = rules
         if seed is not None:
             body["seed"] = seed
+        if public_seed:
+            body["public_seed"] = True
         if start is not None:
             body["start"] = start
         return self._ok(self.http.post("/games", json=body))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
 
 from .seeds import MAX_SEED, parse_seed
 
@@ -42,8 +42,14 @@ class CreateGame(BaseModel):
         description="one entry per seat (2-6): 'human' or a registered agent id such as 'noble-rule-v1'")
     rules: Rules | None = None
     seed: StrictInt | StrictStr | None = Field(
-        None, description=f"the game's seed, an integer 0..{MAX_SEED} or its decimal string (random if omitted); "
-                          "secret until the game ends, when the replay publishes it as a string")
+        None, description=f"a chosen seed, an integer 0..{MAX_SEED} or its decimal string (random if omitted). "
+                          "Unless public_seed, it is mixed with a secret drawn for this game into the seed played, "
+                          "so knowing it tells nothing of any hand; the replay publishes the chosen seed, the "
+                          "secret and the seed played after the end")
+    public_seed: StrictBool = Field(
+        False, description="play the chosen seed itself (a random one if none is given) and show it to every seat "
+                           "and spectator in the game's config: a public, reproducible deal, whose hands anyone "
+                           "who replays the seed can read")
     start: dict[str, Any] | None = Field(
         None, description="a saved game (Game.to_json) to start from; its rules and seed are used, so "
                           "'rules' and 'seed' must be omitted")
@@ -77,8 +83,9 @@ class GameSummary(BaseModel):
     status: Literal["playing", "over", "expired"]
     players: int
     seats: list[SeatInfo]
-    config: dict[str, Any] = Field(description="the rules (players, edition, optional, max_turns); never the seed, "
-                                               "which only the replay publishes, after the end")
+    config: dict[str, Any] = Field(description="the rules (players, edition, optional, max_turns) and public_seed; "
+                                               "never the seed, which only the replay publishes, after the end, "
+                                               "unless public_seed is true (then its decimal string)")
     result: str | None = None
     winner: int | None = None
     created: float
@@ -193,10 +200,19 @@ class LogEntry(BaseModel):
     to: int | None = Field(description="None: public line; else the seat it was private to")
 
 
+class Seeding(BaseModel):
+    public_seed: bool = Field(description="the creator asked for a public seed: the game played it as given")
+    chosen_seed: str | None = Field(description="the seed the creator chose (decimal string), or null")
+    secret: str | None = Field(description="the game's secret the chosen seed was mixed with (hex), or null: "
+                                           "seed = fandonia_env.serve.seeds.derive_seed(chosen_seed, secret)")
+    seed: str | None = Field(description="the seed the game played (decimal string)")
+
+
 class Replay(BaseModel):
     game_id: str
     status: Literal["over", "expired"]
     config: dict[str, Any] = Field(description="the game's config; its seed as a decimal string")
+    seeding: Seeding = Field(description="how the seed played came about, published after the end")
     seats: list[SeatInfo]
     start: dict[str, Any] | None
     actions: list[ReplayAction]

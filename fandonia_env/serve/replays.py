@@ -178,6 +178,11 @@ class ReplayStore:
                 if not g.over and g.decision() is None:
                     g = Game.from_state(g.state)
             else:
+                if not isinstance(config, dict) or config.get("seed") is None:
+                    # without it the record would replay as seed 0, another deal, and fail on a legal action
+                    raise ApiError(422, "bad_replay", "the game record's config has no seed: a record without a "
+                                                      "start position replays from config.seed, the seed it was "
+                                                      "played with (an integer or its decimal string)")
                 g = Game(**make_config(**config_in(config)))
         except (StateError, ConfigError, TypeError, ValueError) as e:
             raise ApiError(422, "bad_replay", f"the game's config or start position is rejected: {e}") from None

@@ -32,7 +32,8 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL,
     result TEXT,
     winner INTEGER,
-    n_actions INTEGER NOT NULL DEFAULT 0
+    n_actions INTEGER NOT NULL DEFAULT 0,
+    seeding TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id TEXT NOT NULL,
@@ -64,6 +65,9 @@ class Store:
         self.conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
         self.conn.execute("PRAGMA busy_timeout=5000")
         self.conn.executescript(SCHEMA)
+        cols = {r[1] for r in self.conn.execute("PRAGMA table_info(games)").fetchall()}
+        if "seeding" not in cols:  # a database written before chosen seeds were kept secret (issue 41)
+            self.conn.execute("ALTER TABLE games ADD COLUMN seeding TEXT")
 
     def journal_mode(self) -> str:
         with self.lock:
@@ -75,14 +79,18 @@ class Store:
 
     # -- writes ---------------------------------------------------------------------
     def create_game(self, gid: str, config: dict[str, Any], seats: list[dict[str, Any]],
-                    start: dict[str, Any] | None, token_hashes: list[str | None]) -> None:
+                    start: dict[str, Any] | None, token_hashes: list[str | None],
+                    seeding: dict[str, Any] | None = None) -> None:
+        """A new game's row; ``seeding`` (``seeds.game_seed``): whether its seed is public, the chosen
+        seed and the secret it was mixed with (never sent while the game is played)."""
         now = time.time()
         with self.lock:
             self.conn.execute(
-                "INSERT INTO games (id, created, updated, config, seats, start, tokens, status) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'playing')",
+                "INSERT INTO games (id, created, updated, config, seats, start, tokens, status, seeding) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
                 (gid, now, now, json.dumps(config), json.dumps(seats),
-                 None if start is None else json.dumps(start), json.dumps(token_hashes)))
+                 None if start is None else json.dumps(start), json.dumps(token_hashes),
+                 None if seeding is None else json.dumps(seeding)))
 
     def add_action(self, gid: str, idx: int, seat: int, action: int, *, status: str,
                    result: str | None, winner: int | None,
@@ -122,25 +130,26 @@ class Store:
     def load_game(self, gid: str) -> dict[str, Any] | None:
         with self.lock:
             row = self.conn.execute(
-                "SELECT id, created, updated, config, seats, start, tokens, status, result, winner, n_actions "
-                "FROM games WHERE id=?", (gid,)).fetchone()
+                "SELECT id, created, updated, config, seats, start, tokens, status, result, winner, n_actions, "
+                "seeding FROM games WHERE id=?", (gid,)).fetchone()
         if row is None:
             return None
         return {
             "id": row[0], "created": row[1], "updated": row[2], "config": json.loads(row[3]),
             "seats": json.loads(row[4]), "start": None if row[5] is None else json.loads(row[5]),
             "tokens": json.loads(row[6]), "status": row[7], "result": row[8], "winner": row[9],
-            "n_actions": row[10],
+            "n_actions": row[10], "seeding": None if row[11] is None else json.loads(row[11]),
         }
 
     def summaries(self, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
         with self.lock:
             total = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             rows = self.conn.execute(
-                "SELECT id, created, updated, config, seats, status, result, winner FROM games "
+                "SELECT id, created, updated, config, seats, status, result, winner, seeding FROM games "
                 "ORDER BY created, id LIMIT ? OFFSET ?", (limit, offset)).fetchall()
         return total, [{"id": r[0], "created": r[1], "updated": r[2], "config": json.loads(r[3]),
-                        "seats": json.loads(r[4]), "status": r[5], "result": r[6], "winner": r[7]} for r in rows]
+                        "seats": json.loads(r[4]), "status": r[5], "result": r[6], "winner": r[7],
+                        "seeding": None if r[8] is None else json.loads(r[8])} for r in rows]
 
     def actions(self, gid: str, after: int = 0) -> list[tuple[int, int, int]]:
         """(idx, seat, action) of the actions with idx >= after, in order."""

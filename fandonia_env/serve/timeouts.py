@@ -7,27 +7,82 @@ a client sending one byte every few seconds would hold a connection (and its mem
 opens, and again after each response, the next request's line and headers must be complete within
 ``header_timeout`` seconds, else the connection is closed (with ``408 Request Timeout`` when part of a
 request had arrived).  The body is bounded by ``app.BodyLimit`` (``body_timeout``, 408 ``body_timeout``).
+
+It also answers the requests it cannot parse in JSON like every other error (uvicorn writes a plain-text
+"Invalid HTTP request received."): ``400 bad_length`` for a Content-Length that is not a number,
+``400 headers_too_large`` for a request line and headers over ``max_header_bytes`` (16 KiB) -- whether they
+came in pieces (h11 refuses to buffer more) or whole in one write (h11 accepts those, so they are measured
+here) -- and ``400 bad_request`` for anything else h11 refuses; then it closes the connection.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 REQUEST_TIMEOUT = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
                    b"content-length: %d\r\n\r\n%s")
+#: The largest request line + headers accepted (larger: 400 headers_too_large and the connection closed).
+MAX_HEADER_BYTES = 16 * 1024
+
+
+class _CheckedConnection:
+    """An ``h11.Connection`` that keeps the reason of the last protocol error it raised and refuses a
+    request whose line and headers are over ``limit`` bytes though they came complete."""
+
+    def __init__(self, conn: h11.Connection, limit: int) -> None:
+        self._conn, self._limit = conn, limit
+        self.last_error = ""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+    def next_event(self) -> Any:
+        try:
+            event = self._conn.next_event()
+        except h11.RemoteProtocolError as e:
+            self.last_error = str(e)
+            raise
+        if isinstance(event, h11.Request):
+            size = len(event.method) + len(event.target) + sum(len(k) + len(v) + 4 for k, v in event.headers)
+            if size > self._limit:
+                self.last_error = f"request line and headers of {size} bytes, over the limit of {self._limit}"
+                raise h11.RemoteProtocolError(self.last_error)
+        return event
+
+
+def bad_request_reply(reason: str, limit: int = MAX_HEADER_BYTES) -> tuple[str, str]:
+    """(error code, detail) of a request h11 could not parse, from h11's reason."""
+    low = reason.lower()
+    if "content-length" in low:
+        return "bad_length", f"bad Content-Length header (a number of bytes is needed): {reason}"
+    if "over the limit" in low or "buffer" in low or "too long" in low or "too large" in low:
+        return "headers_too_large", f"the request line and headers must be at most {limit} bytes ({reason})"
+    return "bad_request", f"the request could not be parsed as HTTP/1.1: {reason or 'malformed'}"
 
 
 class TimedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol; the request line and headers must arrive within ``header_timeout`` s."""
 
     header_timeout: float = 10.0
+    max_header_bytes: int = MAX_HEADER_BYTES
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._header_timer: asyncio.TimerHandle | None = None
+        self.conn = _CheckedConnection(self.conn, self.max_header_bytes)  # type: ignore[assignment]
+
+    def send_400_response(self, msg: str) -> None:
+        """A request h11 refused, answered in JSON (``bad_request_reply``); the connection is closed."""
+        code, detail = bad_request_reply(getattr(self.conn, "last_error", ""), self.max_header_bytes)
+        body = json.dumps({"detail": detail, "error": code}, separators=(",", ":")).encode()
+        self.transport.write(b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+                             b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body))
+        self.transport.close()
 
     def _arm(self) -> None:
         self._disarm()
@@ -73,6 +128,7 @@ class TimedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
 
-def timed_h11(header_timeout: float) -> type[TimedH11Protocol]:
+def timed_h11(header_timeout: float, max_header_bytes: int = MAX_HEADER_BYTES) -> type[TimedH11Protocol]:
     """The protocol class to pass as ``uvicorn.Config(http=...)``."""
-    return type("TimedH11Protocol", (TimedH11Protocol,), {"header_timeout": float(header_timeout)})
+    return type("TimedH11Protocol", (TimedH11Protocol,), {"header_timeout": float(header_timeout),
+                                                          "max_header_bytes": int(max_header_bytes)})

@@ -37,7 +37,7 @@ from fandonia_env.engine.face.game import make_config, player_view
 from fandonia_env.engine.face.hidden import InfoSet
 
 from .models import ApiError
-from .seeds import saved_in, without_seed
+from .seeds import config_shown, game_seed, saved_in
 from .store import Store
 
 log = logging.getLogger("fandonia_env.serve")
@@ -144,6 +144,9 @@ class GameRunner:
         self.gid = gid
         self.pub_seq = 0  # changes published so far (under ``lock``): orders pushes against first messages
         self.config: dict[str, Any] = row["config"]
+        #: whether the seed is public, the chosen seed and its secret (``seeds.game_seed``; None: a game of a
+        #: database from before chosen seeds were kept secret, or one started from a saved game)
+        self.seeding: dict[str, Any] | None = row.get("seeding")
         self.seats: list[str] = [s["agent"] or HUMAN for s in row["seats"]]
         self.token_hashes: list[str | None] = row["tokens"]
         self.created: float = row["created"]
@@ -213,9 +216,10 @@ class GameRunner:
 
     def summary(self) -> dict[str, Any]:
         """The public summary: never the seed (it would tell every hand and future roll), before or after the
-        end; the replay publishes it after the end."""
+        end, unless the creator asked for a public seed; the replay publishes it after the end."""
         return {"game_id": self.gid, "status": self.status, "players": len(self.seats),
-                "seats": seat_infos(self.seats), "config": without_seed(self.config), "result": self.game.result,
+                "seats": seat_infos(self.seats), "config": config_shown(self.config, self.seeding),
+                "result": self.game.result,
                 "winner": self.game.winner, "created": self.created,
                 "updated": self.created if self.status == "playing" else self.updated}
 
@@ -349,15 +353,20 @@ class Manager:
 
     # -- games -----------------------------------------------------------------------
     def create(self, seats: list[str], rules: dict[str, Any] | None, seed: int | None,
-               start: dict[str, Any] | None) -> tuple[GameRunner, list[str | None]]:
+               start: dict[str, Any] | None, public_seed: bool = False) -> tuple[GameRunner, list[str | None]]:
+        """A new game.  ``seed``: the creator's chosen seed, mixed with a secret of this game's
+        (``seeds.game_seed``) unless ``public_seed``, when the game plays it (or a drawn one) as it is
+        and shows it to every seat."""
         for i, s in enumerate(seats):
             if s != HUMAN and s not in self.allowed_agents:
                 raise ApiError(422, "unknown_agent", f"seat {i}: {s!r} is neither 'human' nor an agent of this "
                                                      f"server; allowed: {sorted(self.allowed_agents)}")
+        seeding: dict[str, Any] | None = None
         if start is not None:
-            if rules is not None or seed is not None:
+            if rules is not None or seed is not None or public_seed:
                 raise ApiError(422, "start_with_rules", "a game from a start position takes its rules and seed "
-                                                        "from the saved game: omit 'rules' and 'seed'")
+                                                        "from the saved game: omit 'rules', 'seed' and "
+                                                        "'public_seed'")
             try:
                 game = initial_game({}, saved_in(start))
             except (StateError, ConfigError, ValueError) as e:  # ValueError: a bad seed (seeds.saved_in)
@@ -374,7 +383,7 @@ class Manager:
         else:
             kw = {k: v for k, v in (rules or {}).items() if v is not None}
             kw["players"] = len(seats)
-            kw["seed"] = secrets.randbits(63) if seed is None else seed  # secret until the game ends
+            kw["seed"], seeding = game_seed(seed, public_seed)  # secret until the game ends unless public
             try:
                 config = make_config(**kw)
             except ConfigError as e:
@@ -389,7 +398,7 @@ class Manager:
             tokens = [secrets.token_urlsafe(24) if s == HUMAN else None for s in seats]
             hashes = [None if t is None else hash_token(t) for t in tokens]
             agents = make_agents(seats, int(config["seed"]), game.state.steps)
-            self.store.create_game(gid, config, seat_infos(seats), start, hashes)
+            self.store.create_game(gid, config, seat_infos(seats), start, hashes, seeding)
             row = self.store.load_game(gid)
             assert row is not None
             r = GameRunner(self, gid, row, game, agents, 0, [0] * len(seats))

@@ -97,7 +97,8 @@
     document.body.dataset.active = v.active === null || v.active === undefined ? "" : String(v.active);
     document.body.dataset.status = state.status;
     const pc = v.players[seat] && v.players[seat].pc;
-    document.getElementById("whoami").textContent = "Game " + gid + " · you are Player " + seat + (pc ? " (" + F.charName(pc) + ")" : "");
+    document.getElementById("whoami").textContent = "Game " + gid + " · you are Player " + seat + (pc ? " (" + F.charName(pc) + ")" : "")
+      + (config.public_seed ? " · public seed " + config.seed + ": anyone can replay this deal and see every hand" : "");
     faction = F.factionOf(state, seat, config);
     F.renderRace(document.getElementById("race-body"), F.raceOf(state, seats, seat), seat);
     F.renderFaction(document.getElementById("faction"), faction);

@@ -109,7 +109,6 @@ def require_extra(extra: str, command: str, modules: Iterable[str] | None = None
     raise MissingExtraError(f"{msg} (no module {missing[0]!r})", name=missing[0])
 
 
-
 def add_rules_args(ap: argparse.ArgumentParser) -> None:
     g = ap.add_argument_group("rules")
     g.add_argument("--preset", default=None, help=f"rules preset: one of {preset_names()} (default: 1981)")

@@ -135,3 +135,45 @@ def test_drain_keeps_every_game_begun_in_the_batch_long_ones_included(policy) ->
     nb = kept.collect(decisions=150)
     running = [s for s in kept.slots if s.records]
     assert running and nb.stats["games"] + len(kept.slots) == kept.games_started  # running games dropped
+
+
+def test_an_actor_without_drain_carries_its_running_games_into_the_next_collect(policy) -> None:
+    """What ``ActorPool`` relies on: a collect without drain returns the games that ended, the running
+    ones go on into the next collect (with a new network), where they end and are returned whole: the
+    decisions taken before the swap with the old network's log-probabilities."""
+    cfg = SelfPlayConfig(games=6, players=(2, 4), presets=("1981", "errata"), opponents=("noble-rule-v1",),
+                         max_turns=8, seed=21, drain=False)
+    actor = Actor(policy, cfg)
+    first = actor.collect(decisions=150)
+    running = {id(s.game): len(s.records) for s in actor.slots if s.records}
+    assert running, "no game was running at the end of the first collect"
+    carried = sum(running.values())
+    other = load_policy(NOBLE_PPO_V1)  # a new network object (the same weights: what changes is the object)
+    actor.set_policy(other, SelfPlayConfig(**{**cfg.__dict__, "opponents": ("random-v1",), "seed": 999}))
+    assert actor.policy is other and actor.cfg.seed == 21 and actor.per_seat == ("random-v1",)
+    games = {id(s.game): s.game for s in actor.slots}
+    second = actor.collect(decisions=2000)
+    assert all(games[g].over for g in running)  # every game running at the swap ended in the second collect
+    assert len(second) >= carried and len(first) >= 150
+    assert second.mask[np.arange(len(second)), second.action.astype(int)].all()
+    bad = SelfPlayConfig(**{**cfg.__dict__})
+    wrong = type("P", (), {"encoder": type("E", (), {"name": "v0"})()})()
+    with pytest.raises(ValueError, match="encoder must be"):
+        actor.set_policy(wrong, bad)
+
+
+def test_actor_pool_keeps_its_processes_and_games_between_collects(tmp_path) -> None:
+    from fandonia_env.training.selfplay import ActorPool
+
+    cfg = SelfPlayConfig(games=4, players=(2, 3), presets=("1981",), opponents=("noble-rule-v1", "self"),
+                         max_turns=6, seed=4)
+    with ActorPool(str(NOBLE_PPO_V1), cfg, workers=2) as pool:
+        procs = list(pool._procs)
+        pids = [p.pid for p in procs]
+        a = pool.collect(str(NOBLE_PPO_V1), cfg, 200)
+        b = pool.collect(str(NOBLE_PPO_V1), cfg, 200)
+        assert [p.pid for p in pool._procs] == pids and all(p.is_alive() for p in pool._procs)
+    assert len(a) >= 200 and len(b) >= 200 and a.stats["drain_seconds"] == 0.0
+    for batch in (a, b):
+        assert batch.mask[np.arange(len(batch)), batch.action.astype(int)].all()
+    assert len(procs) == 2 and not any(p.is_alive() for p in procs)  # closed with the block

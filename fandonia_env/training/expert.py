@@ -76,6 +76,10 @@ SCHEMA: dict[str, Opt] = {
     "objective": Opt("zero_sum", (str,), "the learner's reward: zero_sum = docs/rewards.md (a draw or a truncated game "
                      "0, a loss -1/(n-1)); win_share = a game it does not win counts -1/(n-1) however it ends "
                      "(what the tournament's win share measures)"),
+    "persistent_actors": Opt(False, (bool,), "actor processes live through the run and keep their games in flight "
+                             "from one iteration to the next (a game that runs past an iteration is trained on when "
+                             "it ends): no drain tail of ever smaller batches (about 10 s of a 23 s collect), no game "
+                             "dropped; drain is then unused"),
     "drain": Opt(True, (bool,), "self-play plays every game it began to its end (true), so the long games "
                  "(draws, turn-limit games) are trained on; false: the games still running when an "
                  "iteration's decisions are in are dropped (attempts 22-33 and configs/recipe-policy-v2.yaml)"),
@@ -271,7 +275,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
     from .league import ppo_update
     from .model import export_npz, load_checkpoint, save_checkpoint, widen_input
-    from .selfplay import LEARNER, TABLE, SelfPlayConfig, run_actors
+    from .selfplay import LEARNER, TABLE, ActorPool, SelfPlayConfig, run_actors
 
     cfg = check_config(dict(cfg))
     out = prepare_out(cfg["out"], {k: v for k, v in cfg.items() if k != "progress"}, "expert")
@@ -350,66 +354,76 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         export_npz(model, start, enc)
         eval_cost = state["eval_s"] = run_eval(start)
     iter_cost = float(state.get("iter_s", 0.0))  # seconds of the last iteration
-    while state["iteration"] < cfg["iterations"]:
-        it = state["iteration"]
-        if cfg["max_seconds"] is not None and it > 0 and wall() + iter_cost + eval_cost > cfg["max_seconds"]:
-            print(f"expert: the budget of {cfg['max_seconds']:.0f} s is spent ({wall():.0f} s, an iteration "
-                  f"{iter_cost:.0f} s, an evaluation {eval_cost:.0f} s): stopping at iteration {it}", file=sys.stderr)
-            break
-        t_iter = time.perf_counter()
-        cur = pol_dir / f"iter_{it:03d}.npz"
-        export_npz(model, cur, enc)
-        opponents = []
-        for o in cfg["opponents"]:
-            star = TABLE if o.endswith(TABLE) else ""
-            o = o.removesuffix(TABLE)
-            if o == "snapshot":
-                snaps = state["snapshots"] or [str(resolve_init(cfg["init"]).resolve())]
-                o = f"ppo:{snaps[int(rng.integers(len(snaps)))]}"
-            opponents.append((LEARNER if o == "self" else o) + star)
-        sp = SelfPlayConfig(games=cfg["games_per_worker"], players=tuple(cfg["players"]),
-                            presets=tuple(cfg["presets"]), opponents=tuple(opponents),
-                            learner_seats=cfg["learner_seats"], temperature=cfg["temperature"],
-                            max_turns=cfg["max_turns"], seed=cfg["seed"] * 10_000 + it, drain=cfg["drain"])
-        t0 = time.perf_counter()
-        b = run_actors(str(cur), sp, workers=cfg["workers"], decisions=cfg["decisions"])
-        t_collect = time.perf_counter() - t0
-        b.reward = learner_rewards(b.reward, b.players, cfg["objective"])
-        adv, ret = _advantages(b, cfg["gae_lambda"], cfg["turn_discount"])
-        batch = {"obs": b.obs, "mask": np.packbits(b.mask, axis=-1), "action": b.action.astype(np.int64),
-                 "logp": b.logp, "adv": adv, "ret": ret}
-        t1 = time.perf_counter()
-        stats = ppo_update(model, opt, batch, ppo_cfg, value_only=it < cfg["value_warmup"], num_actions=NUM_ACTIONS)
-        t_update = time.perf_counter() - t1
-        st = b.stats
-        state["iteration"] = it + 1
-        state["decisions"] += len(b)
-        state["games"] += int(st["games"])
-        state["seconds"] += t_collect + t_update
-        state["snapshots"] = (state["snapshots"] + [str(cur.resolve())])[-cfg["max_snapshots"]:]
-        win = st["learner_wins"] / max(1, st["learner_seats"])
-        with open(train_csv, "a", newline="") as f:
-            csv.writer(f).writerow([it + 1, len(b), st["games"], f"{win:.4f}", f"{float(ret.mean()):.4f}",
-                                    f"{stats['pg_loss']:.5f}", f"{stats['v_loss']:.5f}", f"{stats['entropy']:.4f}",
-                                    f"{stats['approx_kl']:.5f}", stats["epochs"], f"{t_collect:.1f}",
-                                    f"{t_update:.1f}", f"{st['learner_decisions'] / max(t_collect, 1e-9):.0f}",
-                                    f"{st.get('drain_seconds', 0.0):.1f}"])
-        print(f"expert: iteration {it + 1}: {len(b):,} learner decisions, {st['games']} games, learner win share "
-              f"{win:.3f}; self-play {t_collect:.1f} s ({st['learner_decisions'] / max(t_collect, 1e-9):,.0f} learner "
-              f"dec/s), update {t_update:.1f} s; stage {wall():.0f} s", file=sys.stderr)
-        iter_cost = state["iter_s"] = time.perf_counter() - t_iter
-        state["wall"] = wall()
-        save_checkpoint(ck_path, model, enc, optimizer=opt.state_dict(), state=state)
-        final = state["iteration"] == cfg["iterations"]
-        if not final and cfg["max_seconds"] is not None:  # the next iteration would end past the budget
-            final = wall() + iter_cost + eval_cost > cfg["max_seconds"]
-        if final or (cfg["eval_every"] and state["iteration"] % cfg["eval_every"] == 0):
-            path = pol_dir / f"iter_{state['iteration']:03d}.npz"
-            export_npz(model, path, enc)
-            eval_cost = state["eval_s"] = run_eval(path)
+    pool: ActorPool | None = None  # persistent_actors: started with the first iteration, closed at the end
+    try:
+        while state["iteration"] < cfg["iterations"]:
+            it = state["iteration"]
+            if cfg["max_seconds"] is not None and it > 0 and wall() + iter_cost + eval_cost > cfg["max_seconds"]:
+                print(f"expert: the budget of {cfg['max_seconds']:.0f} s is spent ({wall():.0f} s, an iteration "
+                      f"{iter_cost:.0f} s, an evaluation {eval_cost:.0f} s): stopping at iteration {it}", file=sys.stderr)
+                break
+            t_iter = time.perf_counter()
+            cur = pol_dir / f"iter_{it:03d}.npz"
+            export_npz(model, cur, enc)
+            opponents = []
+            for o in cfg["opponents"]:
+                star = TABLE if o.endswith(TABLE) else ""
+                o = o.removesuffix(TABLE)
+                if o == "snapshot":
+                    snaps = state["snapshots"] or [str(resolve_init(cfg["init"]).resolve())]
+                    o = f"ppo:{snaps[int(rng.integers(len(snaps)))]}"
+                opponents.append((LEARNER if o == "self" else o) + star)
+            sp = SelfPlayConfig(games=cfg["games_per_worker"], players=tuple(cfg["players"]),
+                                presets=tuple(cfg["presets"]), opponents=tuple(opponents),
+                                learner_seats=cfg["learner_seats"], temperature=cfg["temperature"],
+                                max_turns=cfg["max_turns"], seed=cfg["seed"] * 10_000 + it, drain=cfg["drain"])
+            t0 = time.perf_counter()
+            if not cfg["persistent_actors"]:
+                b = run_actors(str(cur), sp, workers=cfg["workers"], decisions=cfg["decisions"])
+            else:
+                if pool is None:
+                    pool = ActorPool(str(cur), sp, workers=cfg["workers"])
+                b = pool.collect(str(cur), sp, cfg["decisions"])
+            t_collect = time.perf_counter() - t0
+            b.reward = learner_rewards(b.reward, b.players, cfg["objective"])
+            adv, ret = _advantages(b, cfg["gae_lambda"], cfg["turn_discount"])
+            batch = {"obs": b.obs, "mask": np.packbits(b.mask, axis=-1), "action": b.action.astype(np.int64),
+                     "logp": b.logp, "adv": adv, "ret": ret}
+            t1 = time.perf_counter()
+            stats = ppo_update(model, opt, batch, ppo_cfg, value_only=it < cfg["value_warmup"], num_actions=NUM_ACTIONS)
+            t_update = time.perf_counter() - t1
+            st = b.stats
+            state["iteration"] = it + 1
+            state["decisions"] += len(b)
+            state["games"] += int(st["games"])
+            state["seconds"] += t_collect + t_update
+            state["snapshots"] = (state["snapshots"] + [str(cur.resolve())])[-cfg["max_snapshots"]:]
+            win = st["learner_wins"] / max(1, st["learner_seats"])
+            with open(train_csv, "a", newline="") as f:
+                csv.writer(f).writerow([it + 1, len(b), st["games"], f"{win:.4f}", f"{float(ret.mean()):.4f}",
+                                        f"{stats['pg_loss']:.5f}", f"{stats['v_loss']:.5f}", f"{stats['entropy']:.4f}",
+                                        f"{stats['approx_kl']:.5f}", stats["epochs"], f"{t_collect:.2f}",
+                                        f"{t_update:.3f}", f"{st['learner_decisions'] / max(t_collect, 1e-9):.0f}",
+                                        f"{st.get('drain_seconds', 0.0):.1f}"])
+            print(f"expert: iteration {it + 1}: {len(b):,} learner decisions, {st['games']} games, learner win share "
+                  f"{win:.3f}; self-play {t_collect:.1f} s ({st['learner_decisions'] / max(t_collect, 1e-9):,.0f} learner "
+                  f"dec/s), update {t_update:.1f} s; stage {wall():.0f} s", file=sys.stderr)
+            iter_cost = state["iter_s"] = time.perf_counter() - t_iter
             state["wall"] = wall()
             save_checkpoint(ck_path, model, enc, optimizer=opt.state_dict(), state=state)
-        bar.update(1)
+            final = state["iteration"] == cfg["iterations"]
+            if not final and cfg["max_seconds"] is not None:  # the next iteration would end past the budget
+                final = wall() + iter_cost + eval_cost > cfg["max_seconds"]
+            if final or (cfg["eval_every"] and state["iteration"] % cfg["eval_every"] == 0):
+                path = pol_dir / f"iter_{state['iteration']:03d}.npz"
+                export_npz(model, path, enc)
+                eval_cost = state["eval_s"] = run_eval(path)
+                state["wall"] = wall()
+                save_checkpoint(ck_path, model, enc, optimizer=opt.state_dict(), state=state)
+            bar.update(1)
+    finally:
+        if pool is not None:
+            pool.close()
     bar.close()
     final_path = out / "policy.npz"
     export_npz(model, final_path, enc)

@@ -184,8 +184,6 @@ def _same_evaluation(saved: Any, key: dict[str, Any]) -> bool:
     return False  # an older file without its settings: play it again
 
 
-
-
 def strength_rows(out: Path, steps: list[tuple[str, str, dict[str, Any]]], wall: dict[str, float]) -> list[dict[str, Any]]:
     """The recipe's strength against its wall time: every evaluation an expert step logged
     (``eval.csv``, the policy's time within the step in ``stage_s``) and every evaluate step's rows,
@@ -246,7 +244,7 @@ def time_spent(out: Path, steps: list[tuple[str, str, dict[str, Any]]], wall: di
                 t[k] += v
             t["other"] += max(0.0, w - sum(parts.values()))
     t["total"] = sum(wall.get(n, 0.0) for n, _, _ in steps)
-    return {k: round(v, 1) for k, v in t.items()}
+    return {k: round(v, 3) for k, v in t.items()}
 
 
 def write_strength(out: Path, steps: list[tuple[str, str, dict[str, Any]]], wall: dict[str, float]) -> None:

@@ -234,7 +234,8 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
         assert row is not None
         # seeds as decimal strings: 63-bit integers lose their last digits in a JavaScript number
         return _json({"game_id": game_id, "status": summary["status"], "config": seed_text(r.config),
-                      "seeding": seeding_out(r.seeding, r.config.get("seed")), "seats": summary["seats"], "start": saved_out(row["start"]), "actions": acts,
+                      "seeding": seeding_out(r.seeding, r.config.get("seed")), "seats": summary["seats"],
+                      "start": saved_out(row["start"]), "actions": acts,
                       "log": [{"turn": e["turn"], "text": e["t"], "to": e["to"]} for e in g.state.log],
                       "result": g.result, "winner": g.winner, "final": saved_out(final)})
 
@@ -245,7 +246,8 @@ def create_app(db_path: str = "fandonia-games.sqlite3", limits: Limits | None = 
         then the server pushes ``{"type": "state", "state": ..., "log_start": K, "log": [...],
         "log_private": [...]}`` now and after every change this client may see: the state without the log
         and the log lines the client lacks (``log[k]`` is line ``log_start + k`` of the whole log;
-        ``log_private`` names private lines by that index in the whole log, not by their place in ``log``).  Actions go over HTTP (``POST .../act``)."""
+        ``log_private`` names private lines by that index in the whole log, not by their place in ``log``).
+        Actions go over HTTP (``POST .../act``)."""
         await websocket.accept()
         try:
             raw = await asyncio.wait_for(websocket.receive_text(), timeout=limits.ws_hello_timeout_s)

@@ -346,7 +346,11 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         shares = ", ".join(f"{r['anchor']} {r['preset']} {r['win_share']:.3f}" for r in last_eval)
         print(f"expert: evaluation at iteration {state['iteration']} ({made_at:.0f} s, {spent:.0f} s): {shares}",
               file=sys.stderr)
-        return time.perf_counter() - t
+        return spent
+
+    def over_budget() -> bool:
+        """Whether one more iteration and the evaluation after it would end past ``max_seconds``."""
+        return cfg["max_seconds"] is not None and wall() + iter_cost + eval_cost > cfg["max_seconds"]
 
     eval_cost = float(state.get("eval_s", 0.0))  # seconds of the last evaluation (the budget keeps one)
     if cfg["eval_at_start"] and state["iteration"] == 0 and not _has_rows(eval_csv):
@@ -358,7 +362,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     try:
         while state["iteration"] < cfg["iterations"]:
             it = state["iteration"]
-            if cfg["max_seconds"] is not None and it > 0 and wall() + iter_cost + eval_cost > cfg["max_seconds"]:
+            if it > 0 and over_budget():
                 print(f"expert: the budget of {cfg['max_seconds']:.0f} s is spent ({wall():.0f} s, an iteration "
                       f"{iter_cost:.0f} s, an evaluation {eval_cost:.0f} s): stopping at iteration {it}", file=sys.stderr)
                 break
@@ -399,21 +403,19 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
             state["seconds"] += t_collect + t_update
             state["snapshots"] = (state["snapshots"] + [str(cur.resolve())])[-cfg["max_snapshots"]:]
             win = st["learner_wins"] / max(1, st["learner_seats"])
+            rate = st["learner_decisions"] / max(t_collect, 1e-9)  # learner decisions/s in self-play
             with open(train_csv, "a", newline="") as f:
                 csv.writer(f).writerow([it + 1, len(b), st["games"], f"{win:.4f}", f"{float(ret.mean()):.4f}",
                                         f"{stats['pg_loss']:.5f}", f"{stats['v_loss']:.5f}", f"{stats['entropy']:.4f}",
                                         f"{stats['approx_kl']:.5f}", stats["epochs"], f"{t_collect:.2f}",
-                                        f"{t_update:.3f}", f"{st['learner_decisions'] / max(t_collect, 1e-9):.0f}",
+                                        f"{t_update:.3f}", f"{rate:.0f}",
                                         f"{st.get('drain_seconds', 0.0):.1f}"])
             print(f"expert: iteration {it + 1}: {len(b):,} learner decisions, {st['games']} games, learner win share "
-                  f"{win:.3f}; self-play {t_collect:.1f} s ({st['learner_decisions'] / max(t_collect, 1e-9):,.0f} learner "
-                  f"dec/s), update {t_update:.1f} s; stage {wall():.0f} s", file=sys.stderr)
+                  f"{win:.3f}; self-play {t_collect:.1f} s ({rate:,.0f} learner dec/s), update {t_update:.1f} s; stage {wall():.0f} s", file=sys.stderr)
             iter_cost = state["iter_s"] = time.perf_counter() - t_iter
             state["wall"] = wall()
             save_checkpoint(ck_path, model, enc, optimizer=opt.state_dict(), state=state)
-            final = state["iteration"] == cfg["iterations"]
-            if not final and cfg["max_seconds"] is not None:  # the next iteration would end past the budget
-                final = wall() + iter_cost + eval_cost > cfg["max_seconds"]
+            final = state["iteration"] == cfg["iterations"] or over_budget()  # the last iteration: evaluate it
             if final or (cfg["eval_every"] and state["iteration"] % cfg["eval_every"] == 0):
                 path = pol_dir / f"iter_{state['iteration']:03d}.npz"
                 export_npz(model, path, enc)
@@ -436,10 +438,9 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 def load_state(out: str | Path) -> dict[str, Any]:
     """The progress an expert run folder's checkpoint holds: iteration, decisions, games, seconds
     (acting and learning), wall (the stage's whole wall time), snapshots."""
-    import torch
+    from .model import load_checkpoint
 
-    ck = torch.load(Path(out) / "expert.pt", map_location="cpu", weights_only=False)
-    return dict(ck["state"])
+    return dict(load_checkpoint(Path(out) / "expert.pt")[1]["state"])
 
 
 def _has_rows(path: Path) -> bool:

@@ -405,10 +405,15 @@ def run_actors(policy_path: str, cfg: SelfPlayConfig, workers: int = 2, decision
         return _worker(jobs[0])
     ctx = mp.get_context("spawn")
     with ctx.Pool(workers, initializer=_limit_threads) as pool:
-        batches = pool.map(_worker, jobs)
+        return _join(pool.map(_worker, jobs))
+
+
+def _join(batches: list[Batch]) -> Batch:
+    """The batches of actors that ran side by side as one: their counts added, their seconds the
+    longest actor's (``seconds``, ``drain_seconds``)."""
     out = Batch.concat(batches)
-    out.stats["seconds"] = max(b.stats.get("seconds", 0.0) for b in batches)
-    out.stats["drain_seconds"] = max(b.stats.get("drain_seconds", 0.0) for b in batches)
+    for k in ("seconds", "drain_seconds"):
+        out.stats[k] = max(b.stats.get(k, 0.0) for b in batches)
     return out
 
 
@@ -470,10 +475,7 @@ class ActorPool:
             if kind != "ok":
                 raise RuntimeError(f"a self-play actor failed: {payload}")
             batches.append(payload)
-        out = Batch.concat(batches)
-        out.stats["seconds"] = max(b.stats.get("seconds", 0.0) for b in batches)
-        out.stats["drain_seconds"] = 0.0
-        return out
+        return _join(batches)  # drain_seconds 0: the actors never drain
 
     def close(self) -> None:
         for conn, proc in zip(self._conns, self._procs):

@@ -306,6 +306,7 @@ def test_play_page_whole_turn_with_card_window_reload_and_no_other_hand(server, 
     page.select_option("#preset", "short-game")
     page.fill("#max_turns", "6")
     page.fill("#seed", str(SEED))
+    page.check("#public_seed")  # the shadow game below replays this very deal
     page.click("#create")
     page.wait_for_url("**/play.html#game=*")
     params = dict(x.split("=", 1) for x in page.url.split("#", 1)[1].split("&"))

@@ -39,8 +39,16 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine.face", ("fandonia_env.engine.face", "fandonia_env.engine")),
     ("spaces", ("fandonia_env.spaces",)),  # observation encoders and their registry
     ("agents", ("fandonia_env.agents",)),  # nobles: see only their seat's view
-    ("apps", ("fandonia_env",)),  # the envs, tournament, bench, server, bot, play, command lines
+    ("words", ("fandonia_env.words",)),  # the plain words people read: prompts, options, glossary, race
+    ("tools", ("fandonia_env.tools",)),  # command-line options, progress bar, extras check; the mypyc build
+    ("envs", ("fandonia_env.envs",)),  # the PettingZoo and Gymnasium environments
+    ("arena", ("fandonia_env.arena",)),  # the tournament runner
+    ("apps", ("fandonia_env.apps",)),  # front ends: terminal game, bot, demo, bench
+    ("serve", ("fandonia_env.serve",)),  # the game server and its pages
     ("training", ("fandonia_env.training",)),  # recipes: use everything below, nothing uses them
+    # the package root and its thin entry points (old import paths, ``python -m fandonia_env.X``): they
+    # only import from the folders; nothing inside the package imports them
+    ("entry", ("fandonia_env",)),
     ("scripts", ("scripts",)),
 )
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}

@@ -4,24 +4,8 @@ The code lives in ``fandonia_env.apps.bench``; this module keeps the old import 
 and ``python -m fandonia_env.bench``.
 """
 
-from .apps.bench import (
-    COLUMNS,
-    bench_aec,
-    bench_clone_json,
-    bench_engine,
-    machine,
-    main,
-    markdown,
-    memory_per_env,
-    midgame_positions,
-    run_bench,
-    table,
-)
-
-__all__ = [
-    "COLUMNS", "bench_aec", "bench_clone_json", "bench_engine", "machine", "main", "markdown", "memory_per_env",
-    "midgame_positions", "run_bench", "table",
-]
+from .apps.bench import *  # noqa: F403
+from .apps.bench import __all__, main  # noqa: F401
 
 if __name__ == "__main__":
     raise SystemExit(main())

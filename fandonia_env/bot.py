@@ -4,9 +4,8 @@ The code lives in ``fandonia_env.apps.bot``; this module keeps the old import pa
 and ``python -m fandonia_env.bot``.
 """
 
-from .apps.bot import COMMANDS, MAX_LINE, NAME_, PROTOCOL, Bot, BotError, bot_seeds, main, serve
-
-__all__ = ["COMMANDS", "MAX_LINE", "NAME_", "PROTOCOL", "Bot", "BotError", "bot_seeds", "main", "serve"]
+from .apps.bot import *  # noqa: F403
+from .apps.bot import __all__, main  # noqa: F401
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -4,27 +4,8 @@ The code lives in ``fandonia_env.tools.compile``; this module keeps the old impo
 and ``python -m fandonia_env.compile``.
 """
 
-from .tools.compile import (
-    CACHE_ENV,
-    CACHE_INDEX,
-    CACHE_KEEP,
-    OPT_LEVEL,
-    CompileError,
-    build,
-    build_cached,
-    build_key,
-    cache_root,
-    clean,
-    main,
-    prune,
-    restore,
-    store,
-)
-
-__all__ = [
-    "CACHE_ENV", "CACHE_INDEX", "CACHE_KEEP", "OPT_LEVEL", "CompileError", "build", "build_cached", "build_key",
-    "cache_root", "clean", "main", "prune", "restore", "store",
-]
+from .tools.compile import *  # noqa: F403
+from .tools.compile import __all__, main  # noqa: F401
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -4,9 +4,8 @@ The code lives in ``fandonia_env.apps.demo``; this module keeps the old import p
 and ``python -m fandonia_env.demo``.
 """
 
-from .apps.demo import DEMO_AGENTS, main
-
-__all__ = ["DEMO_AGENTS", "main"]
+from .apps.demo import *  # noqa: F403
+from .apps.demo import __all__, main  # noqa: F401
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -3,17 +3,5 @@
 The code lives in ``fandonia_env.envs.common``; this module keeps the old import path.
 """
 
-from .envs.common import (
-    DEFAULT_MAX_TURNS,
-    ILLEGAL_MODES,
-    InvalidActionError,
-    check_action,
-    check_illegal_mode,
-    parse_reset_options,
-    warn_illegal_move,
-)
-
-__all__ = [
-    "DEFAULT_MAX_TURNS", "ILLEGAL_MODES", "InvalidActionError", "check_action", "check_illegal_mode",
-    "parse_reset_options", "warn_illegal_move",
-]
+from .envs.common import *  # noqa: F403
+from .envs.common import __all__  # noqa: F401

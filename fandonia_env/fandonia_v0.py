@@ -3,6 +3,5 @@
 The code lives in ``fandonia_env.envs.fandonia_v0``; this module keeps the old import path.
 """
 
-from .envs.fandonia_v0 import InvalidActionError, action_to_string, env, metadata, raw_env, string_to_action
-
-__all__ = ["InvalidActionError", "action_to_string", "env", "metadata", "raw_env", "string_to_action"]
+from .envs.fandonia_v0 import *  # noqa: F403
+from .envs.fandonia_v0 import __all__  # noqa: F401

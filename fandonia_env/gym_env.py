@@ -3,6 +3,5 @@
 The code lives in ``fandonia_env.envs.gym_env``; this module keeps the old import path.
 """
 
-from .envs.gym_env import FandoniaGymEnv, Opponent, make_gym_env
-
-__all__ = ["FandoniaGymEnv", "Opponent", "make_gym_env"]
+from .envs.gym_env import *  # noqa: F403
+from .envs.gym_env import __all__  # noqa: F401

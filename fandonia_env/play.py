@@ -4,30 +4,8 @@ The code lives in ``fandonia_env.apps.play``; this module keeps the old import p
 and ``python -m fandonia_env.play``.
 """
 
-from .apps.play import (
-    FORMAT,
-    HELP,
-    HUMAN,
-    PlayError,
-    Session,
-    agent_seed,
-    char_name,
-    decision_title,
-    faction_of,
-    main,
-    odds_text,
-    option_label,
-    parse_args,
-    play,
-    situation_of,
-    table,
-    title_of,
-)
-
-__all__ = [
-    "FORMAT", "HELP", "HUMAN", "PlayError", "Session", "agent_seed", "char_name", "decision_title", "faction_of",
-    "main", "odds_text", "option_label", "parse_args", "play", "situation_of", "table", "title_of",
-]
+from .apps.play import *  # noqa: F403
+from .apps.play import __all__, main  # noqa: F401
 
 if __name__ == "__main__":
     raise SystemExit(main())

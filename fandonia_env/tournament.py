@@ -4,29 +4,8 @@ The code lives in ``fandonia_env.arena.tournament``; this module keeps the old i
 and ``python -m fandonia_env.tournament``.
 """
 
-from .arena.tournament import (
-    TABLE_NOTE,
-    TournamentResult,
-    agent_seed,
-    distinct_rotations,
-    finishing_order,
-    fit_ratings,
-    main,
-    make_lineup,
-    markdown_table,
-    play_game,
-    plot_ratings,
-    run_tournament,
-    schedule,
-    seat_agents,
-    summarize,
-)
-
-__all__ = [
-    "TABLE_NOTE", "TournamentResult", "agent_seed", "distinct_rotations", "finishing_order", "fit_ratings", "main",
-    "make_lineup", "markdown_table", "play_game", "plot_ratings", "run_tournament", "schedule", "seat_agents",
-    "summarize",
-]
+from .arena.tournament import *  # noqa: F403
+from .arena.tournament import __all__, main  # noqa: F401
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -3,54 +3,5 @@
 The code lives in ``fandonia_env.words`` (one module a job); this module keeps the old import path.
 """
 
-from .words import (
-    ACTIVITY_WORDS,
-    CARD_WORDS,
-    CHAR_VERBS,
-    COUNTER_WORDS,
-    FREE_WORDS,
-    GOAL,
-    HELP,
-    KIND_RULES,
-    OFFICE_WORDS,
-    PASS_WORDS,
-    PROMPTS,
-    RECENT_MAX,
-    RISKY_RESULTS,
-    TERM_WORDS,
-    TITLE_WORDS,
-    VICTORY_TURNS,
-    YES_NO,
-    a_an,
-    assassination_odds,
-    cap,
-    card_name,
-    card_words,
-    char_brief,
-    char_name,
-    clean,
-    country_name,
-    decision_words,
-    faction,
-    office_name,
-    option_words,
-    player_words,
-    prestige_risk,
-    prompt,
-    race,
-    recent,
-    rule_of,
-    seat_words,
-    situation_of,
-    table_name,
-    title_of,
-)
-
-__all__ = [
-    "ACTIVITY_WORDS", "CARD_WORDS", "CHAR_VERBS", "COUNTER_WORDS", "FREE_WORDS", "GOAL", "HELP", "KIND_RULES",
-    "OFFICE_WORDS", "PASS_WORDS", "PROMPTS", "RECENT_MAX", "RISKY_RESULTS", "TERM_WORDS", "TITLE_WORDS",
-    "VICTORY_TURNS", "YES_NO", "a_an", "assassination_odds", "cap", "card_name", "card_words", "char_brief",
-    "char_name", "clean", "country_name", "decision_words", "faction", "office_name", "option_words",
-    "player_words", "prestige_risk", "prompt", "race", "recent", "rule_of", "seat_words", "situation_of",
-    "table_name", "title_of",
-]
+from .words import *  # noqa: F403
+from .words import __all__  # noqa: F401

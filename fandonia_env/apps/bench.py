@@ -50,6 +50,11 @@ import numpy as np
 from .. import engine
 from ..engine import Game
 
+__all__ = [
+    "COLUMNS", "bench_aec", "bench_clone_json", "bench_engine", "machine", "main", "markdown", "memory_per_env",
+    "midgame_positions", "run_bench", "table",
+]
+
 _CPU: list[float] = []  # cpu/wall of every timed loop since the last run_bench row
 
 

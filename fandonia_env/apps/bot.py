@@ -22,6 +22,8 @@ from typing import IO, Any
 
 from fandonia_env.engine.face.hidden import seat_information as seat_information  # the bot's saved-game positions
 
+__all__ = ["COMMANDS", "MAX_LINE", "NAME_", "PROTOCOL", "Bot", "BotError", "bot_seeds", "main", "serve"]
+
 PROTOCOL = 1
 NAME_ = "fandonia-bot"
 MAX_LINE = 16 * 1024 * 1024

@@ -30,6 +30,8 @@ from ..tools.cli import (
     seed_arg,
 )
 
+__all__ = ["DEMO_AGENTS", "main"]
+
 #: the demo's table: the trained noble and the scripted ones
 DEMO_AGENTS = ["noble-ppo-v2", "noble-rule-v1", "noble-rule-v2", "random-v1"]
 

@@ -38,6 +38,11 @@ from ..engine.face.game import make_config
 from ..engine.face.hidden import InfoSet
 from ..tools.cli import add_rules_args, agent_list_arg, max_turns_arg, players_arg, rules_from_args, seed_arg
 
+__all__ = [
+    "FORMAT", "HELP", "HUMAN", "PlayError", "Session", "agent_seed", "char_name", "decision_title", "faction_of",
+    "main", "odds_text", "option_label", "parse_args", "play", "situation_of", "table", "title_of",
+]
+
 FORMAT = "fandonia-game-record/1"
 HUMAN = "human"
 

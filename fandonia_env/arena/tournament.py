@@ -63,6 +63,12 @@ import numpy as np
 from ..envs.common import DEFAULT_MAX_TURNS
 from ..tools.cli import Progress
 
+__all__ = [
+    "TABLE_NOTE", "TournamentResult", "agent_seed", "distinct_rotations", "finishing_order", "fit_ratings", "main",
+    "make_lineup", "markdown_table", "play_game", "plot_ratings", "run_tournament", "schedule", "seat_agents",
+    "summarize",
+]
+
 # ---------------------------------------------------------------------------
 # Scheduling
 # ---------------------------------------------------------------------------

@@ -70,6 +70,8 @@ from .common import (
     warn_illegal_move,
 )
 
+__all__ = ["FandoniaGymEnv", "Opponent", "make_gym_env"]
+
 Opponent = Any  # an agents.Agent, a callable fn(obs, mask) -> int, or a registered agent id
 
 

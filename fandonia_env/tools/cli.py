@@ -30,6 +30,13 @@ from typing import Any, TextIO
 from ..engine.core.options import EDITIONS, OPTIONAL_RULES, ConfigError, preset_names
 from ..engine.face.game import make_config
 
+__all__ = [
+    "EXTRAS", "MissingExtraError", "Progress", "add_rules_args", "agent_id_arg", "agent_list_arg", "describe_rules",
+    "existing_file", "extra_message", "int_range", "invoked_as", "known_agents", "max_turns_arg", "missing_modules",
+    "player_counts_arg", "players_arg", "positive_float", "positive_int", "report_written", "require_extra",
+    "rules_from_args", "seed_arg",
+]
+
 # ---------------------------------------------------------------------------
 # Optional extras (pyproject.toml [project.optional-dependencies])
 # ---------------------------------------------------------------------------

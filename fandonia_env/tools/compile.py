@@ -52,6 +52,11 @@ from ..engine.core.compiled import (
 )
 from .cli import require_extra
 
+__all__ = [
+    "CACHE_ENV", "CACHE_INDEX", "CACHE_KEEP", "OPT_LEVEL", "CompileError", "build", "build_cached", "build_key",
+    "cache_root", "clean", "main", "prune", "restore", "store",
+]
+
 try:
     import fcntl
 except ImportError:  # not POSIX: builds of one key are not serialised

@@ -422,145 +422,212 @@ def _char_option(w: _W, cid: str, kind: str) -> dict[str, Any]:
     return {"label": label, "detail": detail, "confirm": confirm}
 
 
+def _rule_of_action(a: int) -> dict[str, Any]:
+    """The rule the catalogue names for action ``a``, if any (it overrides the decision kind's)."""
+    rule = rule_of(_describe(a))
+    return {"rule": rule} if rule else {}
+
+
+def _activity_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    key = n[4:]
+    label, detail = ACTIVITY_WORDS.get(key, (clean(key_words(key)).capitalize(), None))
+    out: dict[str, Any] = {"label": label, "detail": detail, **_rule_of_action(a)}
+    if key == "assassinate":
+        odds = assassination_odds()
+        out["confirm"] = _confirm("Attempt an assassination?", odds,
+                                  "Your Assassination card is spent; on a bad roll the assassin is caught and faces "
+                                  "justice (a trial can end in execution).")
+    return out
+
+
+def _free_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    key = n[5:]
+    label, detail = FREE_WORDS.get(key, (clean(key_words(key)).capitalize(), None))
+    out: dict[str, Any] = {"label": label, "detail": detail, **_rule_of_action(a)}
+    v = w.v
+    if key == "buy_pp":
+        out["label"] = f"Buy 1 PP for {pp_price(v)} IP"
+    elif key == "usurp":
+        cid, odds = best_usurpation(v, w.me)
+        cands = usurpers(v, w.me)
+        cid = cid or (cands[0] if cands else "thomas")
+        out["label"] = f"Usurp the throne (best chance {pct(odds)}, with {char_name(cid)})"
+        out["confirm"] = _confirm(f"Attempt to usurp the throne of {char_name(v.get('monarch'))}?", odds,
+                                  _usurp_lose(cid))
+    elif key == "abdicate":
+        out["confirm"] = _confirm("Abdicate?", None, "Your royal leaves the throne and your alliance; the count "
+                                                     "toward victory ends.")
+    elif key == "suicide":
+        out["confirm"] = _confirm("End a captive's life?", None, "The character you then choose dies.")
+    return out
+
+
+def _character_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    r = _char_option(w, n[5:], kind)
+    return {"label": r["label"], "detail": r["detail"], "confirm": r["confirm"]}
+
+
+def _yes_no_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    yes, no = YES_NO.get(kind, ("Yes", "No"))
+    fmt = {"farc": w.c("farc"), "target": w.c("target"), "spouse": w.c("spouse")}
+    out: dict[str, Any] = {"label": (yes if n == "yes" else no).format(**fmt)}
+    if n == "yes":
+        out["confirm"], out["detail"] = _yes_risk(w, kind)
+    return out
+
+
+def _pass_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    label, detail = PASS_WORDS.get(kind, ("Pass", None))
+    out: dict[str, Any] = {"label": label, "detail": detail}
+    ctx = w.ctx
+    if kind == "duel_fighter" and ctx.get("avoid_cost_ip"):
+        out["label"] = f"Pay {ctx['avoid_cost_ip']} IP: no duel is fought"
+    elif kind == "usurp_support":
+        if ctx.get("side") == "monarch":
+            out["label"] = "Add no more cards: roll the defence"
+        else:
+            cid = str(ctx.get("usurper") or "thomas")
+            odds = usurpation_chance(w.v, w.me, cid, with_hand=False)
+            out["label"] = f"Roll the usurpation now ({pct(odds)} with the cards played)"
+            out["confirm"] = _confirm(f"Roll the usurpation with {char_name(cid)}?", odds, _usurp_lose(cid))
+    return out
+
+
+def _intrigue_as_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    t = n[len("play_intrigue_as_"):]
+    return {"label": f"Play an Intrigue card as {card_name(t)}", "detail": card_words(t), "rule": "§14.5.7"}
+
+
+def _play_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    label, detail = _play_label(w, n[5:])
+    return {"label": label, "detail": detail}
+
+
+def _discard_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    t = n[8:]
+    return {"label": f"Discard {card_name(t)}", "detail": card_words(t)}
+
+
+def _sign_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    amt = w.ctx.get("amount") or 1
+    if kind == "card_sign":
+        return {"label": f"Up: +{amt} on the {w.roll()}" if n == "sign_plus" else f"Down: -{amt} on the {w.roll()}"}
+    return {"label": f"Add {amt} to the {w.roll()}" if n == "sign_plus" else f"Subtract {amt} from the {w.roll()}"}
+
+
+def _office_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    o = n[7:]
+    on = office_name(o)
+    label = {"office_select": f"Fill {on} next", "fill_office_office": f"Fill the office {on}",
+             "dissolve_office": f"Appoint a new {on}",
+             "pc_advantage_office": f"Put your PC in the office {on}"}.get(kind, on)
+    detail = OFFICE_WORDS.get(o)
+    holder = next((cid for cid, c in w.v["chars"].items() if c["office"] == o), None)
+    if holder and kind == "pc_advantage_office":
+        detail = f"{char_name(holder)} gives the office up."
+    return {"label": label, "detail": detail}
+
+
+def _prestige_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    t = n[9:]
+    T = PRESTIGE_TABLES[t]
+    if kind == "pc_advantage_table":
+        return {"label": f"+1 on the {T['name']} Table"}
+    cost = int(T.get("cost_ip") or 0)
+    m = prestige_mod(w.v, t)
+    return {"label": f"Roll on the {T['name']} Table" + (f" ({cost} IP)" if cost else ""),
+            "detail": f"Your modifier on this table: {m:+d}.", "confirm": _prestige_confirm(w.v, t, m)}
+
+
+def _counsel_table_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    return {"label": f"Counsel on {table_name(n[len('counsel_table_'):])}"}
+
+
+def _counsel_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    i = int(n[8:])
+    cs = COUNSELING_TABLES.get(str(w.ctx.get("table")), {}).get("counsels", [])
+    if 0 < i <= len(cs):
+        return {"label": f"Counsel {i}: {clean(cs[i - 1]['text'])}", "detail": clean(cs[i - 1]["effect_text"]) or None}
+    return {"label": f"Counsel number {i}"}
+
+
+def _country_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    cn = country_name(n[8:])
+    return {"label": {"banish_country": f"Banish him to {cn}", "escape_country": f"Flee to {cn}",
+                      "travel_destination": f"Go to {cn}", "foreign_support_country": f"Ask {cn} for support",
+                      "emissary_country": f"Send the emissary to {cn}"}.get(kind, cn)}
+
+
+def _player_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    v = w.v
+    seat = (w.me + int(n[11:])) % int(v["n_players"])
+    pl = v["players"][seat]
+    who = player_words(v, seat)
+    return {"label": {"intrigue_victim": f"Take a card from {who}'s hand ({pl['hand_size']} cards)"}.get(kind, who)}
+
+
+def _draw_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    what = n[5:]
+    return {"label": {"loyalty": "Draw a Loyalty counter", "opportunity": "Draw an Opportunity counter",
+                      "event": "Draw an Event card"}.get(what, f"Draw {key_words(what)}"),
+            "detail": {"loyalty": COUNTER_WORDS["Loyalty counter"], "opportunity": COUNTER_WORDS["Opportunity counter"],
+                       "event": "A card for your hand."}.get(what)}
+
+
+def _problem_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    return {"label": f"Deal with {table_name(n[8:])} next"}
+
+
+def _amount_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    k = int(n[7:])
+    if kind != "bribe_demand":
+        return {"label": f"Offer {k} IP"}
+    return {"label": f"Demand {k} IP",
+            "confirm": _confirm(f"Demand a bribe of {k} IP?", (6 - k) / 6,
+                                "If the die does not beat the bribe, your PC gets nothing and is accused of "
+                                "wrongdoing (a hearing or a trial may follow).")}
+
+
+def _support_option(w: _W, a: int, n: str, kind: str) -> dict[str, Any]:
+    t = n[len("fandonian_support_"):]
+    return {"label": f"Seek the {card_name(t)} card", "detail": card_words(t)}
+
+
+#: (does the action's name match, its words), the first match wins
+_OPTION_WORDS: Final[tuple[tuple[Callable[[str], bool], Callable[[_W, int, str, str], dict[str, Any]]], ...]] = (
+    (lambda n: n.startswith("act_"), _activity_option),
+    (lambda n: n.startswith("free_"), _free_option),
+    (lambda n: n.startswith("char_"), _character_option),
+    (lambda n: n in ("yes", "no"), _yes_no_option),
+    (lambda n: n == "pass", _pass_option),
+    (lambda n: n.startswith("play_intrigue_as_"), _intrigue_as_option),
+    (lambda n: n.startswith("play_"), _play_option),
+    (lambda n: n.startswith("discard_"), _discard_option),
+    (lambda n: n in ("sign_plus", "sign_minus"), _sign_option),
+    (lambda n: n.startswith("office_"), _office_option),
+    (lambda n: n.startswith("prestige_"), _prestige_option),
+    (lambda n: n.startswith("counsel_table_"), _counsel_table_option),
+    (lambda n: n.startswith("counsel_") and n[8:].isdigit(), _counsel_option),
+    (lambda n: n.startswith("country_"), _country_option),
+    (lambda n: n.startswith("player_rel_"), _player_option),
+    (lambda n: n.startswith("draw_"), _draw_option),
+    (lambda n: n.startswith("problem_"), _problem_option),
+    (lambda n: n.startswith("amount_"), _amount_option),
+    (lambda n: n.startswith("fandonian_support_"), _support_option),
+)
+
+
 def _action_option(w: _W, a: int) -> dict[str, Any]:
     """label, detail, rule, confirm of action ``a`` in this decision."""
     n = NAME[a]
-    v, ctx, kind = w.v, w.ctx, w.d["kind"]
-    rule = KIND_RULES.get(kind)
-    detail: str | None = None
-    confirm: dict[str, Any] | None = None
-    fmt = {"farc": w.c("farc"), "target": w.c("target"), "spouse": w.c("spouse")}
-    if n.startswith("act_"):
-        key = n[4:]
-        label, detail = ACTIVITY_WORDS.get(key, (clean(key_words(key)).capitalize(), None))
-        rule = rule_of(_describe(a)) or rule
-        if key == "assassinate":
-            odds = assassination_odds()
-            confirm = _confirm("Attempt an assassination?", odds,
-                               "Your Assassination card is spent; on a bad roll the assassin is caught and faces "
-                               "justice (a trial can end in execution).")
-    elif n.startswith("free_"):
-        key = n[5:]
-        label, detail = FREE_WORDS.get(key, (clean(key_words(key)).capitalize(), None))
-        rule = rule_of(_describe(a)) or rule
-        if key == "buy_pp":
-            label = f"Buy 1 PP for {pp_price(v)} IP"
-        elif key == "usurp":
-            cid, odds = best_usurpation(v, w.me)
-            cands = usurpers(v, w.me)
-            cid = cid or (cands[0] if cands else "thomas")
-            label = f"Usurp the throne (best chance {pct(odds)}, with {char_name(cid)})"
-            confirm = _confirm(f"Attempt to usurp the throne of {char_name(v.get('monarch'))}?", odds, _usurp_lose(cid))
-        elif key == "abdicate":
-            confirm = _confirm("Abdicate?", None, "Your royal leaves the throne and your alliance; the count "
-                                                  "toward victory ends.")
-        elif key == "suicide":
-            confirm = _confirm("End a captive's life?", None, "The character you then choose dies.")
-    elif n.startswith("char_"):
-        r = _char_option(w, n[5:], kind)
-        label, detail, confirm = r["label"], r["detail"], r["confirm"]
-    elif n in ("yes", "no"):
-        yes, no = YES_NO.get(kind, ("Yes", "No"))
-        label = (yes if n == "yes" else no).format(**fmt)
-        if n == "yes":
-            confirm, detail = _yes_risk(w, kind)
-    elif n == "pass":
-        label, detail = PASS_WORDS.get(kind, ("Pass", None))
-        if kind == "duel_fighter" and ctx.get("avoid_cost_ip"):
-            label = f"Pay {ctx['avoid_cost_ip']} IP: no duel is fought"
-        elif kind == "usurp_support":
-            if ctx.get("side") == "monarch":
-                label = "Add no more cards: roll the defence"
-            else:
-                cid = str(ctx.get("usurper") or "thomas")
-                odds = usurpation_chance(v, w.me, cid, with_hand=False)
-                label = f"Roll the usurpation now ({pct(odds)} with the cards played)"
-                confirm = _confirm(f"Roll the usurpation with {char_name(cid)}?", odds, _usurp_lose(cid))
-    elif n.startswith("play_intrigue_as_"):
-        t = n[len("play_intrigue_as_"):]
-        label = f"Play an Intrigue card as {card_name(t)}"
-        detail = card_words(t)
-        rule = "§14.5.7"
-    elif n.startswith("play_"):
-        t = n[5:]
-        label, detail = _play_label(w, t)
-    elif n.startswith("discard_"):
-        t = n[8:]
-        label = f"Discard {card_name(t)}"
-        detail = card_words(t)
-    elif n in ("sign_plus", "sign_minus"):
-        amt = ctx.get("amount") or 1
-        if kind == "card_sign":
-            label = (f"Up: +{amt} on the {w.roll()}" if n == "sign_plus" else f"Down: -{amt} on the {w.roll()}")
-        else:
-            label = (f"Add {amt} to the {w.roll()}" if n == "sign_plus" else f"Subtract {amt} from the {w.roll()}")
-    elif n.startswith("office_"):
-        o = n[7:]
-        on = office_name(o)
-        label = {"office_select": f"Fill {on} next", "fill_office_office": f"Fill the office {on}",
-                 "dissolve_office": f"Appoint a new {on}",
-                 "pc_advantage_office": f"Put your PC in the office {on}"}.get(kind, on)
-        detail = OFFICE_WORDS.get(o)
-        holder = next((cid for cid, c in v["chars"].items() if c["office"] == o), None)
-        if holder and kind == "pc_advantage_office":
-            detail = f"{char_name(holder)} gives the office up."
-    elif n.startswith("prestige_"):
-        t = n[9:]
-        T = PRESTIGE_TABLES[t]
-        if kind == "pc_advantage_table":
-            label = f"+1 on the {T['name']} Table"
-        else:
-            cost = int(T.get("cost_ip") or 0)
-            label = f"Roll on the {T['name']} Table" + (f" ({cost} IP)" if cost else "")
-            m = prestige_mod(v, t)
-            detail = f"Your modifier on this table: {m:+d}."
-            confirm = _prestige_confirm(v, t, m)
-    elif n.startswith("counsel_table_"):
-        t = n[len("counsel_table_"):]
-        label = f"Counsel on {table_name(t)}"
-    elif n.startswith("counsel_") and n[8:].isdigit():
-        i = int(n[8:])
-        cs = COUNSELING_TABLES.get(str(ctx.get("table")), {}).get("counsels", [])
-        if 0 < i <= len(cs):
-            label = f"Counsel {i}: {clean(cs[i - 1]['text'])}"
-            detail = clean(cs[i - 1]["effect_text"]) or None
-        else:
-            label = f"Counsel number {i}"
-    elif n.startswith("country_"):
-        cn = country_name(n[8:])
-        label = {"banish_country": f"Banish him to {cn}", "escape_country": f"Flee to {cn}",
-                 "travel_destination": f"Go to {cn}", "foreign_support_country": f"Ask {cn} for support",
-                 "emissary_country": f"Send the emissary to {cn}"}.get(kind, cn)
-    elif n.startswith("player_rel_"):
-        seat = (w.me + int(n[11:])) % int(v["n_players"])
-        pl = v["players"][seat]
-        who = player_words(v, seat)
-        label = {"intrigue_victim": f"Take a card from {who}'s hand ({pl['hand_size']} cards)"}.get(kind, who)
-    elif n.startswith("draw_"):
-        what = n[5:]
-        label = {"loyalty": "Draw a Loyalty counter", "opportunity": "Draw an Opportunity counter",
-                 "event": "Draw an Event card"}.get(what, f"Draw {key_words(what)}")
-        detail = {"loyalty": COUNTER_WORDS["Loyalty counter"], "opportunity": COUNTER_WORDS["Opportunity counter"],
-                  "event": "A card for your hand."}.get(what)
-    elif n.startswith("problem_"):
-        label = f"Deal with {table_name(n[8:])} next"
-    elif n.startswith("amount_"):
-        k = int(n[7:])
-        if kind == "bribe_demand":
-            label = f"Demand {k} IP"
-            odds = (6 - k) / 6
-            confirm = _confirm(f"Demand a bribe of {k} IP?", odds,
-                               "If the die does not beat the bribe, your PC gets nothing and is accused of "
-                               "wrongdoing (a hearing or a trial may follow).")
-        else:
-            label = f"Offer {k} IP"
-    elif n.startswith("fandonian_support_"):
-        t = n[len("fandonian_support_"):]
-        label = f"Seek the {card_name(t)} card"
-        detail = card_words(t)
+    kind = w.d["kind"]
+    out: dict[str, Any] = {"label": None, "detail": None, "rule": KIND_RULES.get(kind), "confirm": None}
+    words = next((f for match, f in _OPTION_WORDS if match(n)), None)
+    if words is None:
+        out["label"] = clean(_describe(a))
     else:
-        label = clean(_describe(a))
-    return {"id": a, "name": n, "label": label, "detail": detail, "rule": rule, "confirm": confirm}
+        out.update(words(w, a, n, kind))
+    return {"id": a, "name": n, **out}
 
 
 def _describe(a: int) -> str:

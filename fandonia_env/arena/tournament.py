@@ -420,6 +420,49 @@ class TournamentResult:
                 "notes": self.notes, "games": self.games}
 
 
+def _play_all(tasks: list[Any], max_turns: int | None, rules: dict[str, Any], jobs: int,
+              progress: bool) -> list[dict[str, Any]]:
+    """Every game of ``tasks``, in this process (``jobs`` 1) or in a pool of ``jobs`` processes, in the order
+    they end."""
+    bar = Progress(len(tasks), unit="game", enabled=progress)
+    records: list[dict[str, Any]] = []
+    if jobs == 1:
+        for t in tasks:
+            records.append(play_game(t, max_turns, rules))
+            bar.update()
+    else:
+        ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+        with ctx.Pool(jobs) as pool:
+            for rec in pool.imap_unordered(_play_star, [(t, max_turns, rules) for t in tasks]):
+                records.append(rec)
+                bar.update()
+    bar.close()
+    return records
+
+
+def _write(result: TournamentResult, out: str, plot: bool, head: str) -> None:
+    """``summary.md``, ``ratings.png`` (``plot``, with openskill and matplotlib) and ``results.json`` under
+    ``out``; their paths in ``result.files``, what was skipped in ``result.notes``."""
+    md, ratings, notes = result.markdown, result.ratings, result.notes
+    os.makedirs(out, exist_ok=True)
+    mp_ = os.path.join(out, "summary.md")
+    with open(mp_, "w") as f:
+        f.write(md)
+    result.files["markdown"] = mp_
+    if plot and ratings is not None:
+        pp = os.path.join(out, "ratings.png")
+        if plot_ratings(ratings, pp, head):
+            result.files["plot"] = pp
+        else:
+            notes.append("plot skipped: matplotlib is not installed (pip install matplotlib)")
+    elif plot:
+        notes.append("plot skipped: no rating to plot")
+    jp = os.path.join(out, "results.json")
+    with open(jp, "w") as f:
+        json.dump(result.to_json(), f, indent=1)
+    result.files["json"] = jp
+
+
 def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4, games: int = 40,
                    seed: int = 0, max_turns: int | None = DEFAULT_MAX_TURNS, jobs: int | None = None,
                    out: str | None = None, lineup: Sequence[str] | None = None, bootstrap: int = 2000,
@@ -446,19 +489,7 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
     jobs = (os.cpu_count() or 1) if jobs is None else max(1, jobs)
     jobs = min(jobs, len(tasks))
     t0 = time.perf_counter()
-    bar = Progress(len(tasks), unit="game", enabled=progress)
-    records: list[dict[str, Any]] = []
-    if jobs == 1:
-        for t in tasks:
-            records.append(play_game(t, max_turns, rules))
-            bar.update()
-    else:
-        ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-        with ctx.Pool(jobs) as pool:
-            for rec in pool.imap_unordered(_play_star, [(t, max_turns, rules) for t in tasks]):
-                records.append(rec)
-                bar.update()
-    bar.close()
+    records = _play_all(tasks, max_turns, rules, jobs, progress)
     wall = time.perf_counter() - t0
     records.sort(key=lambda g: g["index"])
     rots = distinct_rotations(seats)
@@ -485,23 +516,7 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
           f"per game; {wall:.1f} s wall with {jobs} job(s).\n")
     result = TournamentResult(config, records, summary, ratings, md, notes)
     if out:
-        os.makedirs(out, exist_ok=True)
-        mp_ = os.path.join(out, "summary.md")
-        with open(mp_, "w") as f:
-            f.write(md)
-        result.files["markdown"] = mp_
-        if plot and ratings is not None:
-            pp = os.path.join(out, "ratings.png")
-            if plot_ratings(ratings, pp, head):
-                result.files["plot"] = pp
-            else:
-                notes.append("plot skipped: matplotlib is not installed (pip install matplotlib)")
-        elif plot:
-            notes.append("plot skipped: no rating to plot")
-        jp = os.path.join(out, "results.json")
-        with open(jp, "w") as f:
-            json.dump(result.to_json(), f, indent=1)
-        result.files["json"] = jp
+        _write(result, out, plot, head)
     return result
 
 

@@ -23,15 +23,15 @@ GYM_ENV_ID_V1 = "fandonia_env/Fandonia-v1"
 
 def __getattr__(name: str) -> Any:
     if name == "FandoniaGymEnv":
-        from .gym_env import FandoniaGymEnv
+        from .envs.gym_env import FandoniaGymEnv
 
         return FandoniaGymEnv
     if name in ("fandonia_v0", "fandonia_v1"):
         import importlib
 
-        return importlib.import_module("." + name, __name__)
+        return importlib.import_module(".envs." + name, __name__)
     if name == "InvalidActionError":
-        from .env_common import InvalidActionError
+        from .envs.common import InvalidActionError
 
         return InvalidActionError
     raise AttributeError(f"module 'fandonia_env' has no attribute {name!r}")
@@ -44,10 +44,10 @@ def _register_gym() -> None:
     except ImportError:  # pragma: no cover - gymnasium is a dependency
         return
     if GYM_ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=GYM_ENV_ID, entry_point="fandonia_env.gym_env:FandoniaGymEnv",
+        gymnasium.register(id=GYM_ENV_ID, entry_point="fandonia_env.envs.gym_env:FandoniaGymEnv",
                            kwargs={"observation": "v0"})
     if GYM_ENV_ID_V1 not in gymnasium.registry:
-        gymnasium.register(id=GYM_ENV_ID_V1, entry_point="fandonia_env.gym_env:FandoniaGymEnv",
+        gymnasium.register(id=GYM_ENV_ID_V1, entry_point="fandonia_env.envs.gym_env:FandoniaGymEnv",
                            kwargs={"observation": "v1"})
 
 

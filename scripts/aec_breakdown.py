@@ -15,8 +15,8 @@ import time
 import numpy as np
 
 from fandonia_env import engine
-from fandonia_env.fandonia_v0 import env as make_env
-from fandonia_env.fandonia_v0 import raw_env
+from fandonia_env.envs.fandonia_v0 import env as make_env
+from fandonia_env.envs.fandonia_v0 import raw_env
 from fandonia_env.spaces.observation import OBS_SIZE, encode
 
 

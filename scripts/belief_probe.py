@@ -32,10 +32,10 @@ import time
 import numpy as np
 
 from fandonia_env.agents import make_agent
-from fandonia_env.cli import positive_int, seed_arg
 from fandonia_env.engine import Game
 from fandonia_env.engine.face.hidden import InfoSet, resample
 from fandonia_env.engine.rules.rule_queries import belief_usurpation_chance, best_usurpation
+from fandonia_env.tools.cli import positive_int, seed_arg
 
 SCORES = ("face-up", "belief", "mixture", "oracle", "hand size")
 

@@ -14,8 +14,8 @@ import argparse
 import time
 from collections import Counter
 
-from fandonia_env.cli import positive_int, seed_arg
-from fandonia_env.tournament import run_tournament
+from fandonia_env.arena.tournament import run_tournament
+from fandonia_env.tools.cli import positive_int, seed_arg
 
 #: (agent, opponent) pairs: the agent takes one seat, the opponent the other three
 PAIRS = [("noble-rule-v1", "random-v1"), ("noble-rule-v2", "random-v1"), ("noble-rule-v2", "noble-rule-v1"),

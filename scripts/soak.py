@@ -20,7 +20,10 @@ import time
 import traceback
 from typing import Any
 
-from fandonia_env.cli import (
+from fandonia_env.engine import Game
+from fandonia_env.engine.face.invariants import check
+from fandonia_env.envs.common import DEFAULT_MAX_TURNS
+from fandonia_env.tools.cli import (
     add_rules_args,
     max_turns_arg,
     player_counts_arg,
@@ -28,9 +31,6 @@ from fandonia_env.cli import (
     rules_from_args,
     seed_arg,
 )
-from fandonia_env.engine import Game
-from fandonia_env.engine.face.invariants import check
-from fandonia_env.env_common import DEFAULT_MAX_TURNS
 
 
 def play(n: int, seed: int, max_turns: int | None, roundtrip: bool, **rules: Any) -> Game:

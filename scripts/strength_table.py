@@ -45,7 +45,7 @@ ROWS: dict[str, list[tuple[str, int, str, int]]] = {
 
 def play_row(noble: str, row: tuple[str, int, str, int], seed: int, max_turns: int, jobs: int) -> dict[str, Any]:
     """One tournament: ``noble`` and ``players - 1`` x the opponent; its seat's win share."""
-    from fandonia_env.tournament import run_tournament
+    from fandonia_env.arena.tournament import run_tournament
     from fandonia_env.training.evaluate import win_share
 
     opp, players, preset, games = row

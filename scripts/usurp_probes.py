@@ -119,9 +119,9 @@ for _prefix, _factory in (("thr:", _thr), ("us:", _us)):
 
 def anatomy(results: str, preset: str, limit: int, max_turns: int = 60) -> None:
     """Replay the policy seat's non-wins of ``results`` and print its usurpation chances per turn."""
+    from fandonia_env.arena.tournament import seat_agents
     from fandonia_env.engine import Game
     from fandonia_env.engine.face.hidden import InfoSet
-    from fandonia_env.tournament import seat_agents
 
     with open(results, encoding="utf-8") as f:
         games = json.load(f)["games"]
@@ -153,7 +153,7 @@ def anatomy(results: str, preset: str, limit: int, max_turns: int = 60) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["tournament"]:
-        from fandonia_env.tournament import main as tournament
+        from fandonia_env.arena.tournament import main as tournament
 
         return tournament(argv[1:]) or 0
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

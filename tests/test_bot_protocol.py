@@ -20,7 +20,7 @@ jsonschema = pytest.importorskip("jsonschema")
 from helpers import random_moves  # noqa: E402
 
 from fandonia_env import agents  # noqa: E402
-from fandonia_env.bot import Bot, _version, bot_seeds, seat_information  # noqa: E402
+from fandonia_env.apps.bot import Bot, _version, bot_seeds, seat_information  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.face.hidden import InfoSet, resample  # noqa: E402
 

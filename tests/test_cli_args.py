@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from fandonia_env import cli
 from fandonia_env.__main__ import discover
-from fandonia_env.tournament import markdown_table, summarize
+from fandonia_env.arena.tournament import markdown_table, summarize
+from fandonia_env.tools import cli
 
 REPO = Path(__file__).resolve().parent.parent
 KNOWN = ["noble-rule-v1", "random-v1"]  # two of the registered ids the agent errors must list
@@ -190,7 +190,7 @@ def test_python_m_fandonia_env_lists_the_commands(tmp_path) -> None:
         assert line is not None, run
         assert len(line.split(run, 1)[1].strip()) > 20  # a one-line description
     # the demo's line names the nobles the demo really seats (issue 41: it named two others)
-    from fandonia_env.demo import DEMO_AGENTS
+    from fandonia_env.apps.demo import DEMO_AGENTS
 
     demo = next(ln for ln in p.stdout.splitlines() if ln.strip().startswith("python -m fandonia_env.demo "))
     assert all(a in demo for a in DEMO_AGENTS), demo

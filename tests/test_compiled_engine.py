@@ -176,7 +176,7 @@ def test_a_stale_build_is_set_aside_for_the_pure_engine_and_refused_on_demand(bu
 
 
 def test_the_build_is_cached_by_its_sources_and_copied_into_a_fresh_copy(built_copy: Path, tmp_path: Path):
-    from fandonia_env.compile import CACHE_INDEX, build_key, cache_root, restore
+    from fandonia_env.tools.compile import CACHE_INDEX, build_key, cache_root, restore
 
     engine = built_copy / "fandonia_env" / "engine"
     key = build_key(engine)

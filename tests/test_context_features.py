@@ -165,7 +165,7 @@ def test_collect_and_imitate_on_v1c_with_kind_weights(tmp_path) -> None:
     """collect with v1c keeps each seat's previous decision kind (the teacher's ``_last_kind``);
     imitate trains on it with ``entity_context``, a skip head over two blocks and ``kind_weights``
     (an unknown kind is refused), and the exported policy plays."""
-    from fandonia_env.tournament import run_tournament
+    from fandonia_env.arena.tournament import run_tournament
     from fandonia_env.training import collect as C
     from fandonia_env.training import imitate as I
     from fandonia_env.training.common import ConfigError, validate

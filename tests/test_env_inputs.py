@@ -16,7 +16,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from fandonia_env import FandoniaGymEnv, fandonia_v0
 from fandonia_env.engine import Game, IllegalActionError, StateError
 from fandonia_env.engine.core.actions import NUM_ACTIONS
-from fandonia_env.env_common import InvalidActionError
+from fandonia_env.envs.common import InvalidActionError
 from fandonia_env.spaces.observation import encode
 from fandonia_env.spaces.observation_v1 import encode_v1
 

@@ -36,7 +36,7 @@ def test_make_sets_spec_and_passes_kwargs():
     u = e.unwrapped
     assert isinstance(u, FandoniaGymEnv)
     assert u.spec is not None and u.spec.id == GYM_ENV_ID
-    assert u.spec.entry_point == "fandonia_env.gym_env:FandoniaGymEnv"
+    assert u.spec.entry_point == "fandonia_env.envs.gym_env:FandoniaGymEnv"
     assert (u.players_range, u.fixed_seat, u.max_turns, u.config) == ((2, 3), 1, 7, {"edition": "errata"})
     obs, info = e.reset(seed=5)
     assert obs.shape == (OBS_SIZE,) and info["seat"] == 1

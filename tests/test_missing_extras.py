@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from fandonia_env.cli import EXTRAS, MissingExtraError, extra_message, invoked_as, missing_modules, require_extra
+from fandonia_env.tools.cli import EXTRAS, MissingExtraError, extra_message, invoked_as, missing_modules, require_extra
 
 ROOT = Path(__file__).resolve().parents[1]
 

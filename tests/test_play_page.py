@@ -178,7 +178,7 @@ def test_replay_of_a_saved_position_and_refusals(server):
 
 
 def test_replay_of_a_tournament_game_plays_it_again(server, tmp_path):
-    from fandonia_env.tournament import run_tournament
+    from fandonia_env.arena.tournament import run_tournament
 
     res = run_tournament(lineup=["noble-rule-v1", "random-v1", "random-v1"], games=2, seed=4, max_turns=2,
                          jobs=1, progress=False, plot=False, bootstrap=10)
@@ -639,7 +639,7 @@ def test_replay_page_steps_forward_and_back_and_opens_a_tournament(server, brows
     page.wait_for_selector("#position:has-text('position 2 / ')")
     page.screenshot(path=os.path.join(shots, "replay.png"))
     # a tournament's results.json opened from a file: its games are listed, one is played again and shown
-    from fandonia_env.tournament import run_tournament
+    from fandonia_env.arena.tournament import run_tournament
 
     out = tmp_path / "t"
     run_tournament(lineup=["noble-rule-v1", "random-v1"], games=2, seed=3, max_turns=2, jobs=1, progress=False,

@@ -13,7 +13,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from fandonia_env.play import HUMAN, Session, main  # noqa: E402
+from fandonia_env.apps.play import HUMAN, Session, main  # noqa: E402
 
 PROMPT = re.compile(r"choose 1-(\d+) \(or help\)> ")
 CONFIRM = re.compile(r"confirm \(y/n\)> ")

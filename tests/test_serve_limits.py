@@ -241,10 +241,10 @@ def test_server_doc_lists_every_option_with_its_default_and_every_error_code(cap
                        ("--keep-alive", d.keep_alive_s), ("--ws-hello-timeout", d.ws_hello_timeout_s)]:
         assert f"| `{opt}` | {value:g} s |" in doc, opt
     # every error code the server can send, over HTTP or in a WebSocket error frame
-    src = "\n".join(p.read_text() for p in sorted((root / "fandonia_env" / "serve").glob("*.py")))
+    src = "\n".join(p.read_text() for p in sorted((root / "fandonia_env" / "serve").rglob("*.py")))
     codes = set(re.findall(r'ApiError\(\d+, "([a-z_]+)"', src))
     codes |= set(re.findall(r'(?<!def )_error\([^"\n]*"([a-z_]+)"', src))
-    codes |= set(re.findall(r'_ws_close\(websocket, "([a-z_]+)"', src))
+    codes |= set(re.findall(r'close_with\(websocket, "([a-z_]+)"', src))
     codes |= {"not_found", "method_not_allowed", "http_error", "header_timeout", "too_slow", "bad_length",
               "headers_too_large", "bad_request"}
     assert {"no_hello", "no_such_replay", "body_timeout", "stale_step", "no_such_frame"} <= codes, codes

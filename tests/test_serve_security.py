@@ -232,7 +232,9 @@ def _get_routes() -> tuple[list[str], list[str], list[str]]:
     with tempfile.TemporaryDirectory() as d:
         app = create_app(str(Path(d) / "routes.sqlite3"))
         gets, sockets, static = [], [], []
-        for r in app.routes:
+        routes = list(app.routes)
+        for r in routes:  # FastAPI >= 0.165 keeps an included APIRouter whole: read its routes too
+            routes += getattr(getattr(r, "original_router", None), "routes", [])
             if isinstance(r, WebSocketRoute):
                 sockets.append(r.path)
             elif isinstance(r, Mount):

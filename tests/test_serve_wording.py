@@ -21,7 +21,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2 in TestClient; http
 
 from helpers import random_moves  # noqa: E402
 
-from fandonia_env import wording  # noqa: E402
+from fandonia_env import words as wording  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.face.hidden import resample  # noqa: E402
 from fandonia_env.serve import Limits, create_app  # noqa: E402

@@ -19,7 +19,10 @@ training stages included) and ``scripts/``:
 from __future__ import annotations
 
 import ast
+import os
 import pathlib
+import subprocess
+import sys
 from collections import defaultdict
 
 import pytest
@@ -39,8 +42,16 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine.face", ("fandonia_env.engine.face", "fandonia_env.engine")),
     ("spaces", ("fandonia_env.spaces",)),  # observation encoders and their registry
     ("agents", ("fandonia_env.agents",)),  # nobles: see only their seat's view
-    ("apps", ("fandonia_env",)),  # the envs, tournament, bench, server, bot, play, command lines
+    ("words", ("fandonia_env.words",)),  # the plain words people read: prompts, options, glossary, race
+    ("tools", ("fandonia_env.tools",)),  # command-line options, progress bar, extras check; the mypyc build
+    ("envs", ("fandonia_env.envs",)),  # the PettingZoo and Gymnasium environments
+    ("arena", ("fandonia_env.arena",)),  # the tournament runner
+    ("apps", ("fandonia_env.apps",)),  # front ends: terminal game, bot, demo, bench
+    ("serve", ("fandonia_env.serve",)),  # the game server and its pages
     ("training", ("fandonia_env.training",)),  # recipes: use everything below, nothing uses them
+    # the package root and its thin entry points (old import paths, ``python -m fandonia_env.X``): they
+    # only import from the folders; nothing inside the package imports them
+    ("entry", ("fandonia_env",)),
     ("scripts", ("scripts",)),
 )
 RANK = {name: i for i, (name, _) in enumerate(LAYERS)}
@@ -353,3 +364,142 @@ def test_every_engine_module_lives_in_a_layer_folder():
     assert loose == []
     assert {m.split(".")[2] for m in MODS if m.startswith("fandonia_env.engine.")} == {
         "data", "core", "rules", "chapters", "face"}
+
+
+# ---------------------------------------------------------------------------
+# The front-end floor (issue 41 item 2): folders, thin entry points, no debris
+# ---------------------------------------------------------------------------
+
+#: the old top-level modules, now thin entry points, and the folder module each re-exports
+ENTRY_POINTS = {
+    "fandonia_v0": "envs.fandonia_v0", "fandonia_v1": "envs.fandonia_v1", "gym_env": "envs.gym_env",
+    "env_common": "envs.common", "cli": "tools.cli", "compile": "tools.compile", "tournament": "arena.tournament",
+    "play": "apps.play", "bot": "apps.bot", "demo": "apps.demo", "bench": "apps.bench", "wording": "words",
+}
+MAX_ENTRY_LINES = 30
+MAX_FUNCTION_LINES = 80
+#: functions over MAX_FUNCTION_LINES lines allowed in fandonia_env/ and scripts/ (the compiled encoders and
+#: the Ruleset builder among them); this may only shrink
+MAX_LONG_FUNCTIONS = 6
+
+
+def _is_main_guard(node: ast.stmt) -> bool:
+    return isinstance(node, ast.If) and ast.unparse(node.test) in ('__name__ == "__main__"', "__name__ == '__main__'")
+
+
+def test_the_package_top_holds_only_thin_entry_points():
+    """``fandonia_env/`` itself: ``__init__``, ``__main__`` and entry points of at most 30 lines that only
+    import from the folders (a docstring, imports, ``__all__`` and the ``__main__`` guard)."""
+    top = sorted(p for p in (ROOT / "fandonia_env").glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert {p.stem for p in top} == set(ENTRY_POINTS)
+    for p in top:
+        text = p.read_text()
+        assert len(text.splitlines()) <= MAX_ENTRY_LINES, f"{p.name}: {len(text.splitlines())} lines"
+        body = ast.parse(text).body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:]
+        for node in body:
+            ok = (isinstance(node, ast.ImportFrom) and node.level == 1 and (node.module or "").split(".")[0] in {
+                      m.split(".")[0] for m in ENTRY_POINTS.values()})
+            ok = ok or (isinstance(node, ast.Assign) and [ast.unparse(t) for t in node.targets] == ["__all__"])
+            ok = ok or (_is_main_guard(node) and len(node.body) == 1 and not node.orelse)
+            assert ok, f"{p.name}:{node.lineno}: {ast.unparse(node)[:80]!r} is more than an entry point holds"
+
+
+@pytest.mark.parametrize("old", sorted(ENTRY_POINTS))
+def test_an_entry_point_re_exports_the_very_objects_of_its_folder(old):
+    import importlib
+
+    shim = importlib.import_module(f"fandonia_env.{old}")
+    real = importlib.import_module(f"fandonia_env.{ENTRY_POINTS[old]}")
+    assert shim.__all__ and all(getattr(shim, n) is getattr(real, n) for n in shim.__all__)
+    runnable = _is_main_guard(ast.parse((ROOT / f"fandonia_env/{old}.py").read_text()).body[-1])
+    assert runnable == (old in {"compile", "tournament", "play", "bot", "demo", "bench"})
+
+
+#: what users write (README, docs): every old import path, run in a fresh interpreter
+OLD_IMPORTS = """
+import gymnasium
+import fandonia_env
+from fandonia_env import GYM_ENV_ID, GYM_ENV_ID_V1, FandoniaGymEnv, Game, InvalidActionError, fandonia_v0, fandonia_v1
+from fandonia_env.fandonia_v0 import env, raw_env, action_to_string, string_to_action
+from fandonia_env.fandonia_v1 import env as env_v1, raw_env as raw_env_v1, observation_space_v1
+from fandonia_env.gym_env import FandoniaGymEnv as G
+from fandonia_env.env_common import DEFAULT_MAX_TURNS, InvalidActionError as E
+from fandonia_env.tournament import run_tournament, seat_agents, markdown_table, summarize, schedule
+from fandonia_env.cli import positive_int, seed_arg, require_extra, MissingExtraError, Progress
+from fandonia_env.play import HUMAN, Session, main
+from fandonia_env.bot import Bot, bot_seeds
+from fandonia_env.demo import DEMO_AGENTS
+from fandonia_env.bench import main as bench_main
+from fandonia_env.compile import build_key, cache_root, restore
+from fandonia_env.wording import HELP, GOAL, PROMPTS, decision_words, option_words, race, faction, recent, seat_words
+from fandonia_env.wording import prestige_risk, assassination_odds, prompt
+assert G is FandoniaGymEnv and E is InvalidActionError
+fandonia_v0.env(players=3).reset(seed=1)
+fandonia_v1.env(players=3).reset(seed=1)
+for gid in ("fandonia_env/Fandonia-v0", "fandonia_env/Fandonia-v1"):
+    gymnasium.make(gid).reset(seed=1)
+print("ok")
+"""
+
+
+def _run(args: list[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_every_old_import_path_still_works():
+    p = _run(["-c", OLD_IMPORTS])
+    assert p.returncode == 0 and p.stdout.strip().endswith("ok"), p.stderr[-2000:]
+
+
+def _readme_commands() -> list[str]:
+    import re
+
+    return sorted(set(re.findall(r"python -m (fandonia_env[\w.]*)", (ROOT / "README.md").read_text())))
+
+
+def test_every_readme_command_answers_help():
+    """Each ``python -m fandonia_env...`` of the README runs with ``--help`` (exit 0 and a usage line)."""
+    cmds = _readme_commands()
+    assert {"fandonia_env.tournament", "fandonia_env.play", "fandonia_env.bot", "fandonia_env.compile",
+            "fandonia_env.bench", "fandonia_env.demo", "fandonia_env.serve"} <= set(cmds)
+    for cmd in cmds:
+        p = _run(["-m", cmd, "--help"])
+        assert p.returncode == 0 and "usage" in p.stdout.lower(), f"{cmd} --help: {p.stderr[-1500:]}"
+
+
+def _blank_runs(text: str) -> list[int]:
+    """The line numbers where a run of three or more blank lines starts."""
+    out, run = [], 0
+    for i, line in enumerate(text.splitlines(), 1):
+        run = run + 1 if not line.strip() else 0
+        if run == 3:
+            out.append(i - 2)
+    return out
+
+
+def test_no_run_of_three_blank_lines():
+    assert _blank_runs("a\n\n\n\nb\n\n\nc\n") == [2]
+    bad = [f"{p.relative_to(ROOT)}:{n}" for p in sorted((ROOT / "fandonia_env").rglob("*.py"))
+           for n in _blank_runs(p.read_text())]
+    assert bad == []
+
+
+def _long_functions() -> list[tuple[int, str]]:
+    out = []
+    for pkg in PACKAGES:
+        for p in sorted((ROOT / pkg).rglob("*.py")):
+            for node in ast.walk(ast.parse(p.read_text())):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    n = node.end_lineno - node.lineno + 1
+                    if n > MAX_FUNCTION_LINES:
+                        out.append((n, f"{p.relative_to(ROOT)}:{node.lineno} {node.name}"))
+    return sorted(out, reverse=True)
+
+
+def test_few_functions_over_80_lines():
+    long = _long_functions()
+    assert len(long) <= MAX_LONG_FUNCTIONS, "\n".join(f"{n} lines: {w}" for n, w in long)

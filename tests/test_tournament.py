@@ -9,9 +9,10 @@ import sys
 import pytest
 
 import fandonia_env.agents as agent_registry
-from fandonia_env import bench, tournament
 from fandonia_env.agents import Agent
-from fandonia_env.tournament import distinct_rotations, make_lineup, run_tournament, schedule
+from fandonia_env.apps import bench
+from fandonia_env.arena import tournament
+from fandonia_env.arena.tournament import distinct_rotations, make_lineup, run_tournament, schedule
 
 FIRST = "test-first-legal-v1"
 

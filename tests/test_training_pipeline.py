@@ -416,7 +416,7 @@ def test_evaluate_appends_rows_and_draws_the_curve(pipeline: dict, tmp_path: Pat
 
 
 def test_tournament_accepts_a_policy_path(pipeline: dict) -> None:
-    from fandonia_env.tournament import run_tournament
+    from fandonia_env.arena.tournament import run_tournament
 
     spec = f"ppo:{pipeline['policy']}"
     r = run_tournament(lineup=[spec, "random-v1"], games=2, max_turns=4, jobs=1, progress=False, plot=False)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from helpers import crown_farc, justice_position
 
-from fandonia_env import wording
+from fandonia_env import words as wording
 from fandonia_env.engine import Game
 from fandonia_env.engine.core.actions import ID, NAME, NO, YES, char_action
 from fandonia_env.engine.core.machine import ask, seq

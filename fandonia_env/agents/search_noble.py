@@ -297,14 +297,8 @@ class SearchAgent(Agent):
         self.searches += 1
         me, n = view["me"], view["n_players"]
         deadline = None if self.max_seconds is None else t0 + self.max_seconds
-        p = np.exp(z - z.max())
-        p /= p.sum()
-        prior_all = {int(a): float(x) for a, x in zip(legal, p, strict=True)}
-        order = np.argsort(-z, kind="stable")
-        k = min(self.top_k, len(legal), self.simulations)
-        cands = [int(legal[i]) for i in order[:k]]
-        mass = sum(prior_all[a] for a in cands)
-        prior = {a: prior_all[a] / mass for a in cands}
+        cands, prior = self._candidates(legal, z)
+        k = len(cands)
         visits = dict.fromkeys(cands, 0)
         total = dict.fromkeys(cands, 0.0)
         values: dict[int, list[float]] = {a: [] for a in cands}  # by simulation index: paired across candidates
@@ -352,14 +346,7 @@ class SearchAgent(Agent):
             remaining = self.simulations - used
             if timed_out or remaining <= 0:
                 break
-            plan = []
-            virtual = dict(visits)
-            for _ in range(min(wave, remaining)):
-                nsum = sum(virtual.values())
-                a = max(cands, key=lambda c: (total[c] / visits[c] if visits[c] else 0.0)
-                        + self.c_puct * prior[c] * math.sqrt(nsum) / (1 + virtual[c]))
-                plan.append((a, virtual[a]))
-                virtual[a] += 1
+            plan = self._next_wave(cands, prior, visits, total, min(wave, remaining))
         q = {a: total[a] / visits[a] for a in cands if visits[a]}
         top = cands[0]
         ok = [a for a in q if a == top or self._beats(values[a], values[top])]
@@ -373,6 +360,32 @@ class SearchAgent(Agent):
                           seconds=time.perf_counter() - t0, timed_out=timed_out)
         self.last_search = info
         return info
+
+    def _candidates(self, legal: list[int], z: np.ndarray) -> tuple[list[int], dict[int, float]]:
+        """The ``top_k`` legal actions by the network's prior (at most ``simulations``), and their prior
+        renormalised over them."""
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        prior_all = {int(a): float(x) for a, x in zip(legal, p, strict=True)}
+        order = np.argsort(-z, kind="stable")
+        k = min(self.top_k, len(legal), self.simulations)
+        cands = [int(legal[i]) for i in order[:k]]
+        mass = sum(prior_all[a] for a in cands)
+        return cands, {a: prior_all[a] / mass for a in cands}
+
+    def _next_wave(self, cands: list[int], prior: dict[int, float], visits: dict[int, int],
+                   total: dict[int, float], size: int) -> list[tuple[int, int]]:
+        """The next ``size`` simulations ``(candidate, its simulation index)`` by PUCT, each counted as a
+        virtual visit of its candidate for the next pick."""
+        plan = []
+        virtual = dict(visits)
+        for _ in range(size):
+            nsum = sum(virtual.values())
+            a = max(cands, key=lambda c: (total[c] / visits[c] if visits[c] else 0.0)
+                    + self.c_puct * prior[c] * math.sqrt(nsum) / (1 + virtual[c]))
+            plan.append((a, virtual[a]))
+            virtual[a] += 1
+        return plan
 
     def _beats(self, va: list[float], vt: list[float]) -> bool:
         """Whether simulations ``va`` beat ``vt`` paired by index: mean > 0 and z-score >= z_min."""

@@ -2,7 +2,7 @@
 
 See ``docs/server.md``.  ``create_app(db_path, limits)`` builds the FastAPI application."""
 
-from fandonia_env.cli import require_extra
+from fandonia_env.tools.cli import require_extra
 
 require_extra("serve", "fandonia_env.serve")  # before anything imports FastAPI (one line and exit 2 without it)
 

@@ -208,7 +208,7 @@ class ReplayStore:
 
     def _tournament(self, rid: str, doc: dict[str, Any], index: int) -> ReplayData:
         import fandonia_env.agents as agent_registry
-        from fandonia_env.tournament import agent_seed
+        from fandonia_env.arena.tournament import agent_seed
 
         games = doc["games"]
         if not 0 <= index < len(games):

@@ -17,16 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from fandonia_env import wording
+from fandonia_env import words as wording
 from fandonia_env.engine.core.actions import COUNSEL_TABLES, PRESTIGE_TABLES, PROBLEMS
 from fandonia_env.engine.core.options import OPTIONAL_RULES, preset_names
 from fandonia_env.engine.data import components as C
 from fandonia_env.engine.data.tables import COUNSELING_TABLES
 
-from .models import Help, Meta, OpenReplay, ReplayFrame, ReplayInfo
 from .replays import ReplayStore
 from .workers import Manager, encode
 
@@ -65,35 +63,9 @@ def meta(manager: Manager) -> dict[str, Any]:
 
 
 def add_ui(app: FastAPI, manager: Manager) -> None:
-    """Mount the pages and add ``/meta`` and ``/replays`` to ``app``."""
-    replays = ReplayStore(manager.allowed_agents)
-    app.state.replays = replays
-    meta_body = encode(meta(manager))
-    help_body = encode(wording.HELP)
-
-    @app.get("/", include_in_schema=False)
-    def root() -> RedirectResponse:
-        return RedirectResponse("/ui/")
-
-    @app.get("/meta", response_model=Meta, summary="Names and tables for readable labels; agents and presets")
-    def get_meta() -> Any:
-        return Response(meta_body, media_type="application/json")
-
-    @app.get("/help", response_model=Help, summary="Plain explanations of cards, counters, offices, titles, terms")
-    def get_help() -> Any:
-        return Response(help_body, media_type="application/json")
-
-    @app.post("/replays", response_model=ReplayInfo, summary="Open a finished or saved game to step through")
-    def open_replay(body: OpenReplay) -> Any:
-        return Response(encode(replays.open(body.doc, body.game)), media_type="application/json")
-
-    @app.get("/replays/{replay_id}", response_model=ReplayInfo, summary="An opened replay's actions")
-    def get_replay(replay_id: str) -> Any:
-        return Response(encode(replays.get(replay_id).info()), media_type="application/json")
-
-    @app.get("/replays/{replay_id}/frames/{index}", response_model=ReplayFrame,
-             summary="The game before action `index` (everything shown: the game is over or is the uploader's)")
-    def get_frame(replay_id: str, index: int) -> Any:
-        return Response(encode(replays.get(replay_id).frame(index)), media_type="application/json")
-
+    """Put what ``/meta``, ``/help`` and ``/replays`` serve on ``app.state`` (their routes are in
+    ``routes/meta.py`` and ``routes/replays.py``) and mount the pages at ``/ui``."""
+    app.state.replays = ReplayStore(manager.allowed_agents)
+    app.state.meta_body = encode(meta(manager))
+    app.state.help_body = encode(wording.HELP)
     app.mount("/ui", StaticFiles(directory=str(STATIC), html=True), name="ui")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import fandonia_env.agents as agent_registry
-from fandonia_env import wording
+from fandonia_env import words as wording
 from fandonia_env.engine import Game
 from fandonia_env.engine.core.actions import NAME
 from fandonia_env.engine.core.machine import run

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fandonia_env.cli import Progress  # noqa: F401  (the stages' progress bar, shared with the tournament)
+from fandonia_env.tools.cli import Progress  # noqa: F401  (the stages' progress bar, shared with the tournament)
 
 
 class ConfigError(ValueError):

@@ -71,7 +71,7 @@ def policy_step(path: str) -> int:
 def evaluate(cfg: dict[str, Any]) -> list[dict[str, Any]]:
     """Play the tournaments, append the rows to ``cfg["csv"]`` (and plot); the rows."""
     from fandonia_env.agents import check_agent
-    from fandonia_env.tournament import run_tournament
+    from fandonia_env.arena.tournament import run_tournament
 
     pol = cfg["policy"]
     if not pol:

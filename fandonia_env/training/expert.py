@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from fandonia_env.cli import require_extra
+from fandonia_env.tools.cli import require_extra
 
 from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
 from .league import resolve_init as league_resolve_init
@@ -222,7 +222,7 @@ def evaluate_policy(path: str, anchors: list[str], presets: list[str], games: in
     """The policy at ``path`` against three of each anchor at 4 players, per preset: win share and
     95% bootstrap CI of its seat (duplicate deals, every seat rotation) through the tournament runner;
     ``max_turns`` 0 plays every game to the rules' end (ruling R11)."""
-    from fandonia_env.tournament import run_tournament
+    from fandonia_env.arena.tournament import run_tournament
 
     from .evaluate import win_share
 

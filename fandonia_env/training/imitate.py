@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from fandonia_env.cli import require_extra
+from fandonia_env.tools.cli import require_extra
 
 from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
 

@@ -41,13 +41,14 @@ import multiprocessing as mp
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from fandonia_env.cli import require_extra
 from fandonia_env.engine.rules.rule_queries import best_usurpation
+from fandonia_env.tools.cli import require_extra
 
 from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
 
@@ -182,13 +183,90 @@ class _Slot:
     __slots__ = ("game", "n", "seat", "member", "bots", "traj", "phi")
 
 
+def _network_requests(slots: list[_Slot], snaps: dict[str, Any],
+                      enc: Any) -> dict[str, list[tuple[int, int, np.ndarray, np.ndarray]]]:
+    """Advance every game to a decision of a network (the learner or a snapshot): the scripted nobles play
+    theirs; by network (``"learner"`` or the snapshot's name), ``(slot, seat, observation, mask)`` to decide."""
+    from fandonia_env.engine.core.actions import NUM_ACTIONS
+    from fandonia_env.engine.face.hidden import InfoSet
+
+    reqs: dict[str, list[tuple[int, int, np.ndarray, np.ndarray]]] = {}
+    for i, s in enumerate(slots):
+        g = s.game
+        while not g.over:
+            p = g.current_player()
+            if p == s.seat or s.member in snaps:
+                break
+            g.apply(s.bots[p].act(g.view(p, log=False), g.legal_actions(), InfoSet(g.state, p)))
+        if g.over:
+            continue
+        p = g.current_player()
+        m = np.zeros(NUM_ACTIONS, dtype=bool)
+        m[g.legal_actions()] = True
+        key = "learner" if p == s.seat else s.member
+        reqs.setdefault(key, []).append((i, p, enc.encode(g.state, p), m))
+    return reqs
+
+
+def _network_acts(rq: list[tuple[int, int, np.ndarray, np.ndarray]], slots: list[_Slot], net: Any, learning: bool,
+                  trng: Any, cfg: dict[str, Any]) -> int:
+    """One batched forward pass of ``net`` for the decisions ``rq``, their actions sampled and applied; the
+    learner's (``learning``) recorded in its slot's trajectory, with the shaping reward.  The learner's steps."""
+    import torch
+
+    x = torch.as_tensor(np.stack([r[2] for r in rq]))
+    mk = torch.as_tensor(np.stack([r[3] for r in rq]))
+    with torch.no_grad():
+        logits, v = net(x, mk)
+        dist = torch.distributions.Categorical(logits=logits)
+        a = torch.multinomial(dist.probs, 1, generator=trng).squeeze(1)
+        lp = dist.log_prob(a)
+    steps = 0
+    for j, (i, _p, ob, m) in enumerate(rq):
+        s = slots[i]
+        act = int(a[j])
+        if learning:
+            t = s.traj
+            t["obs"].append(ob.astype(np.float16))
+            t["mask"].append(np.packbits(m))
+            t["action"].append(act)
+            t["logp"].append(float(lp[j]))
+            t["value"].append(float(v[j]))
+            t["reward"].append(0.0)
+            steps += 1
+        s.game.apply(act)
+        if learning and cfg["shaping"]:
+            ph = _phi(s.game.state, s.seat, cfg["shaping_potential"])
+            s.traj["reward"][-1] += cfg["shaping"] * (ph - s.phi)
+            s.phi = ph
+    return steps
+
+
+def _finish_games(slots: list[_Slot], cfg: dict[str, Any], done: list[dict[str, Any]],
+                  results: list[tuple[str, bool, int, str | None]], new_slot: Callable[[], _Slot]) -> None:
+    """Each ended game: its terminal reward on the learner's last step, its trajectory to ``done``, its result
+    to ``results``, and a new game in its slot."""
+    for i, s in enumerate(slots):
+        g = s.game
+        if not g.over:
+            continue
+        st = g.state
+        won = st.result == "win" and st.winner == s.seat
+        r = terminal_reward(st.result, won, s.n, st.turn, cfg["max_turns"], cfg["win_speed"])
+        if cfg["shaping"]:
+            r -= cfg["shaping"] * s.phi  # the potential returns to 0 at the end
+        if s.traj["action"]:
+            s.traj["reward"][-1] += r
+            done.append({k: np.asarray(v) for k, v in s.traj.items()} | {"n": s.n})
+        results.append((s.member, won, s.n, st.result))
+        slots[i] = new_slot()
+
+
 def _worker(conn: Any, wid: int, cfg: dict[str, Any], header: dict[str, Any], maps: dict[str, np.ndarray]) -> None:
     import torch
 
     import fandonia_env.agents as registry
     from fandonia_env.engine import Game
-    from fandonia_env.engine.core.actions import NUM_ACTIONS
-    from fandonia_env.engine.face.hidden import InfoSet
     from fandonia_env.spaces.encoders import get_encoder
 
     from .model import model_from_header
@@ -245,63 +323,11 @@ def _worker(conn: Any, wid: int, cfg: dict[str, Any], header: dict[str, Any], ma
         results: list[tuple[str, bool, int, str | None]] = []
         steps = 0
         while steps < want:
-            # advance every game to a decision of a network (learner or snapshot)
-            reqs: dict[str, list[tuple[int, int, np.ndarray, np.ndarray]]] = {}
-            for i, s in enumerate(slots):
-                g = s.game
-                while not g.over:
-                    p = g.current_player()
-                    if p == s.seat or s.member in snaps:
-                        break
-                    g.apply(s.bots[p].act(g.view(p, log=False), g.legal_actions(), InfoSet(g.state, p)))
-                if g.over:
-                    continue
-                p = g.current_player()
-                m = np.zeros(NUM_ACTIONS, dtype=bool)
-                m[g.legal_actions()] = True
-                key = "learner" if p == s.seat else s.member
-                reqs.setdefault(key, []).append((i, p, enc.encode(g.state, p), m))
+            reqs = _network_requests(slots, snaps, enc)
             for key, rq in reqs.items():
-                net = learner if key == "learner" else snaps[key]
-                x = torch.as_tensor(np.stack([r[2] for r in rq]))
-                mk = torch.as_tensor(np.stack([r[3] for r in rq]))
-                with torch.no_grad():
-                    logits, v = net(x, mk)
-                    dist = torch.distributions.Categorical(logits=logits)
-                    a = torch.multinomial(dist.probs, 1, generator=trng).squeeze(1)
-                    lp = dist.log_prob(a)
-                for j, (i, _p, ob, m) in enumerate(rq):
-                    s = slots[i]
-                    act = int(a[j])
-                    if key == "learner":
-                        t = s.traj
-                        t["obs"].append(ob.astype(np.float16))
-                        t["mask"].append(np.packbits(m))
-                        t["action"].append(act)
-                        t["logp"].append(float(lp[j]))
-                        t["value"].append(float(v[j]))
-                        t["reward"].append(0.0)
-                        steps += 1
-                    s.game.apply(act)
-                    if key == "learner" and cfg["shaping"]:
-                        ph = _phi(s.game.state, s.seat, cfg["shaping_potential"])
-                        s.traj["reward"][-1] += cfg["shaping"] * (ph - s.phi)
-                        s.phi = ph
-            # finish games
-            for i, s in enumerate(slots):
-                g = s.game
-                if not g.over:
-                    continue
-                st = g.state
-                won = st.result == "win" and st.winner == s.seat
-                r = terminal_reward(st.result, won, s.n, st.turn, cfg["max_turns"], cfg["win_speed"])
-                if cfg["shaping"]:
-                    r -= cfg["shaping"] * s.phi  # the potential returns to 0 at the end
-                if s.traj["action"]:
-                    s.traj["reward"][-1] += r
-                    done.append({k: np.asarray(v) for k, v in s.traj.items()} | {"n": s.n})
-                results.append((s.member, won, s.n, st.result))
-                slots[i] = new_slot()
+                steps += _network_acts(rq, slots, learner if key == "learner" else snaps[key], key == "learner",
+                                       trng, cfg)
+            _finish_games(slots, cfg, done, results, new_slot)
             if not reqs and not any(not s.game.over for s in slots):
                 break
         conn.send((done, results))
@@ -446,27 +472,17 @@ def _sd_bytes(model: Any) -> dict[str, Any]:
     return {k: v.detach().clone() for k, v in model.state_dict().items()}
 
 
-def train(cfg: dict[str, Any]) -> dict[str, Any]:
+def _league_model(cfg: dict[str, Any], ck_path: Path, league: League,
+                  counters: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """(model, encoder, optimizer): resumed from ``ck_path`` (the league and counters too), or from
+    ``init`` (widened to ``encoder`` if asked), or new."""
     import torch
 
     from fandonia_env.engine.core.actions import NUM_ACTIONS
     from fandonia_env.spaces.encoders import get_encoder
 
-    from . import evaluate as ev
-    from .common import validate
-    from .model import PolicyNet, export_npz, load_checkpoint, save_checkpoint, widen_input
+    from .model import PolicyNet, load_checkpoint, widen_input
 
-    cfg = check_config(dict(cfg))
-    out = prepare_out(cfg["out"], {k: v for k, v in cfg.items() if k not in ("progress",)}, "league")
-    seed_everything(cfg["seed"])
-    torch.set_num_threads(cfg["threads"])
-    ck_path = out / "league.pt"
-    league = League(cfg["scripted"], cfg["pfsp_window"], cfg["pfsp_power"], cfg["pfsp_floor"],
-                    {m: float(v) for m, v in cfg["fixed_share"].items()})
-    counters = {"steps": 0, "updates": 0, "games": 0, "snapshots": 0, "next_snap": cfg["snapshot_every"],
-                "next_eval": cfg["eval_every"] or cfg["total_steps"]}
-    snap_dir = out / "snapshots"
-    snap_dir.mkdir(exist_ok=True)
     if ck_path.exists():
         model, ck = load_checkpoint(ck_path)
         league.load(ck["league"])
@@ -494,9 +510,12 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
             raise ConfigError(f"{ck_path} was trained with {len(ck['optimizer']['param_groups'])} optimizer "
                               f"group(s) and this config makes {len(groups)} (skip_lr): keep skip_lr as it was")
         opt.load_state_dict(ck["optimizer"])
-    header = model.header(enc)
-    maps = {b["name"]: np.asarray(b["action_index"], dtype=np.int64) for b in model.block_specs}
+    return model, enc, opt
 
+
+def _start_workers(cfg: dict[str, Any], counters: dict[str, Any], header: dict[str, Any],
+                   maps: dict[str, np.ndarray]) -> tuple[list[Any], list[Any]]:
+    """The ``workers`` collecting processes (``_worker``) and their pipes."""
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     pipes, procs = [], []
     for w in range(cfg["workers"]):
@@ -505,6 +524,124 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         pr.start()
         pipes.append(a)
         procs.append(pr)
+    return pipes, procs
+
+
+def _snapshot_update(league: League, known_snaps: set[str], snap_dir: Path) -> dict[str, Any]:
+    """The snapshots the workers must load (their weights) or drop (None) since the last round."""
+    from .model import load_checkpoint
+
+    snap_update: dict[str, Any] = {}
+    for name in league.members:
+        if name.startswith("snap-") and name not in known_snaps:
+            m, _ = load_checkpoint(snap_dir / f"{name}.pt")
+            snap_update[name] = m.state_dict()
+            known_snaps.add(name)
+    for name in list(known_snaps):
+        if name not in league.members:
+            snap_update[name] = None
+            known_snaps.discard(name)
+    return snap_update
+
+
+def _ppo_batch(trajs: list[dict[str, Any]], cfg: dict[str, Any]) -> tuple[dict[str, np.ndarray], list[float]]:
+    """The learner's trajectories as one PPO batch (GAE advantages and returns), and each one's return."""
+    parts = {k: [] for k in ("obs", "mask", "action", "logp", "adv", "ret")}
+    rets = []
+    for t in trajs:
+        adv, ret = gae(t["reward"], t["value"], cfg["gamma"], cfg["lam"])
+        for k in ("obs", "mask", "action", "logp"):
+            parts[k].append(t[k])
+        parts["adv"].append(adv)
+        parts["ret"].append(ret)
+        rets.append(float(t["reward"].sum()))
+    batch = {k: np.concatenate(v) for k, v in parts.items()}
+    return batch, rets
+
+
+def _add_snapshot(model: Any, enc: Any, league: League, counters: dict[str, Any], cfg: dict[str, Any],
+                  snap_dir: Path) -> None:
+    """A frozen copy of the learner joins the league; the oldest leave beyond ``max_snapshots``."""
+    from .model import save_checkpoint
+
+    counters["snapshots"] += 1
+    name = f"snap-{counters['snapshots']}"
+    save_checkpoint(snap_dir / f"{name}.pt", model, enc)
+    league.add(name)
+    snaps = [m for m in league.members if m.startswith("snap-")]
+    while len(snaps) > cfg["max_snapshots"]:
+        league.remove(snaps.pop(0))
+    counters["next_snap"] += cfg["snapshot_every"]
+
+
+def _stop_workers(pipes: list[Any], procs: list[Any]) -> None:
+    for c in pipes:
+        try:
+            c.send(("stop",))
+        except (BrokenPipeError, OSError):
+            pass
+    for pr in procs:
+        pr.join(timeout=5)
+        if pr.is_alive():
+            pr.terminate()
+
+
+def _collect(pipes: list[Any], model: Any, league: League, snap_update: dict[str, Any],
+             cfg: dict[str, Any]) -> tuple[list[dict[str, Any]], list[tuple[str, bool, int, str | None]]]:
+    """One round of the workers with the learner's weights: their trajectories and game results (recorded in
+    the league)."""
+    sd = _sd_bytes(model)
+    probs = league.weights()
+    per = math.ceil(cfg["rollout_steps"] / len(pipes))
+    for c in pipes:
+        c.send(("collect", sd, snap_update, league.members, probs, per))
+    trajs, results = [], []
+    for c in pipes:
+        d, r = c.recv()
+        trajs += d
+        results += r
+    for member, won, n, _res in results:
+        league.record(member, won, n)
+    return trajs, results
+
+
+def _evaluate(model: Any, enc: Any, out: Path, cfg: dict[str, Any], steps: int) -> None:
+    """The learner exported to ``policies/step_N.npz`` and evaluated against the anchors (``eval.csv``)."""
+    from . import evaluate as ev
+    from .common import validate
+    from .model import export_npz
+
+    pol = export_npz(model, out / "policies" / f"step_{steps}.npz", enc, extra={"stage": "league", "steps": steps})
+    ev.evaluate(validate({"policy": str(pol), "anchors": cfg["eval_anchors"], "games": cfg["eval_games"],
+                          "seed": cfg["seed"] + 10_000, "max_turns": cfg["max_turns"],
+                          "jobs": cfg["workers"], "csv": str(out / "eval.csv"),
+                          "step": steps, "rules": cfg["rules"], "plot": True,
+                          "progress": False}, ev.SCHEMA, "league eval"))
+
+
+def train(cfg: dict[str, Any]) -> dict[str, Any]:
+    import torch
+
+    from fandonia_env.engine.core.actions import NUM_ACTIONS
+
+    from .model import export_npz, save_checkpoint
+
+    cfg = check_config(dict(cfg))
+    out = prepare_out(cfg["out"], {k: v for k, v in cfg.items() if k not in ("progress",)}, "league")
+    seed_everything(cfg["seed"])
+    torch.set_num_threads(cfg["threads"])
+    ck_path = out / "league.pt"
+    league = League(cfg["scripted"], cfg["pfsp_window"], cfg["pfsp_power"], cfg["pfsp_floor"],
+                    {m: float(v) for m, v in cfg["fixed_share"].items()})
+    counters = {"steps": 0, "updates": 0, "games": 0, "snapshots": 0, "next_snap": cfg["snapshot_every"],
+                "next_eval": cfg["eval_every"] or cfg["total_steps"]}
+    snap_dir = out / "snapshots"
+    snap_dir.mkdir(exist_ok=True)
+    model, enc, opt = _league_model(cfg, ck_path, league, counters)
+    header = model.header(enc)
+    maps = {b["name"]: np.asarray(b["action_index"], dtype=np.int64) for b in model.block_specs}
+
+    pipes, procs = _start_workers(cfg, counters, header, maps)
     known_snaps: set[str] = set()
     train_csv = out / "train.csv"
     new_csv = not train_csv.exists()
@@ -519,41 +656,11 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     try:
         while counters["steps"] < cfg["total_steps"]:
             t0 = time.perf_counter()
-            snap_update: dict[str, Any] = {}
-            for name in league.members:
-                if name.startswith("snap-") and name not in known_snaps:
-                    m, _ = load_checkpoint(snap_dir / f"{name}.pt")
-                    snap_update[name] = m.state_dict()
-                    known_snaps.add(name)
-            for name in list(known_snaps):
-                if name not in league.members:
-                    snap_update[name] = None
-                    known_snaps.discard(name)
-            sd = _sd_bytes(model)
-            probs = league.weights()
-            per = math.ceil(cfg["rollout_steps"] / len(pipes))
-            for c in pipes:
-                c.send(("collect", sd, snap_update, league.members, probs, per))
-            trajs, results = [], []
-            for c in pipes:
-                d, r = c.recv()
-                trajs += d
-                results += r
-            for member, won, n, _res in results:
-                league.record(member, won, n)
+            trajs, results = _collect(pipes, model, league, _snapshot_update(league, known_snaps, snap_dir), cfg)
             counters["games"] += len(results)
             if not trajs:
                 continue
-            parts = {k: [] for k in ("obs", "mask", "action", "logp", "adv", "ret")}
-            rets = []
-            for t in trajs:
-                adv, ret = gae(t["reward"], t["value"], cfg["gamma"], cfg["lam"])
-                for k in ("obs", "mask", "action", "logp"):
-                    parts[k].append(t[k])
-                parts["adv"].append(adv)
-                parts["ret"].append(ret)
-                rets.append(float(t["reward"].sum()))
-            batch = {k: np.concatenate(v) for k, v in parts.items()}
+            batch, rets = _ppo_batch(trajs, cfg)
             model.train()
             st = ppo_update(model, opt, batch, cfg, counters["updates"] < cfg["value_warmup_updates"], NUM_ACTIONS)
             model.eval()
@@ -569,37 +676,16 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
             bar.update(n_steps, postfix=f"win {np.mean(wins) if wins else 0:.2f} kl {st['approx_kl']:.3f} "
                                         f"ent {st['entropy']:.2f}")
             if cfg["snapshot_every"] and counters["steps"] >= counters["next_snap"]:
-                counters["snapshots"] += 1
-                name = f"snap-{counters['snapshots']}"
-                save_checkpoint(snap_dir / f"{name}.pt", model, enc)
-                league.add(name)
-                snaps = [m for m in league.members if m.startswith("snap-")]
-                while len(snaps) > cfg["max_snapshots"]:
-                    league.remove(snaps.pop(0))
-                counters["next_snap"] += cfg["snapshot_every"]
+                _add_snapshot(model, enc, league, counters, cfg, snap_dir)
             done = counters["steps"] >= cfg["total_steps"]
             if done or (cfg["eval_every"] and counters["steps"] >= counters["next_eval"]):
-                pol = export_npz(model, out / "policies" / f"step_{counters['steps']}.npz", enc,
-                                 extra={"stage": "league", "steps": counters["steps"]})
-                ev.evaluate(validate({"policy": str(pol), "anchors": cfg["eval_anchors"], "games": cfg["eval_games"],
-                                      "seed": cfg["seed"] + 10_000, "max_turns": cfg["max_turns"],
-                                      "jobs": cfg["workers"], "csv": str(out / "eval.csv"),
-                                      "step": counters["steps"], "rules": cfg["rules"], "plot": True,
-                                      "progress": False}, ev.SCHEMA, "league eval"))
+                _evaluate(model, enc, out, cfg, counters["steps"])
                 counters["next_eval"] += cfg["eval_every"] or cfg["total_steps"]
             save_checkpoint(ck_path, model, enc, optimizer=opt.state_dict(), league=league.state(),
                             counters=counters, config=cfg)
     finally:
         bar.close()
-        for c in pipes:
-            try:
-                c.send(("stop",))
-            except (BrokenPipeError, OSError):
-                pass
-        for pr in procs:
-            pr.join(timeout=5)
-            if pr.is_alive():
-                pr.terminate()
+        _stop_workers(pipes, procs)
         fcsv.close()
     final = export_npz(model, out / "policy.npz", enc, extra={"stage": "league", "steps": counters["steps"]})
     summary = {"out": str(out), "steps": counters["steps"], "updates": counters["updates"], "games": counters["games"],

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fandonia_env.cli import require_extra
+from fandonia_env.tools.cli import require_extra
 
 from . import collect as st_collect
 from . import evaluate as st_evaluate

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from fandonia_env.cli import require_extra
+from fandonia_env.tools.cli import require_extra
 
 require_extra("rllib", "fandonia_env.training.rllib_train")  # one line and exit 2 on the command line without the extra
 
@@ -133,7 +133,7 @@ class FandoniaMultiAgentEnv(PettingZooEnv):
     """
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
-        from fandonia_env import fandonia_v1
+        from fandonia_env.envs import fandonia_v1
 
         ctx = config if config is not None else {}
         cfg = dict(ctx)

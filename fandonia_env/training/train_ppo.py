@@ -31,7 +31,7 @@ class ConfigFileError(ValueError):
 
 def env_keys() -> list[str]:
     """The keys allowed in the ``env`` section: ``FandoniaGymEnv`` arguments and the rules keys."""
-    from fandonia_env import FandoniaGymEnv
+    from fandonia_env.envs.gym_env import FandoniaGymEnv
 
     sig = inspect.signature(FandoniaGymEnv.__init__).parameters.values()
     named = {p.name for p in sig if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
@@ -116,7 +116,7 @@ def load_config(path: str) -> dict[str, Any]:
 
 
 def make_env(env_cfg: dict[str, Any]):
-    from fandonia_env import FandoniaGymEnv
+    from fandonia_env.envs.gym_env import FandoniaGymEnv
 
     kw = dict(env_cfg)
     if isinstance(kw.get("players"), list):
@@ -162,7 +162,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m fandonia_env.training.train_ppo", description=__doc__.splitlines()[0])
-    from fandonia_env.cli import (
+    from fandonia_env.tools.cli import (
         add_rules_args,
         existing_file,
         positive_int,

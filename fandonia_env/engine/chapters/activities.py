@@ -95,12 +95,6 @@ from ..rules.turn_steps import (
 # ---------------------------------------------------------------------------
 
 
-
-
-
-
-
-
 def _pc_or_facs(state: GameState, p: int) -> list[str]:
     """p's PC and FACs (not FARCs), alive (a list not to modify: once per open scan)."""
     memo = scan_memo(state)
@@ -113,14 +107,6 @@ def _pc_or_facs(state: GameState, p: int) -> list[str]:
     if memo is not None:
         memo[("pc_or_facs", p)] = out
     return out
-
-
-
-
-
-
-
-
 
 
 def release_character(state: GameState, cid: str) -> None:
@@ -201,8 +187,6 @@ def _intrigue_ok(state: GameState, p: int, need_treachery: bool) -> bool:
     if need_treachery:  # errata D45: an Intrigue card is never a Treachery card (crown group)
         return (spare > 0 and ruleset(state).intrigue_substitutes) or count_cards(state, p, "treachery") > 0
     return True
-
-
 
 
 # ---------------------------------------------------------------------------

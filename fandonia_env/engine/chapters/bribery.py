@@ -194,7 +194,5 @@ def bribe_offer_amount(state: GameState, choice: int, p: int, target: str, offer
                f"modify were he a FAC by +1 or -1 as player {p} wishes (ES §13.4.20, A27 iv).")
 
 
-
-
 registry.free_action("take_bribe", _legal_take, "bribe_take")
 registry.free_action("offer_bribe", _legal_offer, "bribe_offer")

@@ -10,9 +10,9 @@ the sentence is applied.
 banished, imprisoned or dead) is asked in player order whether he asks clemency for the
 character, whoever he is; "King overrules judge": a banished or awaiting-execution character
 becomes a plain prisoner.  ES D93 (errata with Clemency on, A51): a FARC Monarch may pardon any
-wrongdoer, on the terms of §36.10.4 (``d93_pardonable``, asked by the FARC Monarch's pardon in
-``usurpation``, where the pardon of another player's or a neutral character lifts no Court Ball
-ban).
+wrongdoer, on the terms of §36.10.4 (``d93_pardonable`` of ``rules/situation.py``, asked by the
+FARC Monarch's pardon in ``usurpation``, where the pardon of another player's or a neutral
+character lifts no Court Ball ban).
 """
 
 from __future__ import annotations
@@ -156,13 +156,9 @@ def justice_clemency_answer(state: GameState, choice: int, cid: str, i: int) -> 
     seq(state, *apply_row(state, row, CLEMENCY_ORDER, ctx))
 
 
-
-
 # ---------------------------------------------------------------------------
 # Registration
 # ---------------------------------------------------------------------------
 
 registry.activity("pardon", _pardon_legal, "justice_pardon")
 registry.activity("amnesty", _amnesty_legal, "justice_amnesty")
-
-__all__ = []

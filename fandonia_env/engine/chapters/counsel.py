@@ -565,13 +565,9 @@ def counsel_place_besyzan(state: GameState, cid: str) -> None:
 # ---------------------------------------------------------------------------
 
 
-
-
 # ---------------------------------------------------------------------------
 # §38 Additional Monarch's Counselor Powers (switch ``counselor_powers``)
 # ---------------------------------------------------------------------------
-
-
 
 
 @registry.hook("counsel_prevention")
@@ -615,5 +611,3 @@ def counsel_prevent_choice(state: GameState, choice: int, p: int, q: int, free: 
     state.tstate.setdefault("counsel_prevented_by", []).append(q)
     log(state, f"Player {q}, who has a Monarch's Counselor, prevents player {p} from counseling the Monarch: "
                f"player {p}'s Player Turn is over (§38 Additional Monarch's Counselor Powers).")
-
-

@@ -412,8 +412,6 @@ registry.activity("intrigue_card", intrigue_card_legal, "intrigue_card_start")
 # ---------------------------------------------------------------------------
 
 
-
-
 def _court_ball(state: GameState) -> None:
     attendees = [cid for cid in state.chars if attends(state, cid)]
     log(state, f"Court Ball (§8.4.4): {len(attendees)} characters attend.")

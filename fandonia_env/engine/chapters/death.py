@@ -136,8 +136,6 @@ REMOVED_KEY: Final = "death_removed"
 # ---------------------------------------------------------------------------
 
 
-
-
 def _break_engagement(state: GameState, cid: str) -> None:
     """§18.4.6: an accepted proposal is negated when one of the two dies."""
     c = state.chars[cid]
@@ -174,8 +172,6 @@ def _widow(state: GameState, cid: str) -> None:
             log(state, f"{name(sp)} is no longer King/Queen and becomes a NC (§18.10).")
     else:
         log(state, f"{name(sp)} is widowed and may remarry (§31.7).")
-
-
 
 
 def _clear_situation(c) -> None:
@@ -565,5 +561,3 @@ def death_funeral_roll(state: GameState, p: int, cid: str) -> None:
         lose_ip(state, p, -ip, why)
     if "scandal" in row["special"]:
         seq(state, ("scandal", {"cid": state.players[p].pc, "why": "Funeral Table"}))
-
-

@@ -246,8 +246,6 @@ def prestige_turn_start(state: GameState, p: int) -> None:
             apply_grant(state, p, what, grants[what])
 
 
-
-
 # ---------------------------------------------------------------------------
 # Designating the PC or a henchman (§17.2.5, T1.14.11 notes 6-9)
 # ---------------------------------------------------------------------------

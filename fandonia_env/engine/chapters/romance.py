@@ -151,8 +151,6 @@ NO_DUEL_COUNTS: Final = frozenset({"45", "46", "51", "55"})
 # ---------------------------------------------------------------------------
 
 
-
-
 def _unmarried(state: GameState, cid: str) -> bool:
     sp = state.chars[cid].spouse
     return sp is None or state.chars[sp].dead  # §18.6 a widow(er) may remarry
@@ -420,10 +418,6 @@ def _royal_partner(a: str, b: str) -> tuple[str | None, str | None]:
     if b in ROYALS and a not in ROYALS:
         return b, a
     return None, None
-
-
-
-
 
 
 def _can_wed_here(c) -> bool:

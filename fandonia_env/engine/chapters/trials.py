@@ -11,9 +11,9 @@ hiding does not attend the trial.  ``to_trial`` with ``extradited=True`` is the 
 
 Links to the other chapters: hiding from a hearing schedules ``justice_go_hiding``
 (``hiding``); a sentence of Banished, Imprisoned or Awaiting Execution schedules
-``justice_clemency`` (``clemency``, §38); ``imprison`` (§30.4) is also called by ``hiding``
-and ``clemency``; D27 (errata): ``counsel.counselor_leaves_court`` when a character is
-imprisoned or banished.  ES §30.10: ``death.py`` rolls the prison death and schedules
+``justice_clemency`` (``clemency``, §38); ``imprison`` (§30.4, in ``rules/situation.py``) is also called by
+``hiding`` and ``clemency``; D27 (errata): ``counselor_leaves_court`` (``rules/court.py``) when a
+character is imprisoned or banished.  ES §30.10: ``death.py`` rolls the prison death and schedules
 ``justice_es_prison_death`` in the errata edition.
 """
 
@@ -335,8 +335,6 @@ def justice_trial_result(state: GameState, roll: dict[str, Any], cid: str) -> No
 # ---------------------------------------------------------------------------
 
 
-
-
 registry.hook("imprison")(imprison)  # for the Clemency verdicts (effects.py)
 
 
@@ -444,5 +442,3 @@ def justice_es_prison_pay(state: GameState, choice: int, cid: str, roller: int, 
 # ---------------------------------------------------------------------------
 
 registry.free_action("suicide", _suicide_legal, "justice_suicide")
-
-__all__ = []

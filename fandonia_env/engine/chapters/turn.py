@@ -156,10 +156,6 @@ def setup(config: dict[str, Any]) -> GameState:
     return state
 
 
-
-
-
-
 # ---------------------------------------------------------------------------
 # §4 Sequence of play, §5 first player
 # ---------------------------------------------------------------------------
@@ -214,8 +210,6 @@ def player_turns(state: GameState) -> None:
 # ---------------------------------------------------------------------------
 # §10 Player Turn
 # ---------------------------------------------------------------------------
-
-
 
 
 @op("player_turn")
@@ -302,14 +296,8 @@ def turn_draw_choice(state: GameState, choice: int, p: int) -> None:
     do_draw(state, p, NAME[choice][len("draw_"):])
 
 
-
-
     # "free_counsel" (errata, D7/ES §12.3.9): no effect on drawing; the Counsel phase
     # (counsel.py) looks for it in ``opportunity_drawn``; it goes back at the end of the turn.
-
-
-
-
 
 
 def _free_ok(state: GameState, p: int, key: str) -> bool:
@@ -441,19 +429,9 @@ def act_label(key: str) -> str:
     return (dict(ACTIVITY_TEXTS).get(key) or describe(ID[f"act_{key}"])).split(" (")[0]  # issue 5
 
 
-
-
-
-
 # ---------------------------------------------------------------------------
 # End of the Player Turn: hand limit (§14.2.1), counters returned (§11.2, §12.2)
 # ---------------------------------------------------------------------------
-
-
-
-
-
-
 
 
 @op("end_player_turn")
@@ -520,7 +498,6 @@ def builder_halt(state: GameState) -> None:
 @op("builder_halted")
 def builder_halted(state: GameState, choice: int) -> None:
     seq(state, ("builder_halt", {}))
-
 
 
 # ---------------------------------------------------------------------------

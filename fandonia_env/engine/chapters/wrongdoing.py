@@ -1,8 +1,8 @@
-"""§23 Wrongdoing: the accusation (``accuse``), who is a wrongdoer, and what the justice chapters share.
+"""§23 Wrongdoing: the accusation (``accuse``), the way into the justice chapters.
 
-The justice chapters (one ``justice.py`` until issue 12; that module now only re-exports public names):
+The justice chapters (one ``justice.py`` until issue 12):
 
-* ``wrongdoing``     §23 wrongdoing; who is a wrongdoer; shared queries and roll helpers
+* ``wrongdoing``     §23 wrongdoing: the accusation
 * ``trials``         §26 hearings, §27 interrogation, §28 trials, §29 banishment, §30 imprisonment
 * ``hiding``         §24 hiding, §25 extradition (errata ES §25, ES §20.8), Escape (§13.4.10)
 * ``assassination``  §21 assassination, §22 scandal
@@ -20,10 +20,11 @@ while he is banished, imprisoned or an escaped prisoner; a pardon, an amnesty, a
 innocent verdict or death clears it.  Further accusations, hearings and trials
 ordered against a wrongdoer by other rules are ignored (§24.10, §29.7, §30.8).
 
-Shared: ``is_wrongdoer``, ``living_abroad`` (ES §20.8), ``extraditable_es`` (ES §25.1,
-§25.12; also asked by ``counsel``), ``restore`` (back to a normal situation), and for rolls
-``card_entry``, ``country_ids``, ``CLAMP``.  This module imports no other justice chapter and
-not ``counsel``, so that ``counsel`` can ask it without an import cycle.
+What the justice chapters share lives below them, in the rules vocabulary (no chapter imports
+another): ``rules/situation.py`` has ``is_wrongdoer``, ``living_abroad`` (ES §20.8),
+``extraditable_es`` (ES §25.1, §25.12; also asked by ``counsel``), ``restore`` (back to a normal
+situation), ``imprison`` (§30.4), ``d93_pardonable`` and for rolls ``card_entry``, ``country_ids``,
+``CLAMP``.
 """
 
 from __future__ import annotations
@@ -34,23 +35,6 @@ from ..core.state import GameState
 from ..data.components import ROYALS
 from ..rules.queries import actor_for, name, status, stuck_at_war
 from ..rules.situation import is_wrongdoer
-
-# ---------------------------------------------------------------------------
-# Who is a wrongdoer (§23.5, §24.10, §29.7, §30.8); helpers the justice chapters share
-# ---------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 # ---------------------------------------------------------------------------
 # §23 Wrongdoing
@@ -96,5 +80,3 @@ def accuse(state: GameState, cid: str, dwtk: bool = False, why: str = "", bribe:
     else:
         log(state, f"{name(cid)} is accused of wrongdoing{w}: player {roller} rolls {n}{mod} = {total}, "
                    f"less than Status {st}: found innocent (§23.2).")
-
-__all__ = []

@@ -48,8 +48,6 @@ def pcopy(x: Any) -> Any:
 _SCALARS: Final = frozenset({str, int, bool, float, type(None)})
 
 
-
-
 @dataclass(slots=True)
 class Player:
     """One noble: his PC, points, hand, counters and Record Sheet lines."""

@@ -101,5 +101,3 @@ def seat_information(state: GameState, seat: int, rng: random.Random) -> GameSta
             pool = pool[k:]
         setattr(s, pool_name, pool)
     return resample(s, seat, rng)
-
-

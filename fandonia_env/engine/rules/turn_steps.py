@@ -42,7 +42,6 @@ def place_ambassador(state: GameState, cid: str) -> None:
             state.wchar(sp.cid).location = country
 
 
-
 @registry.hook("not_in_this_game")  # ruleset.NOT_IN_THIS_GAME
 def not_in_this_game(state: GameState, p: int) -> bool:
     """The legality check of an optional activity or free action whose rule is off (the

@@ -67,15 +67,20 @@ class Load:
             self.errors[r.status_code] = self.errors.get(r.status_code, 0) + 1
         return r
 
-    async def game(self, c: httpx.AsyncClient, i: int) -> None:
+    async def create(self, c: httpx.AsyncClient, i: int) -> tuple[str, str, dict[str, str]]:
+        """Game ``i``: seat 0 human, the others the agents in turn; its id, seat 0's token and auth header."""
         a = self.a
-        rng = random.Random(i)
         seats = ["human"] + [a.agents[(i + k) % len(a.agents)] for k in range(a.players - 1)]
         r = await self.req(c, "create", "POST", "/games",
                            json={"seats": seats, "seed": i, "rules": {"max_turns": a.max_turns}})
         g = r.json()
-        gid, tok = g["game_id"], g["seats"][0]["token"]
-        h = {"Authorization": f"Bearer {tok}"}
+        tok = g["seats"][0]["token"]
+        return g["game_id"], tok, {"Authorization": f"Bearer {tok}"}
+
+    async def game(self, c: httpx.AsyncClient, i: int) -> None:
+        a = self.a
+        rng = random.Random(i)
+        gid, _, h = await self.create(c, i)
         q = "" if a.with_log else "?log=false"
         st = (await self.req(c, "state", "GET", f"/games/{gid}/seats/0{q}", headers=h)).json()
         while not self.stop():
@@ -95,14 +100,8 @@ class Load:
 
     async def ws_game(self, c: httpx.AsyncClient, i: int) -> None:
         """One game whose human seat is driven by WebSocket pushes; a spectator watches it as well."""
-        a = self.a
         rng = random.Random(i)
-        seats = ["human"] + [a.agents[(i + k) % len(a.agents)] for k in range(a.players - 1)]
-        r = await self.req(c, "create", "POST", "/games",
-                           json={"seats": seats, "seed": i, "rules": {"max_turns": a.max_turns}})
-        g = r.json()
-        gid, tok = g["game_id"], g["seats"][0]["token"]
-        h = {"Authorization": f"Bearer {tok}"}
+        gid, tok, h = await self.create(c, i)
         ws_url = self.url.replace("http", "ws", 1) + f"/games/{gid}/ws"
 
         async def listen(ws: websockets.ClientConnection, hello: dict) -> None:

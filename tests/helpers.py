@@ -252,6 +252,13 @@ MC = "35"  # Lord Mortimer: never a PC (PCs come from 11-24 and 56-66)
 COUNSEL_NCS = ("35", "36", "41", "42", "43", "44")
 
 
+def court_ball(pos: Position, *dice: int) -> Game:
+    """The crown phase with the Crown Table result forced to Court Ball, the dice scripted."""
+    pos.state.forced_crown = ["court_ball"]
+    pos.dice(*dice)
+    return pos.run("crown_phase")
+
+
 def T(key: str) -> int:
     """The action choosing the Counseling table ``key``."""
     return ID[f"counsel_table_{key}"]

@@ -34,6 +34,12 @@ def titled(title):
     return lambda cid: NOBLES[cid].title == title
 
 
+def sir_and_knight(st) -> tuple[str, str]:
+    """Two neutral nobles (see ``nc``): a Sir and a Knight."""
+    a = nc(st, titled("sir"))
+    return a, nc(st, titled("knight"), exclude=(a,))
+
+
 # ---------------------------------------------------------------------------
 # §13.4.1 Acquire A Title
 # ---------------------------------------------------------------------------
@@ -61,8 +67,7 @@ def test_13_4_1_title_costs_title_table_ip_and_adds_one_status():
 def test_13_4_1_any_number_of_characters_in_one_activity():
     pos = setup()
     st = pos.state
-    a = nc(st, titled("sir"))
-    b = nc(st, titled("knight"))
+    a, b = sir_and_knight(st)
     pos.char(a, owner=0).char(b, owner=0)
     pos.player(0, ip=5, pp=30)
     g = pos.run("act_title", p=0)
@@ -242,8 +247,7 @@ def test_13_4_4_needs_a_farc_and_asks_which():
 def test_13_4_7_henchman_card_under_a_fac_not_pc_or_counselor():
     pos = setup()
     st = pos.state
-    a = nc(st, titled("sir"))
-    b = nc(st, titled("knight"))
+    a, b = sir_and_knight(st)
     pos.char(a, owner=0).char(b, owner=0).player(0, pp=40)
     assert not legal(st, "create_henchman")
     pos.give(0, "monarchs_counselor", "henchman")
@@ -264,8 +268,7 @@ def test_13_4_7_henchman_card_under_a_fac_not_pc_or_counselor():
 def test_13_4_13_recruit_both_drawn_counters_in_one_activity():
     pos = setup()
     st = pos.state
-    a = nc(st, titled("sir"))
-    b = nc(st, titled("knight"), exclude=(a,))
+    a, b = sir_and_knight(st)
     pos.loyalty(0, a).loyalty(0, b).player(0, pp=10)
     g = pos.run("act_recruit", p=0)
     g.apply(char_action(a))
@@ -299,8 +302,7 @@ def test_13_4_13_recruit_needs_pp_and_a_free_nc():
 def test_13_4_13_second_recruit_only_if_pp_cover_both():
     pos = setup()
     st = pos.state
-    a = nc(st, titled("sir"))
-    b = nc(st, titled("knight"), exclude=(a,))
+    a, b = sir_and_knight(st)
     pos.loyalty(0, a).loyalty(0, b).player(0, pp=2)
     g = pos.run("act_recruit", p=0)
     g.apply(char_action(a))
@@ -710,8 +712,7 @@ def test_10_player_turn_draws_first_then_activities_then_counters_go_back():
 def test_11_2_recruited_counter_stays_on_the_card_the_other_goes_back():
     pos = setup()
     st = pos.state
-    a = nc(st, titled("sir"))
-    b = nc(st, titled("knight"), exclude=(a,))
+    a, b = sir_and_knight(st)
     pos.loyalty(0, a).loyalty(0, b).player(0, pp=1)
     g = pos.run("act_recruit", p=0)
     halted(g)  # only a is affordable: recruited automatically

@@ -117,12 +117,14 @@ def test_usurp_chance_distributions() -> None:
     assert usurp_chance(v, "thomas") == 0.0
 
 
+@pytest.mark.parametrize("agent,copies,seed", [("noble-ismcts-v2", 1, 60), ("noble-ismcts-v3", 2, 70)])
 @pytest.mark.parametrize("n", [2, 6])
-def test_ismcts_v2_plays_complete_games_deterministically(n: int) -> None:
-    """noble-ismcts-v2 (small budget) finishes 2- and 6-player games legally, the same for a seed."""
-    ids = ["noble-ismcts-v2"] + ["noble-rule-v1"] * (n - 1)
-    a = _play(ids, seed=60 + n, max_turns=8)
-    b = _play(ids, seed=60 + n, max_turns=8)
+def test_ismcts_plays_complete_games_deterministically(agent: str, copies: int, seed: int, n: int) -> None:
+    """noble-ismcts-v2 and -v3 (small budget, ``copies`` seats) finish 2- and 6-player games legally,
+    the same for a seed."""
+    ids = [agent] * copies + ["noble-rule-v1"] * (n - copies)
+    a = _play(ids, seed=seed + n, max_turns=8)
+    b = _play(ids, seed=seed + n, max_turns=8)
     assert a.over and a.log_lines() == b.log_lines()
 
 
@@ -135,15 +137,6 @@ def test_ismcts_v2_searches_and_sees_only_its_view() -> None:
     g = Game(players=4, seed=9, max_turns=6)
     play_out(g, [bot, *others])
     assert bot.searches > 0
-
-
-@pytest.mark.parametrize("n", [2, 6])
-def test_ismcts_v3_plays_complete_games_deterministically(n: int) -> None:
-    """noble-ismcts-v3 (small budget) finishes 2- and 6-player games legally, the same for a seed."""
-    ids = ["noble-ismcts-v3"] * 2 + ["noble-rule-v1"] * (n - 2)
-    a = _play(ids, seed=70 + n, max_turns=8)
-    b = _play(ids, seed=70 + n, max_turns=8)
-    assert a.over and a.log_lines() == b.log_lines()
 
 
 def test_ismcts_v3_searches_stakes_and_sees_only_its_view() -> None:

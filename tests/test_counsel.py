@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers import MC, C, T, counsel_turn, kind, make_hm, make_mc, pc, put, take
 
+from fandonia_env.engine import Game
 from fandonia_env.engine.core.actions import PASS, SIGN_MINUS, SIGN_PLUS, char_action, player_action
 from fandonia_env.engine.core.machine import OPS
 from fandonia_env.engine.data.components import CARD_TYPE_OF
@@ -29,6 +30,15 @@ def calls(stub_ops):
     return stub_ops(*CROSS, effects={"discharge": discharge})
 
 
+def counsel(pos: Position, table: str, choice: int, *dice: int) -> Game:
+    """Player 0 counsels on ``table`` with counsel ``choice``, the dice scripted."""
+    pos.dice(*dice)
+    g = pos.run("counsel_step", p=0)
+    take(g, "counsel_table", T(table))
+    take(g, "counsel_choice", C(choice))
+    return g
+
+
 # ---------------------------------------------------------------------------
 # §15.1 the counsel step, declining
 # ---------------------------------------------------------------------------
@@ -46,10 +56,7 @@ def test_15_1_player_may_decline_counsel_with_pass():
 
 def test_15_1_may_counsel_even_when_activities_are_lost():
     pos = counsel_turn(no_more=True)
-    pos.dice(3, 3)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "court_ball", 3, 3, 3)
     assert kind(g) == "halt"
     assert pos.state.players[0].counsels == {"court_ball": [3]}
     assert pos.state.pt["counselled"]
@@ -69,10 +76,7 @@ def test_15_2_player_without_office_or_counselor_cannot_counsel():
 def test_15_2_pc_office_holder_may_counsel():
     pos = counsel_turn(mc=False)
     pos.office("minister_of_trade", pc(pos))
-    pos.dice(4, 4)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(4))
+    g = counsel(pos, "court_ball", 4, 4, 4)
     assert kind(g) == "halt" and pos.state.players[0].pp == 11  # 8: pleased, One PP
 
 
@@ -100,10 +104,7 @@ def test_15_2_other_office_holders_and_counselors_abroad_may_not_counsel():
 def test_15_2_free_counsel_from_court_ball_allows_counsel_without_office():
     pos = counsel_turn(mc=False)
     pos.player(0, free_counsel=True)
-    pos.dice(6, 6)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "court_ball", 3, 6, 6)
     assert kind(g) == "halt"  # no counselor choice: the free counsel is the player's
     assert pos.state.players[0].pp == 12
 
@@ -116,10 +117,7 @@ def test_15_2_free_counsel_from_court_ball_allows_counsel_without_office():
 def test_15_3_henchman_may_stand_in_and_real_counselor_keeps_card_15_8(calls):
     pos = counsel_turn()
     make_hm(pos, 0, "41")
-    pos.dice(1, 2)  # 3: displeased, lose office
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "court_ball", 3, 1, 2)  # 3: displeased, lose office
     assert set(g.decision()["options"]) == {char_action(MC), char_action("41")}
     take(g, "counsel_counselor", char_action("41"))
     assert kind(g) == "halt"
@@ -132,10 +130,7 @@ def test_15_3_henchman_abroad_may_not_counsel():
     pos = counsel_turn()
     make_hm(pos, 0, "41")
     pos.state.wchar("41").location = "epalin"
-    pos.dice(3, 3)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "court_ball", 3, 3, 3)
     assert kind(g) == "halt"  # only the Monarch's Counselor: chosen automatically
 
 
@@ -150,10 +145,7 @@ def test_15_8_henchman_who_is_the_office_holder_loses_office(calls):
     pos = counsel_turn(mc=False)
     make_hm(pos, 0, "41")
     pos.office("minister_of_trade", "41")
-    pos.dice(2, 2)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "court_ball", 3, 2, 2)
     assert kind(g) == "halt"
     assert calls == [("discharge", {"cid": "41"})]
 
@@ -204,10 +196,7 @@ def test_15_7_each_listed_pc_or_fac_gives_its_owner_a_sign_and_ncs_are_ignored(c
     pos.office("high_minister", "42")
     pos.char("52", owner=None)  # the Sheriff is neutral: ignored
     pos.office("minister_of_justice", "43")  # NC holder: ignored
-    pos.dice(3, 3)  # 6
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("banking_crisis"))
-    take(g, "counsel_choice", C(4))
+    g = counsel(pos, "banking_crisis", 4, 3, 3)  # 6
     take(g, "counsel_counselor", char_action(pc(pos)))
     assert g.decision()["player"] == 0
     take(g, "declare_modifier", SIGN_PLUS)
@@ -221,10 +210,7 @@ def test_15_7_each_listed_pc_or_fac_gives_its_owner_a_sign_and_ncs_are_ignored(c
 def test_15_7_opponent_may_subtract_and_a6_clamps_to_row_2(calls):
     pos = counsel_turn(problems=("pirates",))
     pos.char("54", owner=1)  # the Admiral modifies Pirates 1
-    pos.dice(1, 1)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("pirates"))
-    take(g, "counsel_choice", C(1))
+    g = counsel(pos, "pirates", 1, 1, 1)
     take(g, "declare_modifier", SIGN_MINUS)
     assert kind(g) == "halt"
     assert any("= 2." in e["t"] for e in pos.state.log)
@@ -236,10 +222,7 @@ def test_15_11_farc_monarch_player_modifies_all_counsels_and_may_not_counsel_36_
     pos = counsel_turn()
     pos.state.wchar("george").owner = 1
     make_mc(pos, 1, "44")
-    pos.dice(4, 4)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(1))
+    g = counsel(pos, "court_ball", 1, 4, 4)
     assert g.decision()["player"] == 1
     take(g, "declare_modifier", SIGN_PLUS)
     assert kind(g) == "halt"
@@ -260,10 +243,7 @@ def test_15_11_farc_monarch_player_modifies_all_counsels_and_may_not_counsel_36_
                                            ((4, 4), 11, True), ((4, 5), 12, True), ((6, 6), 12, True)])
 def test_15_8_results_rows_pp_and_loss_of_counselor_card(calls, dice, pp, keeps):
     pos = counsel_turn()
-    pos.dice(*dice)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "court_ball", 3, *dice)
     assert kind(g) == "halt"
     assert pos.state.players[0].pp == pp
     assert (pos.state.chars[MC].counselor_card is not None) == keeps
@@ -276,10 +256,7 @@ def test_15_8_henchman_stand_in_on_a_2_keeps_the_office_but_the_five_pp_are_lost
     pos = counsel_turn()
     make_hm(pos, 0, "41")
     pp0 = pos.state.players[0].pp
-    pos.dice(1, 1)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "court_ball", 3, 1, 1)
     take(g, "counsel_counselor", char_action("41"))
     assert kind(g) == "halt"
     assert pos.state.chars[MC].counselor_card is not None
@@ -289,19 +266,13 @@ def test_15_8_henchman_stand_in_on_a_2_keeps_the_office_but_the_five_pp_are_lost
 def test_15_8_displeased_office_holder_is_discharged(calls):
     pos = counsel_turn(mc=False)
     pos.office("minister_of_navy", pc(pos))
-    pos.dice(2, 1)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(4))
+    counsel(pos, "court_ball", 4, 2, 1)
     assert calls == [("discharge", {"cid": pc(pos)})]
 
 
 def test_15_8_not_accepted_counsel_has_no_effect(calls):
     pos = counsel_turn(crown="intrigue")
-    pos.dice(4, 4)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("intrigue"))
-    take(g, "counsel_choice", C(4))
+    g = counsel(pos, "intrigue", 4, 4, 4)
     assert kind(g) == "halt"
     assert calls == [] and pos.state.players[0].pp == 11
 
@@ -349,10 +320,7 @@ def test_15_9_table_closed_when_only_unmade_counsel_has_no_target():
 def test_15_10_free_counsel_suffers_no_ill_effects(calls):
     pos = counsel_turn()
     pos.player(0, free_counsel=True)
-    pos.dice(1, 1)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("court_ball"))
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "court_ball", 3, 1, 1)
     assert kind(g) == "halt"
     assert pos.state.players[0].pp == 10
     assert pos.state.chars[MC].counselor_card is not None
@@ -402,10 +370,7 @@ def test_intrigue_1_extradition_by_counsel_returns_wrongdoer_to_trial_25(calls):
     pos.char("43", wrongdoer=True, hiding=True, location="epalin")
     pos.char("44", wrongdoer=True, hiding=True, location="cronos")
     pos.state.wars = ["cronos"]  # §7.10.1: not extraditable
-    pos.dice(6, 6)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("intrigue"))
-    take(g, "counsel_choice", C(1))
+    g = counsel(pos, "intrigue", 1, 6, 6)
     assert kind(g) == "halt"  # 44 is stuck at war: 43 is stated automatically
     c = pos.state.chars["43"]
     assert (c.hiding, c.location) == (False, "fandonia")
@@ -420,10 +385,7 @@ def test_intrigue_2_new_ambassador_to_besyzan_a57(calls):
     pos.office("amb_besyzan", "31")
     pos.state.wchar("31").location = "besyzan"
     old = "31"
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("intrigue"))
-    pos.dice(6, 6)
-    take(g, "counsel_choice", C(2))
+    g = counsel(pos, "intrigue", 2, 6, 6)
     opts = g.decision()["options"]
     assert char_action("42") in opts and char_action(MC) not in opts  # own FAC is no EAC
     for p in range(3):  # any player's PC who may hold office (11-44, §16.1)
@@ -441,10 +403,7 @@ def test_intrigue_3_accusation_lets_player_intrigue_a_card_from_stated_opponent(
     pos = counsel_turn(crown="intrigue")
     while len(pos.state.players[2].hand) > 3:  # §14.2.7: three cards or less are protected
         pos.state.deck.append(pos.state.players[2].hand.pop())
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("intrigue"))
-    pos.dice(5, 6)
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "intrigue", 3, 5, 6)
     # only player 1 can be stated: auto-chosen
     assert kind(g) == "halt"
     assert calls == [("intrigue_draw", {"p": 0, "victim": 1})]
@@ -452,10 +411,7 @@ def test_intrigue_3_accusation_lets_player_intrigue_a_card_from_stated_opponent(
 
 def test_intrigue_3_opponent_choice_uses_relative_player_ids(calls):
     pos = counsel_turn(crown="intrigue")
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("intrigue"))
-    pos.dice(5, 6)
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "intrigue", 3, 5, 6)
     assert g.decision()["options"] == [player_action(0, 1, 3), player_action(0, 2, 3)]
     take(g, "counsel_target", player_action(0, 2, 3))
     assert calls == [("intrigue_draw", {"p": 0, "victim": 2})]
@@ -528,10 +484,7 @@ def test_scandal_3_condemn_earc_releases_it_to_nrc(calls):
 
 def test_scandal_4_expose_a_scandal_on_stated_character(calls):
     pos = counsel_turn(crown="scandal")
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("scandal"))
-    pos.dice(6, 6)
-    take(g, "counsel_choice", C(4))
+    g = counsel(pos, "scandal", 4, 6, 6)
     opts = g.decision()["options"]
     assert char_action("george") not in opts and char_action(MC) not in opts  # RC, own FAC
     take(g, "counsel_target", char_action("43"))
@@ -542,10 +495,7 @@ def test_scandal_4_expose_a_scandal_on_stated_character(calls):
 def test_agriculture_3_witchcraft_accuses_stated_character(calls):
     pos = counsel_turn(problems=("agriculture_crisis",))
     pos.char("42", wrongdoer=True)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("agriculture_crisis"))
-    pos.dice(6, 6)
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "agriculture_crisis", 3, 6, 6)
     assert char_action("42") not in g.decision()["options"]  # §24.10
     take(g, "counsel_target", char_action(pos.state.players[1].pc))
     while kind(g) == "declare_modifier":
@@ -580,10 +530,7 @@ def test_international_incident_2_recall_stated_ambassador_who_may_modify(calls)
     pos.char("36", owner=1)
     pos.office("amb_epalin", "36")
     pos.state.wchar("36").location = "epalin"
-    pos.dice(4, 4)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("international_incident"))
-    take(g, "counsel_choice", C(2))
+    g = counsel(pos, "international_incident", 2, 4, 4)
     take(g, "counsel_target", char_action("36"))
     assert g.decision()["player"] == 1 and kind(g) == "declare_modifier"
     take(g, "declare_modifier", SIGN_PLUS)  # 8 + 1 = 9: accepted
@@ -596,10 +543,7 @@ def test_foreign_war_2_only_ambassador_of_country_at_war(calls):
     pos.state.wars = ["cronos"]
     pos.office("amb_cronos", "31")
     amb = "31"
-    pos.dice(6, 6)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("foreign_war"))
-    take(g, "counsel_choice", C(2))
+    g = counsel(pos, "foreign_war", 2, 6, 6)
     assert kind(g) == "halt"  # the only legal Ambassador is stated automatically
     assert calls == [("discharge", {"cid": amb})]
 
@@ -698,10 +642,7 @@ def test_court_ball_2_twice_forces_one_court_ball():
 def test_intrigue_3_opponent_with_farc_monarch_cannot_be_stated_14_2_7(calls):
     pos = counsel_turn(crown="intrigue")
     pos.state.wchar("george").owner = 2
-    pos.dice(6, 6)
-    g = pos.run("counsel_step", p=0)
-    take(g, "counsel_table", T("intrigue"))
-    take(g, "counsel_choice", C(3))
+    g = counsel(pos, "intrigue", 3, 6, 6)
     while kind(g) == "declare_modifier":
         g.apply(PASS)
     assert kind(g) == "halt"  # only player 1 could be stated

@@ -8,7 +8,7 @@ chapter does and what it hands on."""
 from __future__ import annotations
 
 import pytest
-from helpers import recorded, recorder
+from helpers import court_ball, recorded, recorder
 
 from fandonia_env.engine import Game
 from fandonia_env.engine.core.actions import ID, NO, YES, char_action, player_action
@@ -350,17 +350,11 @@ def test_13_4_12_any_activity_waiver_consumes_nothing_a42():
 # ---------------------------------------------------------------------------
 
 
-def ball(pos, *dice):
-    pos.state.forced_crown = ["court_ball"]
-    pos.dice(*dice)
-    return pos.run("crown_phase")
-
-
 def test_8_4_4_good_rows_give_pp_modifier_and_free_counsel():
     pos = pos3()
     st = pos.state
     pp = [pl.pp for pl in st.players]
-    g = ball(pos, 4, 4, 6, 6, 3, 4)  # 8, 12, 7
+    g = court_ball(pos, 4, 4, 6, 6, 3, 4)  # 8, 12, 7
     pl = g.state.players
     assert [p.pp - q for p, q in zip(pl, pp)] == [1, 5, 0]
     assert [p.ball_mod for p in pl] == [1, 2, 0]
@@ -373,7 +367,7 @@ def test_8_4_4_modifier_is_cumulative_to_plus_two_and_applies_to_the_roll():
     st.players[0].ball_mod = 2
     st.players[1].ball_mod = 1
     pp = st.players[0].pp
-    g = ball(pos, 3, 3, 3, 3, 1, 2)  # 6+2 = 8; 6+1 = 7; 3 -> Insulting (duel)
+    g = court_ball(pos, 3, 3, 3, 3, 1, 2)  # 6+2 = 8; 6+1 = 7; 3 -> Insulting (duel)
     pl = g.state.players
     assert pl[0].ball_mod == 2 and pl[0].pp == pp + 1 and pl[0].free_counsel  # capped at +2
     assert pl[1].ball_mod == 1 and not pl[1].free_counsel
@@ -382,14 +376,14 @@ def test_8_4_4_modifier_is_cumulative_to_plus_two_and_applies_to_the_roll():
 def test_8_4_4_ill_mannered_loses_one_pp():
     pos = pos3()
     pp = pos.state.players[0].pp
-    g = ball(pos, 2, 3, 3, 4, 3, 4)
+    g = court_ball(pos, 2, 3, 3, 4, 3, 4)
     assert g.state.players[0].pp == pp - 1
 
 
 def test_8_4_4_abusive_conduct_designate_pc_accused_and_pc_banned():
     pos = pos3()
     st = pos.state
-    g = ball(pos, 1, 1, 3, 4, 3, 4)
+    g = court_ball(pos, 1, 1, 3, 4, 3, 4)
     pc0 = st.players[0].pc
     assert recorded(g.state, "accuse")[0]["cid"] == pc0
     assert st.chars[pc0].banned
@@ -404,7 +398,7 @@ def test_8_4_4_attending_henchman_takes_the_ban_and_may_be_designated_17_2_3():
     card = next(c for c in st.players[0].hand if CARD_TYPE_OF[c] == "henchman")
     st.players[0].hand.remove(card)
     st.wchar(hm).henchman_card = card
-    g = ball(pos, 2, 2, 3, 4, 3, 4)  # 4: Disgraceful Conduct
+    g = court_ball(pos, 2, 2, 3, 4, 3, 4)  # 4: Disgraceful Conduct
     d = g.decision()
     assert d["kind"] == "court_ball_designate"
     assert set(d["options"]) == {char_action(st.players[0].pc), char_action(hm)}
@@ -417,7 +411,7 @@ def test_8_4_4_insulting_schedules_a_court_ball_duel_among_attendees():
     pos = pos3()
     st = pos.state
     st.wchar("11").hiding = True  # does not attend
-    g = ball(pos, 1, 2, 3, 4, 3, 4)
+    g = court_ball(pos, 1, 2, 3, 4, 3, 4)
     duel = recorded(g.state, "duel")
     assert len(duel) == 1 and duel[0]["player"] == 0 and duel[0]["source"] == "court_ball"
     assert "11" not in duel[0]["attendees"] and "george" in duel[0]["attendees"]
@@ -434,7 +428,7 @@ def test_8_4_4_player_whose_pc_cannot_attend_does_not_roll_a43(situation):
     else:
         setattr(c, situation, True)
     pp = st.players[1].pp
-    g = ball(pos, 6, 6, 6, 6)  # only players 0 and 2 roll
+    g = court_ball(pos, 6, 6, 6, 6)  # only players 0 and 2 roll
     assert g.state.rng.scripted == []
     assert g.state.players[1].pp == pp and g.state.players[0].free_counsel and g.state.players[2].free_counsel
 

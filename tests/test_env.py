@@ -7,6 +7,8 @@ import json
 import pickle
 import random
 import warnings
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -54,20 +56,26 @@ def test_same_space_for_every_agent_and_player_count():
     assert spaces_ == {((OBS_SIZE,), (NUM_ACTIONS,))}
 
 
+def random_walk(e: Any, seed: int, limit: int) -> Iterator[tuple[str, dict, float, bool, bool, dict]]:
+    """Resets the AEC env ``e`` and plays random legal actions (``None`` for a done agent), yielding
+    each agent's ``last()`` before it steps."""
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    for agent in e.agent_iter(limit):
+        obs, r, term, trunc, info = e.last()
+        yield agent, obs, r, term, trunc, info
+        e.step(None if term or trunc else rng.choice(list(np.flatnonzero(obs["action_mask"]))))
+
+
 def test_masks_zero_for_non_deciding_agents_and_nonzero_for_the_decider():
     e = fandonia_v0.env(players=4, max_turns=4)
-    e.reset(seed=3)
-    rng = random.Random(3)
-    for agent in e.agent_iter(400):
-        obs, r, term, trunc, info = e.last()
+    for agent, obs, _r, term, trunc, _info in random_walk(e, 3, 400):
         if term or trunc:
-            e.step(None)
             continue
         assert obs["action_mask"].sum() >= 2
         for other in e.agents:
             if other != agent:
                 assert e.observe(other)["action_mask"].sum() == 0
-        e.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
 
 
 def test_illegal_action_raises_engine_error_with_illegal_raise():
@@ -107,16 +115,10 @@ def test_env_level_leak_resampling_hidden_cards_leaves_observation_identical():
 
 def test_truncation_sets_truncations_not_terminations():
     e = fandonia_v0.env(players=2, max_turns=1)
-    e.reset(seed=2)
-    rng = random.Random(2)
-    for _agent in e.agent_iter(2000):
-        obs, r, term, trunc, info = e.last()
+    for _agent, _obs, r, term, trunc, info in random_walk(e, 2, 2000):
         if term or trunc:
             assert trunc and not term
             assert info["result"] == "truncated" and r == 0
-            e.step(None)
-            continue
-        e.step(rng.choice(list(np.flatnonzero(obs["action_mask"]))))
 
 
 # ---------------------------------------------------------------------------

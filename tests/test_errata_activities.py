@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from helpers import activity_turn, free_legal, free_noble, halted, kind, logs
 
+from fandonia_env.engine import Game
 from fandonia_env.engine.chapters.problems import roll_spec
 from fandonia_env.engine.chapters.turn import activity_options
 from fandonia_env.engine.core import registry
@@ -179,14 +180,20 @@ def test_errata_d43_offer_bribe_only_in_errata_same_country_and_with_ip():
     assert free_legal(st, "offer_bribe")
 
 
+def _offer_bribe(pos: Position, m: str, ip: int, *dice: int) -> Game:
+    """Player 0 (``ip`` IP) offers a bribe to the neutral minister ``m``, the dice scripted."""
+    pos.player(0, ip=ip).dice(*dice)
+    g = pos.run("bribe_offer", p=0)
+    if kind(g) == "bribe_target":
+        g.apply(char_action(m))
+    return g
+
+
 def test_errata_d43_accepted_bribe_pays_bank_and_gives_one_problem_sign():
     pos = setup()
     st = pos.state
     m = _minister(pos)
-    pos.player(0, ip=5).dice(3)
-    g = pos.run("bribe_offer", p=0)
-    if kind(g) == "bribe_target":
-        g.apply(char_action(m))
+    g = _offer_bribe(pos, m, 5, 3)
     d = g.decision()
     assert d["kind"] == "bribe_amount" and d["options"] == [ID[f"amount_{k}"] for k in range(1, 6)]
     g.apply(ID["amount_3"])
@@ -216,10 +223,7 @@ def test_errata_d43_refused_bribe_costs_nothing():
     pos = setup()
     st = pos.state
     m = _minister(pos)
-    pos.player(0, ip=5).dice(5)
-    g = pos.run("bribe_offer", p=0)
-    if kind(g) == "bribe_target":
-        g.apply(char_action(m))
+    g = _offer_bribe(pos, m, 5, 5)
     g.apply(ID["amount_2"])
     halted(g)
     assert st.players[0].ip == 5 and "refused" in logs(g)
@@ -233,10 +237,7 @@ def test_errata_d43_a_six_accuses_the_nc_and_the_offerer_with_the_amount():
     me = _pc(st)
     st.wchar(m).fixed_status = 8
     st.wchar(me).fixed_status = 8
-    pos.player(0, ip=9).dice(6, 1, 1)  # a natural 6 fails even a 6-IP offer (A27 ii); 1 + 6 = 7 < 8
-    g = pos.run("bribe_offer", p=0)
-    if kind(g) == "bribe_target":
-        g.apply(char_action(m))
+    g = _offer_bribe(pos, m, 9, 6, 1, 1)  # a natural 6 fails even a 6-IP offer (A27 ii); 1 + 6 = 7 < 8
     g.apply(ID["amount_6"])
     halted(g)
     text = logs(g)

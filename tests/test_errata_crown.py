@@ -7,8 +7,9 @@ differs, the same position in the 1981 edition for contrast."""
 from __future__ import annotations
 
 import pytest
-from helpers import government, halted, logged, recorded, recorder
+from helpers import court_ball, government, halted, logged, recorded, recorder
 
+from fandonia_env.engine import GameState
 from fandonia_env.engine.chapters.offices import fillable_offices
 from fandonia_env.engine.chapters.usurpation import support_multiplier
 from fandonia_env.engine.core.actions import ID, NO, PASS, YES, char_action, player_action
@@ -40,26 +41,16 @@ def npc(st, n: int = 0, exclude=()) -> str:
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("crown", ["court_ball", "intrigue"])
-def test_errata_d13_support_bonus_ten_on_court_ball_or_intrigue(crown):
+@pytest.mark.parametrize("crown,bonus", [("court_ball", 10), ("intrigue", 10)] + [
+    (crown, 0) for crown in ("famine", "scandal", "plague", "royal_death", "one_problem", "two_problems")])
+def test_errata_d13_support_bonus_ten_only_on_court_ball_or_intrigue(crown, bonus):
     pos = make(support=60)
     st = pos.state
     st.problems_at_start = False
     st.crown = crown
     st.tstate["crown_events"] = [crown]
     halted(pos.run("support_bonus"))
-    assert st.support == 70
-
-
-@pytest.mark.parametrize("crown", ["famine", "scandal", "plague", "royal_death", "one_problem", "two_problems"])
-def test_errata_d13_no_support_bonus_on_other_crown_results(crown):
-    pos = make(support=60)
-    st = pos.state
-    st.problems_at_start = False
-    st.crown = crown
-    st.tstate["crown_events"] = [crown]
-    halted(pos.run("support_bonus"))
-    assert st.support == 60
+    assert st.support == 60 + bonus
     if crown in ("famine", "scandal", "plague"):  # the 1981 rule gives +5 here
         pos = make(edition="1981", support=60)
         pos.state.problems_at_start = False
@@ -185,6 +176,14 @@ def _victim_hand(pos, p, top: str):
     pl.hand.insert(0, pl.hand.pop())
 
 
+def _intrigue_draw(top: str, edition: str = "errata") -> GameState:
+    """Player 0's intrigue draws ``top`` from player 1's hand (see ``_victim_hand``); the state after."""
+    pos = make(edition)
+    _victim_hand(pos, 1, top)
+    halted(pos.run("intrigue_draw", p=0, victim=1))
+    return pos.state
+
+
 @pytest.fixture
 def draw_first(monkeypatch):
     from fandonia_env.engine.core.rng import RNG
@@ -195,30 +194,21 @@ def draw_first(monkeypatch):
 @pytest.mark.parametrize("ctype", ["foreign_support_epalin", "assassination"])
 def test_errata_d19_foreign_support_and_assassination_are_illegal_kept_and_owner_accused(
         ctype, stub_accuse, draw_first):
-    pos = make()
-    st = pos.state
-    _victim_hand(pos, 1, ctype)
-    halted(pos.run("intrigue_draw", p=0, victim=1))
+    st = _intrigue_draw(ctype)
     assert len(st.players[1].hand) == 4 and CARD_TYPE_OF[st.players[1].hand[0]] == ctype
     acc = recorded(st, "accuse")
     assert len(acc) == 1 and acc[0]["cid"] == st.players[1].pc
 
 
 def test_errata_d19_foreign_support_is_legal_in_1981(stub_accuse, draw_first):
-    pos = make(edition="1981")
-    st = pos.state
-    _victim_hand(pos, 1, "foreign_support_epalin")
-    halted(pos.run("intrigue_draw", p=0, victim=1))
+    st = _intrigue_draw("foreign_support_epalin", edition="1981")
     assert len(st.players[1].hand) == 3 and not recorded(st, "accuse")
 
 
 @pytest.mark.parametrize("ctype", ["treachery", "intrigue"])
 def test_errata_d46_d45_treachery_and_intrigue_cards_are_legal_discarded_no_accusation(
         ctype, stub_accuse, draw_first):
-    pos = make()
-    st = pos.state
-    _victim_hand(pos, 1, ctype)
-    halted(pos.run("intrigue_draw", p=0, victim=1))
+    st = _intrigue_draw(ctype)
     assert len(st.players[1].hand) == 3 and CARD_TYPE_OF[st.discard[-1]] == ctype
     assert not recorded(st, "accuse")
     assert logged(st, "a legal card, which is discarded")
@@ -286,20 +276,14 @@ def test_errata_d45_intrigue_card_is_no_substitute_but_still_an_intrigue_counter
 # ---------------------------------------------------------------------------
 
 
-def ball(pos, *dice):
-    pos.state.forced_crown = ["court_ball"]
-    pos.dice(*dice)
-    return pos.run("crown_phase")
-
-
 def test_errata_d20_free_counsel_needs_nine_or_more():
     pos = make()
-    g = ball(pos, 4, 4, 4, 5, 3, 4)  # 8, 9, 7
+    g = court_ball(pos, 4, 4, 4, 5, 3, 4)  # 8, 9, 7
     halted(g)
     assert [p.free_counsel for p in g.state.players] == [False, True, False]
     assert logged(g.state, "it takes 9 or more")
     p81 = make(edition="1981")
-    g = ball(p81, 4, 4, 4, 5, 3, 4)
+    g = court_ball(p81, 4, 4, 4, 5, 3, 4)
     assert [p.free_counsel for p in g.state.players] == [True, True, False]
 
 
@@ -308,14 +292,14 @@ def test_errata_d21_banned_pc_loses_two_pp_at_every_court_ball():
     st = pos.state
     st.wchar(st.players[1].pc).banned = True
     pp = [pl.pp for pl in st.players]
-    g = ball(pos, 3, 4, 3, 4)  # players 0 and 2 roll 7 (no effect)
+    g = court_ball(pos, 3, 4, 3, 4)  # players 0 and 2 roll 7 (no effect)
     halted(g)
     assert [pl.pp - q for pl, q in zip(st.players, pp)] == [0, -2, 0]
     p81 = make(edition="1981")
     s81 = p81.state
     s81.wchar(s81.players[1].pc).banned = True
     pp = [pl.pp for pl in s81.players]
-    ball(p81, 3, 4, 3, 4)
+    court_ball(p81, 3, 4, 3, 4)
     assert [pl.pp - q for pl, q in zip(s81.players, pp)] == [0, 0, 0]
 
 
@@ -326,7 +310,7 @@ def test_errata_d21_face_down_banned_pc_loses_nothing():
     c.banned = True
     c.dead = True  # face-down (§31.5): he takes part in nothing
     pp = [pl.pp for pl in st.players]
-    halted(ball(pos, 3, 4, 3, 4))
+    halted(court_ball(pos, 3, 4, 3, 4))
     assert [pl.pp for pl in st.players] == pp
 
 

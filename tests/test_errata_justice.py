@@ -25,6 +25,14 @@ def fresh(edition: str = "errata", players: int = 3) -> Position:
                                     "amb_city_states", "amb_besyzan"))
 
 
+def holding(card: str, intrigue: int = 0, edition: str = "errata") -> Position:
+    """Player 1's turn (``intrigue`` Intrigue counters), player 1 holding a ``card`` card."""
+    pos = fresh(edition)
+    pos.turn_state(1, intrigue=intrigue)
+    pos.give(1, card)
+    return pos
+
+
 def fugitive(pos: Position, cid: str, owner: int | None, *, hiding: bool, where: str = "cronos",
              fate: str = "hearing") -> None:
     """A wrongdoer abroad (hiding or living openly) who fled a hearing (or a trial)."""
@@ -165,9 +173,7 @@ def test_errata_d66_no_extradition_from_hiding_in_fandonia_nor_of_the_banished()
         pos.give(1, "extradition")
         pos.char(ROLAND, hiding=True, wrongdoer=True)
         assert registry.ACTIVITIES["extradite"].legal(pos.state, 1) is legal
-    pos = fresh()
-    pos.turn_state(1)
-    pos.give(1, "extradition")
+    pos = holding("extradition")
     pos.char(ROLAND, banished=True, wrongdoer=True, location="cronos")
     assert not registry.ACTIVITIES["extradite"].legal(pos.state, 1)
     fugitive(pos, MORTIMER, 2, hiding=False)  # living openly abroad: yes (ES §25.1)
@@ -175,9 +181,7 @@ def test_errata_d66_no_extradition_from_hiding_in_fandonia_nor_of_the_banished()
 
 
 def _veto_position() -> Position:
-    pos = fresh()
-    pos.turn_state(1)
-    pos.give(1, "extradition")
+    pos = holding("extradition")
     fugitive(pos, MORTIMER, 2, hiding=False)
     pos.char(DALE, owner=0)
     pos.office("amb_cronos", DALE)  # player 0's FAC is the Ambassador to Cronos
@@ -228,9 +232,7 @@ def test_errata_d69_extradition_by_counsel_no_veto_even_from_hiding_abroad():
 
 
 def test_errata_d70_a30_extradition_alone_against_a_fugitive_hiding_abroad_has_no_effect():
-    pos = fresh()
-    pos.turn_state(1)
-    pos.give(1, "extradition")
+    pos = holding("extradition")
     fugitive(pos, ROLAND, 2, hiding=True)
     g = pos.run("justice_extradite", p=1)
     halted(g)
@@ -238,9 +240,7 @@ def test_errata_d70_a30_extradition_alone_against_a_fugitive_hiding_abroad_has_n
     assert c.hiding and c.location == "cronos" and "no effect (A30)" in logs(g)
     assert "Persecution" in logs(g)  # said plainly: absent (R2)
     # with an Intrigue counter it succeeds as in the 1981 rules (A30's fallback)
-    pos = fresh()
-    pos.turn_state(1, intrigue=1)
-    pos.give(1, "extradition")
+    pos = holding("extradition", intrigue=1)
     fugitive(pos, ROLAND, 2, hiding=True)
     pos.dice(1, 1)
     g = pos.run("justice_extradite", p=1)
@@ -251,9 +251,7 @@ def test_errata_d70_a30_extradition_alone_against_a_fugitive_hiding_abroad_has_n
 
 
 def test_errata_d71_fugitive_hiding_abroad_may_escape_to_another_country():
-    pos = fresh()
-    pos.turn_state(1)
-    pos.give(1, "escape")
+    pos = holding("escape")
     fugitive(pos, ROLAND, 1, hiding=True)
     assert registry.ACTIVITIES["escape"].legal(pos.state, 1)
     g = pos.run("justice_escape", p=1)
@@ -263,9 +261,7 @@ def test_errata_d71_fugitive_hiding_abroad_may_escape_to_another_country():
     halted(g)
     c = g.state.chars[ROLAND]
     assert c.hiding and c.location == "epalin"
-    pos = fresh("1981")
-    pos.turn_state(1)
-    pos.give(1, "escape")
+    pos = holding("escape", edition="1981")
     pos.char(ROLAND, owner=1, wrongdoer=True, hiding=True, location="cronos")
     assert not registry.ACTIVITIES["escape"].legal(pos.state, 1)
 
@@ -300,9 +296,7 @@ def test_errata_d73_no_foreign_crimes_nor_persecution_a_fugitive_hiding_abroad_s
 
 
 def test_errata_d74_no_extradition_in_a_country_at_war():
-    pos = fresh()
-    pos.turn_state(1)
-    pos.give(1, "extradition")
+    pos = holding("extradition")
     fugitive(pos, ROLAND, 2, hiding=False)
     assert registry.ACTIVITIES["extradite"].legal(pos.state, 1)
     pos.state.wars.append("cronos")
@@ -366,17 +360,13 @@ def test_errata_d76_nobody_pays_and_12_kills():
 
 def test_errata_d72_captured_fugitive_awaiting_execution_is_executed_escaped_prisoner_reimprisoned():
     # a prisoner awaiting execution who escaped and lives openly abroad, extradited: executed (ES §25.10)
-    pos = fresh()
-    pos.turn_state(1)
-    pos.give(1, "extradition")
+    pos = holding("extradition")
     pos.char(ROLAND, owner=2, wrongdoer=True, awaiting_execution=True, location="cronos")
     g = pos.run("justice_extradite", p=1)
     halted(g)
     assert g.state.chars[ROLAND].dead and "executed at once" in logs(g)  # and removed (D77)
     # an escaped prisoner living openly abroad: imprisoned again, no hearing
-    pos = fresh()
-    pos.turn_state(1)
-    pos.give(1, "extradition")
+    pos = holding("extradition")
     pos.char(ROLAND, owner=2, wrongdoer=True, escaped=True, location="cronos")
     g = pos.run("justice_extradite", p=1)
     halted(g)
@@ -387,9 +377,7 @@ def test_errata_d72_captured_fugitive_awaiting_execution_is_executed_escaped_pri
 def test_errata_d72_captured_escaped_prisoner_holding_an_office_loses_it():
     # an escaped prisoner living openly abroad who was given an office meanwhile (ES §20.8: treated
     # as any character abroad) is imprisoned again when captured and leaves the office (§30.4)
-    pos = fresh()
-    pos.turn_state(1)
-    pos.give(1, "extradition")
+    pos = holding("extradition")
     pos.char(ROLAND, wrongdoer=True, escaped=True, location="cronos")
     pos.office("high_minister", ROLAND)
     pos.state.wchar(ROLAND).location = "cronos"

@@ -4,9 +4,12 @@ the activities §13.4.5, §13.4.6, §13.4.8-§13.4.11 and their cards (§14.5.4-
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from helpers import halted, justice_position, kind, logs, pc
 
+from fandonia_env.engine import Game
 from fandonia_env.engine.core import registry
 from fandonia_env.engine.core.actions import ID, NO, SIGN_MINUS, SIGN_PLUS, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF
@@ -19,6 +22,29 @@ def fresh(players: int = 3, seed: int = 1) -> Position:
     """A position with empty hands (only the DOWN WITH THE KING cards), no Minister Of
     Justice (the Judge is rolled), and a few plain NCs out of office."""
     return justice_position(players, seed, plain=(ROLAND, MORTIMER, DALE, "33"))
+
+
+def _trial(pos: Position, cid: str, *dice: int) -> Game:
+    """``cid`` sent to trial (§27 interrogation first), the dice scripted."""
+    pos.dice(*dice)
+    return pos.run("to_trial", cid=cid)
+
+
+def _stuck_at_war(op: str, **char: Any) -> tuple[Position, Game]:
+    """``op`` (accuse, hearing) run on Roland, stuck in Epalin at war (§7.10.1) with ``char`` set."""
+    pos = fresh()
+    pos.state.wars.append("epalin")
+    pos.char(ROLAND, location="epalin", **char)
+    g = pos.run(op, cid=ROLAND)
+    halted(g)
+    return pos, g
+
+
+def _scandal(*dice: int) -> Game:
+    """A scandal (§22) about Roland in a fresh position, the dice scripted."""
+    pos = fresh()
+    pos.dice(*dice)
+    return pos.run("scandal", cid=ROLAND)
 
 
 def lady(pos: Position) -> str:
@@ -87,11 +113,7 @@ def test_23_5_wrongdoer_ignores_other_accusations():
 
 
 def test_7_10_1_accusation_of_character_stuck_at_war_waits_until_the_war_ends():
-    pos = fresh()
-    pos.state.wars.append("epalin")
-    pos.char(ROLAND, location="epalin")
-    g = pos.run("accuse", cid=ROLAND)
-    halted(g)
+    pos, g = _stuck_at_war("accuse")
     assert g.state.chars[ROLAND].pending_justice == "accuse"
     g.state.wars.remove("epalin")
     pos.dice(1)
@@ -177,8 +199,7 @@ def test_24_10_character_in_hiding_sent_to_hearing_may_stay_hidden_as_wrongdoer(
 
 def test_27_interrogation_5_6_character_dies_and_no_trial():
     pos = fresh()
-    pos.dice(3, 3)
-    g = pos.run("to_trial", cid=ROLAND)
+    g = _trial(pos, ROLAND, 3, 3)
     halted(g)
     assert "Character Dies" in logs(g) and "Trial Table" not in logs(g)
     assert not g.state.chars[ROLAND].wrongdoer  # the heir is in a normal situation
@@ -187,8 +208,7 @@ def test_27_interrogation_5_6_character_dies_and_no_trial():
 @pytest.mark.parametrize("dice,mod", [((3, 4), 1), ((4, 4), 2), ((5, 5), 0)])
 def test_27_interrogation_7_and_8_add_to_the_trial_roll(dice, mod):
     pos = fresh()
-    pos.dice(*dice, 1, 3, 3)  # interrogation; judge die; trial 6 - 3 + mod
-    g = pos.run("to_trial", cid=ROLAND)
+    g = _trial(pos, ROLAND, *dice, 1, 3, 3)  # interrogation; judge die; trial 6 - 3 + mod
     while kind(g) == "banish_country":
         g.apply(g.decision()["options"][0])
     halted(g)
@@ -199,16 +219,14 @@ def test_27_interrogation_2_4_fac_exposes_pc_who_is_accused():
     pos = fresh()
     pos.char(ROLAND, owner=1)
     me = pc(pos, 1)
-    pos.dice(1, 1, 1, 1, 1, 6)  # interrogation 2; judge; trial 2-3 -> not guilty; PC accusation 6
-    g = pos.run("to_trial", cid=ROLAND)
+    g = _trial(pos, ROLAND, 1, 1, 1, 1, 1, 6)  # interrogation 2; judge; trial 2-3 -> not guilty; PC accusation 6
     assert kind(g) == "hide_from_hearing" and g.decision()["ctx"]["target"] == me
     assert "FAC Exposes PC" in logs(g)
 
 
 def test_27_interrogation_2_4_nc_has_no_effect():
     pos = fresh()
-    pos.dice(1, 1, 1, 1, 1)
-    g = pos.run("to_trial", cid=ROLAND)
+    g = _trial(pos, ROLAND, 1, 1, 1, 1, 1)
     halted(g)
     assert "is a NC: no effect" in logs(g)
 
@@ -216,8 +234,7 @@ def test_27_interrogation_2_4_nc_has_no_effect():
 def test_27_3_treachery_minus_one_prison_guards_plus_or_minus_two():
     pos = fresh()
     pos.give(1, "treachery", "prison_guards")
-    pos.dice(4, 5, 1, 3, 3)  # 9 - 1 - 2 = 6: dies
-    g = pos.run("to_trial", cid=ROLAND)
+    g = _trial(pos, ROLAND, 4, 5, 1, 3, 3)  # 9 - 1 - 2 = 6: dies
     g.apply(ID["play_treachery"])
     g.apply(ID["play_prison_guards"])
     g.apply(SIGN_MINUS)
@@ -230,9 +247,8 @@ def test_27_3_treachery_minus_one_prison_guards_plus_or_minus_two():
 # ---------------------------------------------------------------------------
 
 
-def _pc_trial(pos: Position, p: int, *dice: int):
-    pos.dice(*dice)
-    return pos.run("to_trial", cid=pc(pos, p))
+def _pc_trial(pos: Position, p: int, *dice: int) -> Game:
+    return _trial(pos, pc(pos, p), *dice)
 
 
 def test_28_6_1_not_guilty_returns_to_normal():
@@ -301,8 +317,7 @@ def test_28_6_3_imprisoned_and_28_6_4_awaiting_execution_with_fac_judge():
 
 def test_28_3_judge_found_guilty_is_executed_and_never_hears_own_trial():
     pos = fresh()
-    pos.dice(6, 6, 4, 4)  # interrogation 12 won't talk; no judge die: 2nd Judge; trial 8-3 = 5
-    g = pos.run("to_trial", cid=J1)
+    g = _trial(pos, J1, 6, 6, 4, 4)  # interrogation 12 won't talk; no judge die: 2nd Judge; trial 8-3 = 5
     halted(g)
     assert "2nd Judge hears the case" in logs(g)
     assert "immediately executed" in logs(g)
@@ -322,8 +337,7 @@ def test_28_4_alibi_and_informer_modify_trial():
 
 def test_29_never_abroad_character_banished_is_imprisoned_instead():
     pos = fresh()
-    pos.dice(6, 6, 1, 4, 4)
-    g = pos.run("to_trial", cid=SHERIFF)
+    g = _trial(pos, SHERIFF, 6, 6, 1, 4, 4)
     halted(g)
     c = g.state.chars[SHERIFF]
     assert c.imprisoned and not c.banished
@@ -388,14 +402,10 @@ def test_31_6_awaiting_execution_executed_at_end_of_next_turn_not_this_one():
 
 
 def test_22_scandal_row_2_goes_to_trial_row_3_to_hearing():
-    pos = fresh()
-    pos.dice(1, 1, 6, 6)
-    g = pos.run("scandal", cid=ROLAND)
+    g = _scandal(1, 1, 6, 6)
     halted(g)
     assert "Lawlessness" in logs(g) and "Interrogation" in logs(g)
-    pos = fresh()
-    pos.dice(1, 2)
-    g = pos.run("scandal", cid=ROLAND)
+    g = _scandal(1, 2)
     assert kind(g) == "hide_from_hearing"
 
 
@@ -416,30 +426,22 @@ def test_22_scandal_row_5_half_ip_and_nc_pays_nothing():
     g = pos.run("scandal", cid=pc(pos, 1))
     halted(g)
     assert g.state.players[1].ip == 2
-    pos = fresh()
-    pos.dice(2, 3, 1)
-    g = pos.run("scandal", cid=ROLAND)
+    g = _scandal(2, 3, 1)
     halted(g)
     assert "no points are lost" in logs(g)
 
 
 def test_22_scandal_row_6_wrongdoing_rows_7_10_no_effect():
-    pos = fresh()
-    pos.dice(3, 3, 1)
-    g = pos.run("scandal", cid=ROLAND)
+    g = _scandal(3, 3, 1)
     halted(g)
     assert "Lewdness" in logs(g) and "accused of wrongdoing" in logs(g)
-    pos = fresh()
-    pos.dice(4, 4)
-    g = pos.run("scandal", cid=ROLAND)
+    g = _scandal(4, 4)
     halted(g)
     assert "Rumors Unsubstantiated" in logs(g)
 
 
 def test_22_scandal_rows_11_12_only_from_expose_a_scandal():
-    pos = fresh()
-    pos.dice(6, 5)
-    g = pos.run("scandal", cid=ROLAND)
+    g = _scandal(6, 5)
     halted(g)
     assert "treated as no effect" in logs(g)
     pos = fresh()
@@ -829,11 +831,7 @@ def test_24_10_hiding_char_sent_to_trial_by_table_stays_hidden():
 
 
 def test_7_10_1_hearing_of_character_stuck_at_war_is_suspended():
-    pos = fresh()
-    pos.state.wars.append("epalin")
-    pos.char(ROLAND, location="epalin")
-    g = pos.run("hearing", cid=ROLAND)
-    halted(g)
+    _, g = _stuck_at_war("hearing")
     assert g.state.chars[ROLAND].pending_justice == "hearing" and g.state.chars[ROLAND].wrongdoer
 
 
@@ -941,11 +939,7 @@ def test_31_3_nc_office_holder_death_vacates_office():
 
 
 def test_7_10_1_resumed_hearing_lets_a_hidden_character_stay_hidden_24_10():
-    pos = fresh()
-    pos.state.wars.append("epalin")
-    pos.char(ROLAND, location="epalin", hiding=True, hid_turn=0)
-    g = pos.run("hearing", cid=ROLAND)
-    halted(g)
+    pos, g = _stuck_at_war("hearing", hiding=True, hid_turn=0)
     assert g.state.chars[ROLAND].pending_justice == "hearing"
     g.state.wars.remove("epalin")
     g = pos.run("justice_end_of_turn")
@@ -957,11 +951,7 @@ def test_7_10_1_resumed_hearing_lets_a_hidden_character_stay_hidden_24_10():
 
 
 def test_7_10_1_resumed_hearing_offers_hiding_as_when_sent_24_2():
-    pos = fresh()
-    pos.state.wars.append("epalin")
-    pos.char(ROLAND, location="epalin")
-    g = pos.run("hearing", cid=ROLAND)
-    halted(g)
+    pos, g = _stuck_at_war("hearing")
     g.state.wars.remove("epalin")
     pos.dice(1, 1)
     g = pos.run("justice_end_of_turn")

@@ -148,19 +148,26 @@ def test_A3_office_stays_vacant_when_no_character_can_fill_it():
     assert logged(st, "stays vacant (ruling A3)")
 
 
+
+def _holder_42(office: str, p: int, ip: int) -> Position:
+    """The High Minister's office vacant; 42, player p's FAC (``ip`` IP), holds ``office`` in place of its NC."""
+    pos = make(vacant=("high_minister",), ip=0)
+    st = pos.state
+    st.wchar(holder(st, office)).office = None
+    pos.office(office, "42")
+    pos.char("42", owner=p)
+    pos.player(p, ip=ip)
+    return pos
+
+
 # ---------------------------------------------------------------------------
 # §6.2 moving an office holder / a Monarch's Counselor
 # ---------------------------------------------------------------------------
 
 
 def test_6_2_moving_office_holder_vacates_his_office_which_is_filled_this_phase():
-    pos = make(vacant=("high_minister",), ip=0)
+    pos = _holder_42("minister_of_trade", 0, ip=4)
     st = pos.state
-    old = holder(st, "minister_of_trade")
-    st.wchar(old).office = None
-    pos.office("minister_of_trade", "42")
-    pos.char("42", owner=0)
-    pos.player(0, ip=4)
     g = pos.run("offices_phase")
     d = g.decision()
     assert d["kind"] == "office_fill" and d["player"] == 0
@@ -380,13 +387,8 @@ def test_16_1_the_monarchs_consort_is_a_nrc_and_is_rerolled_by_the_random_fill()
 
 
 def test_16_2_one_office_at_a_time_the_old_one_is_vacated():
-    pos = make(vacant=("high_minister",), ip=0)
+    pos = _holder_42("minister_of_navy", 1, ip=2)
     st = pos.state
-    old = holder(st, "minister_of_navy")
-    st.wchar(old).office = None
-    pos.office("minister_of_navy", "42")
-    pos.char("42", owner=1)
-    pos.player(1, ip=2)
     pos.dice(4, 4)
     g = pos.run("offices_phase")
     assert g.decision()["kind"] == "office_fill"

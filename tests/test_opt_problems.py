@@ -43,11 +43,12 @@ def test_opt_unresolved_problems_a_banking_crisis_no_ip_spending_this_turn():
     assert ip_spendable(st, 0) == 5
 
 
-def test_opt_unresolved_problems_needs_three_consecutive_turns():
-    pos = make(UP)
+@pytest.mark.parametrize("optional,turns", [(UP, 2), ((), 5)], ids=["under_three_turns", "off_by_default"])
+def test_opt_unresolved_problems_need_the_rule_and_three_consecutive_turns(optional, turns):
+    pos = make(optional)
     st = pos.state
     st.players[0].ip = 5
-    st.problems = {"banking_crisis": rec(turns=2), "agriculture_crisis": rec(turns=2)}
+    st.problems = {"banking_crisis": rec(turns=turns), "agriculture_crisis": rec(turns=turns)}
     halted(pos.run("offices_phase"))
     assert ip_spendable(st, 0) == 5 and st.forced_crown == []
 
@@ -69,15 +70,6 @@ def test_opt_unresolved_problems_counted_from_real_attempts_and_end_when_resolve
     assert "natural_disaster" not in st.problems
     halted(pos.run("unresolved_effects"))
     assert st.forced_crown == [] and st.rng.scripted == []
-
-
-def test_opt_unresolved_problems_off_by_default():
-    pos = make()
-    st = pos.state
-    st.players[0].ip = 5
-    st.problems = {"banking_crisis": rec(turns=5), "agriculture_crisis": rec(turns=5)}
-    halted(pos.run("offices_phase"))
-    assert ip_spendable(st, 0) == 5 and st.forced_crown == []
 
 
 def test_opt_unresolved_problems_b_economic_crisis_each_player_loses_one_ip():

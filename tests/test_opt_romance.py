@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers import home_position, logs, seduce
 
+from fandonia_env.engine import Game
 from fandonia_env.engine.chapters.activities import _seduce_targets, _seducers, _treachery_targets
 from fandonia_env.engine.core.actions import ID, NO, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF
@@ -172,13 +173,17 @@ def test_opt_romantic_intrigue_2_d89_errata_informer_does_not_negate():
 # ---------------------------------------------------------------------------
 
 
-def test_opt_romantic_intrigue_3_elope_on_a_natural_six():
-    pos = ri()
+def _proposal(pos: Position, roll: int) -> Game:
+    """Player 0's FAC 21 proposes to his FAC 61, the die scripted."""
     pos.char("61", owner=0)
     pos.char("21", owner=0)
     pos.turn_state(0)
-    pos.dice(6)
-    g = pos.run("propose_proposee", choice=char_action("61"), p=0, a="21")
+    pos.dice(roll)
+    return pos.run("propose_proposee", choice=char_action("61"), p=0, a="21")
+
+
+def test_opt_romantic_intrigue_3_elope_on_a_natural_six():
+    g = _proposal(ri(), 6)
     assert g.decision()["kind"] == "ri_elope"
     g.apply(YES)
     st = g.state
@@ -191,19 +196,9 @@ def test_opt_romantic_intrigue_3_elope_on_a_natural_six():
 
 
 def test_opt_romantic_intrigue_3_no_elope_below_six_or_when_off():
-    pos = ri()
-    pos.char("61", owner=0)
-    pos.char("21", owner=0)
-    pos.turn_state(0)
-    pos.dice(5)
-    g = pos.run("propose_proposee", choice=char_action("61"), p=0, a="21")
+    g = _proposal(ri(), 5)
     assert g.decision()["kind"] == "halt" and g.state.chars["21"].engaged_to == "61"
-    pos = fresh()
-    pos.char("61", owner=0)
-    pos.char("21", owner=0)
-    pos.turn_state(0)
-    pos.dice(6)
-    g = pos.run("propose_proposee", choice=char_action("61"), p=0, a="21")
+    g = _proposal(fresh(), 6)
     assert g.decision()["kind"] == "halt" and g.state.chars["21"].spouse is None
 
 
@@ -247,8 +242,7 @@ def test_opt_romantic_intrigue_d91_errata_treachery_negates_ri_seductions():
     pos = ri("errata")
     pos.char("jane", owner=0)
     pos.give(1, "treachery")
-    pos.turn_state(0, intrigue=1)
-    g = pos.run("act_seduce_target", choice=char_action("alfred"), p=0, seducer="jane")
+    g = seduce(pos, 0, "jane", "alfred")
     assert g.decision()["kind"] == "card_window"
     g.apply(ID["play_treachery"])
     assert g.state.chars["alfred"].owner is None and "negated" in logs(g)
@@ -440,8 +434,7 @@ def test_opt_seduction_failure_accused_negated_seduction_is_not_a_failure(rec):
     pos = fresh(edition="errata", optional=["seduction_failure_accused"])
     pos.char("56", owner=0)
     pos.give(1, "treachery")
-    pos.turn_state(0, intrigue=1)
-    g = pos.run("act_seduce_target", choice=char_action("21"), p=0, seducer="56")
+    g = seduce(pos, 0, "56", "21")
     assert g.decision()["kind"] == "card_window"
     g.apply(ID["play_treachery"])
     assert "negated" in logs(g) and accused(rec) == []

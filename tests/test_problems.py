@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers import government, halted, logged
 
+from fandonia_env.engine import Game
 from fandonia_env.engine.chapters.problems import change_support, set_support
 from fandonia_env.engine.core.actions import ID, NO, PASS, SIGN_MINUS, SIGN_PLUS, YES
 from fandonia_env.engine.face.builder import Position
@@ -18,6 +19,13 @@ def make(seed: int = 1, support: int = 60, **offices: str | None) -> Position:
     """Offices held by NCs outside MINE (in Fandonia, ambassadors abroad), then the given
     office=cid placements; support set; player 0 first.  PCs (seed 1): 56, 63, 13."""
     return government(seed=seed, keep_free=MINE, offices=offices, support=support)
+
+
+def attempt(pos: Position, problems: dict, *dice: int) -> Game:
+    """The problems phase with these unresolved problems, the dice scripted."""
+    pos.state.problems = problems
+    pos.dice(*dice)
+    return pos.run("problems_phase")
 
 
 def rec(fails=0, turns=0, countries=(), minister=None):
@@ -41,9 +49,7 @@ def test_7_1_phase_skipped_without_problems():
 def test_7_1_first_player_orders_the_attempts_one_each():
     pos = make(minister_of_trade="44", minister_of_navy="41")  # abilities 6 and 6, NCs
     st = pos.state
-    st.problems = {"pirates": rec(), "natural_disaster": rec()}
-    pos.dice(1, 1)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"pirates": rec(), "natural_disaster": rec()}, 1, 1)
     d = g.decision()
     assert d["kind"] == "problem_order" and d["player"] == 0
     assert set(d["options"]) == {ID["problem_pirates"], ID["problem_natural_disaster"]}
@@ -64,9 +70,7 @@ def test_7_1_first_player_orders_the_attempts_one_each():
 def test_7_5_nc_minister_resolves_when_roll_is_below_ability():
     pos = make(minister_of_treasury="43")  # Duke Henry, ability 5, NC
     st = pos.state
-    st.problems = {"economic_crisis": rec()}
-    pos.dice(4)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"economic_crisis": rec()}, 4)
     halted(g)
     assert "economic_crisis" not in st.problems and st.support == 70
 
@@ -74,9 +78,7 @@ def test_7_5_nc_minister_resolves_when_roll_is_below_ability():
 def test_7_5_roll_equal_to_ability_leaves_problem_unresolved():
     pos = make(minister_of_treasury="43")
     st = pos.state
-    st.problems = {"economic_crisis": rec()}
-    pos.dice(5)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"economic_crisis": rec()}, 5)
     halted(g)
     assert st.problems["economic_crisis"] == rec(fails=1, turns=1, minister="43")
     assert st.support == 50
@@ -87,9 +89,7 @@ def test_A5_natural_six_fails_whatever_the_modifiers():
     pos = make(minister_of_treasury="44", minister_of_trade="42")  # Duke Marley, ability 6
     st = pos.state
     pos.char("42", owner=1)  # FAC Minister of Trade modifies Economic Crisis
-    st.problems = {"economic_crisis": rec()}
-    pos.dice(6)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"economic_crisis": rec()}, 6)
     d = g.decision()
     assert d["kind"] == "declare_modifier" and d["player"] == 1
     g.apply(SIGN_MINUS)
@@ -123,9 +123,7 @@ def test_7_6_fac_modifying_character_and_minister_are_cumulative():
     pos.char("31", owner=1)
     pos.char("55", owner=1)  # Archbishop
     pos.char("52", owner=2)  # Sheriff
-    st.problems = {"treason_trials": rec()}
-    pos.dice(2)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"treason_trials": rec()}, 2)
     d = g.decision()
     assert d["kind"] == "problem_leave_unresolved" and d["player"] == 1
     g.apply(NO)
@@ -142,9 +140,7 @@ def test_7_6_fac_modifying_character_and_minister_are_cumulative():
 def test_7_6_nc_modifiers_are_ignored():
     pos = make(minister_of_treasury="43")
     st = pos.state
-    st.problems = {"banking_crisis": rec()}
-    pos.dice(3)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"banking_crisis": rec()}, 3)
     halted(g)  # no declaration asked of anybody
     assert st.problems == {}
 
@@ -153,9 +149,7 @@ def test_7_12_player_with_farc_monarch_modifies_problem_rolls():
     pos = make(minister_of_trade="43")  # ability 5; Natural Disaster has no modifiers (R6)
     st = pos.state
     st.wchar("george").owner = 1
-    st.problems = {"natural_disaster": rec()}
-    pos.dice(5)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"natural_disaster": rec()}, 5)
     d = g.decision()
     assert d["kind"] == "declare_modifier" and d["player"] == 1
     g.apply(SIGN_MINUS)
@@ -166,9 +160,7 @@ def test_7_12_player_with_farc_monarch_modifies_problem_rolls():
 def test_33_2_2_crisis_adds_one_to_problem_rolls():
     pos = make(minister_of_trade="43", support=0)
     st = pos.state
-    st.problems = {"natural_disaster": rec()}
-    pos.dice(4)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"natural_disaster": rec()}, 4)
     halted(g)
     assert "natural_disaster" in st.problems  # 4+1 = 5, not less than 5
     assert st.support == 0  # clamped (§32.1)
@@ -182,9 +174,7 @@ def test_33_2_2_crisis_adds_one_to_problem_rolls():
 def test_7_4_vacant_office_leaves_problem_automatically_unresolved():
     pos = make(minister_of_navy=None)
     st = pos.state
-    st.problems = {"pirates": rec()}
-    pos.dice(1)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"pirates": rec()}, 1)
     halted(g)
     assert st.problems["pirates"] == rec(fails=0, turns=1)
     assert st.support == 50 and st.rng.scripted == [1]
@@ -194,9 +184,7 @@ def test_7_4_pc_or_fac_minister_may_deliberately_leave_problem_unresolved():
     pos = make(minister_of_navy="41")
     st = pos.state
     pos.char("41", owner=0)
-    st.problems = {"pirates": rec()}
-    pos.dice(1)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"pirates": rec()}, 1)
     d = g.decision()
     assert d["kind"] == "problem_leave_unresolved" and d["player"] == 0
     g.apply(YES)
@@ -210,9 +198,7 @@ def test_7_10_6_minister_stuck_in_country_at_war_leaves_problem_unresolved():
     st = pos.state
     st.wchar("44").location = "epalin"
     st.wars = ["epalin"]
-    st.problems = {"foreign_war": rec(countries=["epalin"])}
-    pos.dice(1)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"foreign_war": rec(countries=["epalin"])}, 1)
     halted(g)
     assert st.problems["foreign_war"]["fails"] == 1 and st.chars["44"].location == "epalin"
     assert st.wars == ["epalin"] and st.rng.scripted == [1]
@@ -222,9 +208,7 @@ def test_20_3_minister_abroad_returns_to_fandonia_to_attempt():
     pos = make(minister_of_navy="41")
     st = pos.state
     st.wchar("41").location = "cronos"
-    st.problems = {"pirates": rec()}
-    pos.dice(1)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"pirates": rec()}, 1)
     halted(g)
     assert st.chars["41"].location == "fandonia" and st.problems == {}
 
@@ -237,9 +221,7 @@ def test_20_3_minister_abroad_returns_to_fandonia_to_attempt():
 def test_7_8_third_failure_in_a_row_discharges_the_minister():
     pos = make(minister_of_navy="34")  # Earl Duncan ability 3
     st = pos.state
-    st.problems = {"pirates": rec(fails=2, turns=2, minister="34")}
-    pos.dice(5)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"pirates": rec(fails=2, turns=2, minister="34")}, 5)
     halted(g)
     assert st.chars["34"].office is None and not st.chars["34"].failed_problem
     assert st.problems["pirates"] == rec(fails=0, turns=3)
@@ -248,9 +230,7 @@ def test_7_8_third_failure_in_a_row_discharges_the_minister():
 def test_7_8_failures_count_only_for_the_current_minister():
     pos = make(minister_of_navy="34")
     st = pos.state
-    st.problems = {"pirates": rec(fails=2, turns=2, minister="26")}
-    pos.dice(5)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"pirates": rec(fails=2, turns=2, minister="26")}, 5)
     halted(g)
     assert st.chars["34"].office == "minister_of_navy"
     assert st.problems["pirates"] == rec(fails=1, turns=3, minister="34")
@@ -444,9 +424,7 @@ def test_32_2_no_support_bonus_when_any_result_of_the_turn_was_a_problem_a10():
 def test_7_7_times_unresolved_are_recorded_across_ministers():
     pos = make(minister_of_treasury="43")
     st = pos.state
-    st.problems = {"economic_crisis": rec(fails=2, turns=4, minister="44")}
-    pos.dice(5)
-    g = pos.run("problems_phase")
+    g = attempt(pos, {"economic_crisis": rec(fails=2, turns=4, minister="44")}, 5)
     halted(g)
     assert st.problems["economic_crisis"] == rec(fails=1, turns=5, minister="43")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import home_position, logs
 
+from fandonia_env.engine import Game
 from fandonia_env.engine.chapters.romance import _legal_propose, _legal_wedding, wedding_pairs
 from fandonia_env.engine.core.actions import ID, NO, PASS, SIGN_MINUS, YES, char_action
 from fandonia_env.engine.data.components import CARD_TYPE_OF
@@ -40,12 +41,19 @@ def test_18_4_propose_is_a_free_action_offered_in_turn_main():
     assert ID["free_propose"] in g.decision()["options"]
 
 
-def test_18_4_proposal_accepted_on_3_to_6():
+def propose(roll: int, romance: int = 0) -> Game:
+    """Player 0's PC (11) proposes to his FAC 56, the die scripted (a Prestige modifier ``romance``)."""
     pos = home_position()
     pos.char("56", owner=0)
+    if romance:
+        pos.player(0, prestige_mods={"romance": romance})
     pos.turn_state(0)
-    pos.dice(3)
-    g = pos.run("propose_start", p=0)
+    pos.dice(roll)
+    return pos.run("propose_start", p=0)
+
+
+def test_18_4_proposal_accepted_on_3_to_6():
+    g = propose(3)
     st = g.state
     assert st.chars["11"].engaged_to == "56" and st.chars["56"].engaged_to == "11"
     assert st.chars["11"].proposal_turn == st.turn == st.chars["56"].proposal_turn
@@ -53,39 +61,21 @@ def test_18_4_proposal_accepted_on_3_to_6():
 
 
 def test_18_4_proposal_refused_on_2():
-    pos = home_position()
-    pos.char("56", owner=0)
-    pos.turn_state(0)
-    pos.dice(2)
-    g = pos.run("propose_start", p=0)
+    g = propose(2)
     assert g.state.chars["11"].engaged_to is None and g.state.chars["56"].owner == 0
 
 
 def test_18_4_proposal_roll_1_proposee_becomes_nc():
-    pos = home_position()
-    pos.char("56", owner=0)
-    pos.turn_state(0)
-    pos.dice(1)
-    g = pos.run("propose_start", p=0)
+    g = propose(1)
     c = g.state.chars["56"]
     assert c.owner is None and c.engaged_to is None and not c.loyalty_counter
     check(g.state, decision=False)
 
 
 def test_18_4_a5_romance_modifier_applies_and_is_clamped():
-    pos = home_position()
-    pos.char("56", owner=0)
-    pos.player(0, prestige_mods={"romance": -2})
-    pos.turn_state(0)
-    pos.dice(3)  # 3 - 2 = 1: refused, defects
-    g = pos.run("propose_start", p=0)
+    g = propose(3, romance=-2)  # 3 - 2 = 1: refused, defects
     assert g.state.chars["56"].owner is None
-    pos = home_position()
-    pos.char("56", owner=0)
-    pos.player(0, prestige_mods={"romance": 2})
-    pos.turn_state(0)
-    pos.dice(1)  # 1 + 2 = 3: accepted
-    g = pos.run("propose_start", p=0)
+    g = propose(1, romance=2)  # 1 + 2 = 3: accepted
     assert g.state.chars["56"].engaged_to == "11"
 
 
@@ -243,6 +233,18 @@ def engaged(pos: Position, a: str, b: str, p: int = 0) -> None:
             pos.char(x, owner=p)
 
 
+def wed(pos: Position, a: str, b: str, pp: int | None = None) -> Game:
+    """``a`` and ``b``, engaged to each other, wed in player 0's turn (with ``pp`` PP); no guest attends."""
+    engaged(pos, a, b)
+    if pp is not None:
+        pos.player(0, pp=pp)
+    pos.turn_state(0)
+    g = pos.run("wedding_start", p=0)
+    while g.decision()["kind"] == "wedding_attend":
+        g.apply(NO)
+    return g
+
+
 def test_18_3_wedding_needs_an_accepted_proposal_in_fandonia_free():
     pos = home_position()
     pos.char("56", owner=0)
@@ -270,12 +272,7 @@ def test_18_3_wedding_needs_pp_when_a_status_rises():
 
 def test_18_9_wedding_marries_both_and_status_is_the_higher(rec):
     pos = home_position()
-    engaged(pos, "42", "56")
-    pos.player(0, pp=10)
-    pos.turn_state(0)
-    g = pos.run("wedding_start", p=0)
-    while g.decision()["kind"] == "wedding_attend":
-        g.apply(NO)
+    g = wed(pos, "42", "56", pp=10)
     st = g.state
     assert st.chars["42"].spouse == "56" and st.chars["56"].spouse == "42"
     assert st.chars["42"].engaged_to is None and st.chars["56"].engaged_to is None
@@ -285,22 +282,13 @@ def test_18_9_wedding_marries_both_and_status_is_the_higher(rec):
 
 def test_18_8_pcs_spouse_is_a_henchman(rec):
     pos = home_position()
-    engaged(pos, "11", "56")
-    pos.turn_state(0)
-    g = pos.run("wedding_start", p=0)
-    while g.decision()["kind"] == "wedding_attend":
-        g.apply(NO)
+    g = wed(pos, "11", "56")
     assert "56" in henchmen(g.state, 0)
 
 
 def test_18_10_fac_marrying_a_farc_gets_status_8(rec):
     pos = home_position()
-    engaged(pos, "42", "anne")
-    pos.player(0, pp=30)
-    pos.turn_state(0)
-    g = pos.run("wedding_start", p=0)
-    while g.decision()["kind"] == "wedding_attend":
-        g.apply(NO)
+    g = wed(pos, "42", "anne", pp=30)
     c = g.state.chars["42"]
     assert c.spouse == "anne" and c.fixed_status is None
     assert status(g.state, "42") == 8  # §18.10, A19: 8 while married to a FARC

@@ -86,13 +86,14 @@ def test_config_wrong_type_and_overrides(tmp_path: Path) -> None:
         load_config(p, C.SCHEMA, ["games"])
 
 
-def test_collect_rejects_bad_values(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="players must be"):
-        C.collect(_collect_cfg(tmp_path, players=[1, 7]))
-    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
-        C.collect(_collect_cfg(tmp_path, agents=["nobody"]))
-    with pytest.raises(ConfigError, match="teacher_samples must be >= 1, got 0"):
-        C.collect(_collect_cfg(tmp_path, teacher_samples=0))
+@pytest.mark.parametrize("change,error,match", [
+    ({"players": [1, 7]}, ConfigError, "players must be"),
+    ({"agents": ["nobody"]}, ValueError, "unknown agent 'nobody'"),
+    ({"teacher_samples": 0}, ConfigError, "teacher_samples must be >= 1, got 0"),
+])
+def test_collect_rejects_bad_values(tmp_path: Path, change: dict, error: type[Exception], match: str) -> None:
+    with pytest.raises(error, match=match):
+        C.collect(_collect_cfg(tmp_path, **change))
 
 
 def test_shipped_configs_are_valid() -> None:

@@ -17,18 +17,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..arena.tournament import run_tournament
-from ..envs.common import DEFAULT_MAX_TURNS
-from ..tools.cli import (
-    add_rules_args,
-    agent_list_arg,
-    max_turns_arg,
-    players_arg,
-    positive_int,
-    report_written,
-    rules_from_args,
-    seed_arg,
-)
+from ..arena.tournament import add_deal_args, run_tournament, show_result
+from ..tools.cli import add_rules_args, agent_list_arg, players_arg, positive_int, rules_from_args
 
 __all__ = ["DEMO_AGENTS", "main"]
 
@@ -40,10 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m fandonia_env.demo", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=positive_int, default=16, help="total games, >= 1 (default 16)")
     ap.add_argument("--players", type=players_arg, default=4, help="players at the table, 2 to 6 (default 4)")
-    ap.add_argument("--seed", type=seed_arg, default=0, help="first deal seed, >= 0 (default 0)")
-    ap.add_argument("--max-turns", type=max_turns_arg, default=DEFAULT_MAX_TURNS,
-                    help=f"turn limit, 0 for none (default {DEFAULT_MAX_TURNS})")
-    ap.add_argument("--jobs", type=positive_int, default=None, help="worker processes, >= 1 (default: all cores)")
+    add_deal_args(ap)
     ap.add_argument("--agents", type=agent_list_arg, default=DEMO_AGENTS,
                     help=f"comma-separated agent ids or ppo:PATH (default {','.join(DEMO_AGENTS)})")
     ap.add_argument("--out", default="runs/demo", help="directory for the results (default runs/demo)")
@@ -52,8 +39,5 @@ def main(argv: list[str] | None = None) -> int:
     res = run_tournament(agents=a.agents, players=a.players, games=a.games,
                          seed=a.seed, max_turns=a.max_turns, jobs=a.jobs, out=a.out,
                          rules=rules_from_args(a, ap))
-    print(res.markdown)
-    for n in res.notes:
-        print(f"note: {n}")
-    report_written(res.files.values())
+    show_result(res)
     return 0

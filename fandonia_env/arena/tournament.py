@@ -520,17 +520,28 @@ def run_tournament(agents: Sequence[str] | None = None, players: int | None = 4,
     return result
 
 
+def add_deal_args(ap: argparse.ArgumentParser) -> None:
+    """``--seed``, ``--max-turns`` and ``--jobs``, as the tournament and the demo take them."""
+    from ..tools.cli import max_turns_arg, positive_int, seed_arg
+
+    ap.add_argument("--seed", type=seed_arg, default=0, help="first deal seed, >= 0 (default 0)")
+    ap.add_argument("--max-turns", type=max_turns_arg, default=DEFAULT_MAX_TURNS,
+                    help=f"turn limit, 0 for none (default {DEFAULT_MAX_TURNS})")
+    ap.add_argument("--jobs", type=positive_int, default=None, help="worker processes, >= 1 (default: all cores)")
+
+
+def show_result(r: TournamentResult) -> None:
+    """Print a tournament's Markdown summary and notes, and name the files written."""
+    from ..tools.cli import report_written
+
+    print(r.markdown)
+    for n in r.notes:
+        print(f"note: {n}")
+    report_written(r.files.values())
+
+
 def main(argv: Iterable[str] | None = None) -> int:
-    from ..tools.cli import (
-        add_rules_args,
-        agent_list_arg,
-        max_turns_arg,
-        players_arg,
-        positive_int,
-        report_written,
-        rules_from_args,
-        seed_arg,
-    )
+    from ..tools.cli import add_rules_args, agent_list_arg, players_arg, positive_int, rules_from_args
 
     ap = argparse.ArgumentParser(prog="python -m fandonia_env.tournament",
                                  description="Tournament between registered agents (seat rotation, duplicate seeds).")
@@ -541,10 +552,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     ap.add_argument("--players", type=players_arg, default=None, help="seats with --agents, 2 to 6 (default 4)")
     ap.add_argument("--games", type=positive_int, default=40,
                     help="total games, >= 1, rounded up to whole deals (default 40)")
-    ap.add_argument("--seed", type=seed_arg, default=0, help="first deal seed, >= 0 (default 0)")
-    ap.add_argument("--max-turns", type=max_turns_arg, default=DEFAULT_MAX_TURNS,
-                    help=f"turn limit, 0 for none (default {DEFAULT_MAX_TURNS})")
-    ap.add_argument("--jobs", type=positive_int, default=None, help="worker processes, >= 1 (default os.cpu_count())")
+    add_deal_args(ap)
     ap.add_argument("--bootstrap", type=positive_int, default=2000, help="bootstrap resamples, >= 1 (default 2000)")
     ap.add_argument("--out", default=None, help="directory for results.json, summary.md, ratings.png")
     ap.add_argument("--no-progress", action="store_true")
@@ -562,8 +570,5 @@ def main(argv: Iterable[str] | None = None) -> int:
         ap.error(str(e))
     r = run_tournament(a.agents, players, a.games, a.seed, a.max_turns, a.jobs, a.out, a.lineup,
                        a.bootstrap, progress=not a.no_progress, rules=rules)
-    print(r.markdown)
-    for n in r.notes:
-        print(f"note: {n}")
-    report_written(r.files.values())
+    show_result(r)
     return 0

@@ -345,14 +345,19 @@ class raw_env(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode")
             return None
-        text = render_text(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return rendered(self.game, self.render_mode)
 
     def close(self) -> None:
         pass
+
+
+def rendered(g: Game, mode: str) -> str | None:
+    """``render()`` in ``mode``: "human" prints ``render_text`` (and gives ``None``), "ansi" gives it."""
+    text = render_text(g)
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def render_text(g: Game, last: int = 8) -> str:

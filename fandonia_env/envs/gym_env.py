@@ -257,17 +257,13 @@ class FandoniaGymEnv(gym.Env):
         return self._encode(self.game.state, self.seat), reward, terminated, truncated, self._info()
 
     def render(self) -> str | None:
-        from .fandonia_v0 import render_text
+        from .fandonia_v0 import rendered
 
         if self.game is None:
             raise RuntimeError("FandoniaGymEnv: call reset() before render()")
         if self.render_mode is None:
             return None
-        text = render_text(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return rendered(self.game, self.render_mode)
 
 
 def _check_opponents(spec: Any) -> None:

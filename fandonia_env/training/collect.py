@@ -37,14 +37,13 @@ import json
 import math
 import multiprocessing as mp
 import os
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out
+from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, check_players, prepare_out, run_cli
 
 SCHEMA: dict[str, Opt] = {
     "out": Opt(REQUIRED, (str,), "output directory of the shards"),
@@ -260,11 +259,7 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"teacher_samples must be >= 1, got {cfg['teacher_samples']}")
     if cfg["games"] < 1 or cfg["shard_games"] < 1:
         raise ConfigError(f"games and shard_games must be >= 1, got {cfg['games']} and {cfg['shard_games']}")
-    pl = cfg["players"]
-    ok = (isinstance(pl, int) and 2 <= pl <= 6) or (
-        isinstance(pl, list) and len(pl) == 2 and all(isinstance(v, int) for v in pl) and 2 <= pl[0] <= pl[1] <= 6)
-    if not ok:
-        raise ConfigError(f"players must be an int 2..6 or [lo, hi] with 2 <= lo <= hi <= 6, got {pl!r}")
+    check_players(cfg["players"])
     if not cfg["agents"]:
         raise ConfigError("agents must list at least one agent id")
     for a in cfg["agents"] + (cfg["record"] or []) + ([cfg["label"]] if cfg["label"] else []):
@@ -340,21 +335,18 @@ def summarize_dir(out: str | os.PathLike[str]) -> dict[str, Any]:
             "float16_max_abs_error": err, "teacher_self_agreement": agree / asked if asked else None}
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m fandonia_env.training.collect", __doc__)
-    a = ap.parse_args(argv)
-    try:
-        cfg = load_config(a.config, SCHEMA, a.set)
-        s = collect(cfg)
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+def _report(cfg: dict[str, Any], s: dict[str, Any]) -> None:
+    """What ``main`` prints once the stage is done."""
     print(f"collect: {s['games']} games, {s['decisions']} decisions in {s['shards']} shard(s) "
           f"({s['written_shards']} written, {s['skipped_shards']} already there) in {s['wall_s']} s; "
           f"results {s['results']}; float16 max abs error {s['float16_max_abs_error']:.2e}; "
           f"teacher self-agreement {s['teacher_self_agreement']}")
     print(f"wrote {s['out']}/shard_*.npz, {s['out']}/collect_config.yaml, {s['out']}/collect_summary.json")
-    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_cli(arg_parser("python -m fandonia_env.training.collect", __doc__), argv, SCHEMA,
+                   lambda a, cfg: collect(cfg), _report)
 
 
 if __name__ == "__main__":

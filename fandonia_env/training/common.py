@@ -13,11 +13,17 @@ import argparse
 import os
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from fandonia_env.tools.cli import Progress  # noqa: F401  (the stages' progress bar, shared with the tournament)
+from fandonia_env.tools.cli import (
+    Progress,  # noqa: F401  (the stages' progress bar, shared with the tournament)
+    require_extra,
+)
+
+_T = TypeVar("_T")
 
 
 class ConfigError(ValueError):
@@ -103,6 +109,34 @@ def arg_parser(prog: str, doc: str | None) -> argparse.ArgumentParser:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="override a config key (value parsed as YAML); repeatable")
     return ap
+
+
+def run_cli(ap: argparse.ArgumentParser, argv: list[str] | None, schema: dict[str, Opt],
+            run: Callable[[argparse.Namespace, dict[str, Any]], _T], report: Callable[[dict[str, Any], _T], None],
+            *, torch_for: str | None = None, prefix: str = "error") -> int:
+    """A stage's command line: parse ``argv`` with ``ap``, load and check the config, ``run(args, cfg)``
+    and ``report(cfg, what run returned)``; exit status 0.  With ``torch_for`` (the command's name) the
+    ``train`` extra is required once the config is checked.  A ``ConfigError`` is printed on stderr
+    (``prefix: message``): exit status 2."""
+    a = ap.parse_args(argv)
+    try:
+        cfg = load_config(a.config, schema, a.set)
+        if torch_for is not None:
+            require_extra("train", torch_for, ("torch",), cli=True)  # the config is checked without it
+        result = run(a, cfg)
+    except ConfigError as e:
+        print(f"{prefix}: {e}", file=sys.stderr)
+        return 2
+    report(cfg, result)
+    return 0
+
+
+def check_players(pl: Any) -> None:
+    """``players``: an int 2..6 or a list ``[lo, hi]`` with 2 <= lo <= hi <= 6, else a ``ConfigError``."""
+    ok = (isinstance(pl, int) and 2 <= pl <= 6) or (
+        isinstance(pl, list) and len(pl) == 2 and all(isinstance(v, int) for v in pl) and 2 <= pl[0] <= pl[1] <= 6)
+    if not ok:
+        raise ConfigError(f"players must be an int 2..6 or [lo, hi] with 2 <= lo <= hi <= 6, got {pl!r}")
 
 
 def schema_doc(schema: dict[str, Opt]) -> str:

@@ -18,14 +18,14 @@ when ``tensorboard`` is installed.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
-from .common import ConfigError, Opt, arg_parser, load_config
+from .common import ConfigError, Opt, arg_parser, run_cli
 
 SCHEMA: dict[str, Opt] = {
     "policy": Opt(None, (str,), "policy file (.npz export or .pt checkpoint); --policy overrides", nullable=True),
@@ -178,27 +178,28 @@ def plot_learning_curve(csv_path: str, png_path: str, title: str | None = None) 
     return True
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m fandonia_env.training.evaluate", __doc__)
-    ap.add_argument("--policy", default=None, help="policy file to evaluate (overrides the config's policy)")
-    ap.add_argument("--step", type=int, default=None, help="training step to record (overrides the config's step)")
-    a = ap.parse_args(argv)
-    try:
-        cfg = load_config(a.config, SCHEMA, a.set)
-        if a.policy is not None:
-            cfg["policy"] = a.policy
-        if a.step is not None:
-            cfg["step"] = a.step
-        rows = evaluate(cfg)
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+def _report(cfg: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """What ``main`` prints once the stage is done."""
     for r in rows:
         print(f"step {r['step']}: {r['policy']} vs {r['players'] - 1}x {r['anchor']}: win share {r['win_share']:.3f} "
               f"[{r['ci_lo']:.3f}, {r['ci_hi']:.3f}] over {r['games']} games (fair {r['fair']:.3f}), "
               f"mean rank {r['mean_rank']:.2f}")
     print(f"wrote {cfg['csv']}" + (f", {Path(cfg['csv']).with_suffix('.png')}" if cfg["plot"] else ""))
-    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = arg_parser("python -m fandonia_env.training.evaluate", __doc__)
+    ap.add_argument("--policy", default=None, help="policy file to evaluate (overrides the config's policy)")
+    ap.add_argument("--step", type=int, default=None, help="training step to record (overrides the config's step)")
+
+    def run(a: argparse.Namespace, cfg: dict[str, Any]) -> list[dict[str, Any]]:
+        if a.policy is not None:
+            cfg["policy"] = a.policy
+        if a.step is not None:
+            cfg["step"] = a.step
+        return evaluate(cfg)
+
+    return run_cli(ap, argv, SCHEMA, run, _report)
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ import numpy as np
 
 from fandonia_env.tools.cli import require_extra
 
-from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
+from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, prepare_out, run_cli, seed_everything
 from .league import resolve_init as league_resolve_init
 
 SCHEMA: dict[str, Opt] = {
@@ -449,21 +449,18 @@ def _has_rows(path: Path) -> bool:
         return sum(1 for _ in f) > 1
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m fandonia_env.training.expert", __doc__)
-    a = ap.parse_args(argv)
-    try:
-        cfg = load_config(a.config, SCHEMA, a.set)
-        res = train(cfg)
-    except ConfigError as e:
-        print(f"fandonia_env.training.expert: {e}", file=sys.stderr)
-        return 2
+def _report(cfg: dict[str, Any], res: dict[str, Any]) -> None:
+    """What ``main`` prints once the stage is done."""
     print(f"expert: {res['iterations']} iterations, {res['decisions']:,} decisions, {res['games']:,} games, "
           f"{res['seconds']:.0f} s; policy {res['policy']}")
     for r in res["eval"]:
         print(f"  vs 3x {r['anchor']} ({r['preset']}): {r['win_share']:.3f} [{r['ci_lo']:.3f}, {r['ci_hi']:.3f}] "
               f"over {r['games']} games")
-    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_cli(arg_parser("python -m fandonia_env.training.expert", __doc__), argv, SCHEMA,
+                   lambda a, cfg: train(cfg), _report, prefix="fandonia_env.training.expert")
 
 
 if __name__ == "__main__":

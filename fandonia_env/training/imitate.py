@@ -28,9 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from fandonia_env.tools.cli import require_extra
-
-from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
+from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, prepare_out, run_cli, seed_everything
 
 SCHEMA: dict[str, Opt] = {
     "data": Opt(REQUIRED, (str, list), "directory of the collect stage's shards, or a list of them (e.g. the "
@@ -536,23 +534,19 @@ def _write_metrics(out: Path, cfg: dict[str, Any], history: list[dict[str, Any]]
     return metrics
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m fandonia_env.training.imitate", __doc__)
-    a = ap.parse_args(argv)
-    try:
-        cfg = load_config(a.config, SCHEMA, a.set)
-        require_extra("train", "fandonia_env.training.imitate", ("torch",), cli=True)  # the config is checked without it
-        m = imitate(cfg)
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+def _report(cfg: dict[str, Any], m: dict[str, Any]) -> None:
+    """What ``main`` prints once the stage is done."""
     print(f"held-out agreement with {cfg['teacher'] or 'the recorded agents'} "
           f"({m['test_decisions']} decisions of held-out games), per decision kind:")
     print(format_table(m["held_out"]))
     out = Path(cfg["out"])
     print(f"wrote {m['policy']} (play it: make_agent('ppo:{m['policy']}')), {out / 'metrics.json'}, "
           f"{out / 'metrics.csv'}, {out / 'checkpoints'}/")
-    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_cli(arg_parser("python -m fandonia_env.training.imitate", __doc__), argv, SCHEMA,
+                   lambda a, cfg: imitate(cfg), _report, torch_for="fandonia_env.training.imitate")
 
 
 if __name__ == "__main__":

@@ -48,9 +48,18 @@ from typing import Any
 import numpy as np
 
 from fandonia_env.engine.rules.rule_queries import best_usurpation
-from fandonia_env.tools.cli import require_extra
 
-from .common import REQUIRED, ConfigError, Opt, Progress, arg_parser, load_config, prepare_out, seed_everything
+from .common import (
+    REQUIRED,
+    ConfigError,
+    Opt,
+    Progress,
+    arg_parser,
+    check_players,
+    prepare_out,
+    run_cli,
+    seed_everything,
+)
 
 SCHEMA: dict[str, Opt] = {
     "out": Opt(REQUIRED, (str,), "output directory (checkpoint, policies, curves)"),
@@ -421,11 +430,7 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
               "max_snapshots", "pfsp_window"):
         if cfg[k] < 1:
             raise ConfigError(f"{k} must be >= 1, got {cfg[k]}")
-    pl = cfg["players"]
-    ok = (isinstance(pl, int) and 2 <= pl <= 6) or (
-        isinstance(pl, list) and len(pl) == 2 and all(isinstance(v, int) for v in pl) and 2 <= pl[0] <= pl[1] <= 6)
-    if not ok:
-        raise ConfigError(f"players must be an int 2..6 or [lo, hi] with 2 <= lo <= hi <= 6, got {pl!r}")
+    check_players(cfg["players"])
     fx = cfg["fixed_share"]
     for m, v in fx.items():
         if m not in cfg["scripted"]:
@@ -695,19 +700,15 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
     return summary
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = arg_parser("python -m fandonia_env.training.league", __doc__)
-    a = ap.parse_args(argv)
-    try:
-        cfg = load_config(a.config, SCHEMA, a.set)
-        require_extra("train", "fandonia_env.training.league", ("torch",), cli=True)  # the config is checked without it
-        s = train(cfg)
-    except ConfigError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+def _report(cfg: dict[str, Any], s: dict[str, Any]) -> None:
+    """What ``main`` prints once the stage is done."""
     print(f"league: {s['steps']} learner decisions, {s['updates']} updates, {s['games']} games in {s['wall_s']} s")
     print(f"wrote {s['out']}/league.pt, {s['policy']}, {s['out']}/train.csv, {s['out']}/eval.csv")
-    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_cli(arg_parser("python -m fandonia_env.training.league", __doc__), argv, SCHEMA,
+                   lambda a, cfg: train(cfg), _report, torch_for="fandonia_env.training.league")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from ..rules.queries import (
 )
 from ..rules.rolls import modified_roll
 from ..rules.ruleset import ruleset
-from ..rules.situation import CLAMP, card_entry
+from ..rules.situation import CLAMP, card_entry, spared
 from ..rules.turn_steps import waived
 
 # ---------------------------------------------------------------------------
@@ -44,12 +44,9 @@ from ..rules.turn_steps import waived
 def scandal(state: GameState, cid: str, exposer: int | None = None, why: str = "") -> None:
     """§22: the object's player (first player for a NC) rolls on the Scandal Table;
     Informer -1 each by the exposer, +1 each by the owner of a PC/FAC object (A40)."""
+    if spared(state, cid, "cannot be the object of a scandal (§22)"):
+        return
     c = state.chars[cid]
-    if cid in ROYALS:
-        log(state, f"{name(cid)} is a RC and cannot be the object of a scandal (§22).")
-        return
-    if c.dead:
-        return
     owner = c.owner
     cards = []
     if exposer is not None and owner == exposer:

@@ -26,9 +26,9 @@ from ..core.state import Character, GameState
 from ..data.components import ROYALS
 from ..data.tables import CLEMENCY, lookup
 from ..rules.effects import Ctx, apply_row
-from ..rules.queries import discard, has_card, name, player_order, take_card
+from ..rules.queries import name, player_order
 from ..rules.situation import is_wrongdoer, restore
-from ..rules.turn_steps import waived
+from ..rules.turn_steps import card_or_waiver, spend_card
 
 # ---------------------------------------------------------------------------
 # Amnesty (§13.4.6, §14.5.5, §24.9, §29.8, §30.9)
@@ -56,9 +56,7 @@ def amnesty_all(state: GameState) -> None:
 
 
 def _pardon_legal(state: GameState, p: int) -> bool:
-    if not waived(state) and not has_card(state, p, "pardon"):
-        return False
-    return any(_pardonable(cid, c) for cid, c in state.chars.items())
+    return card_or_waiver(state, p, "pardon") and any(_pardonable(cid, c) for cid, c in state.chars.items())
 
 
 @op("justice_pardon")
@@ -70,9 +68,7 @@ def justice_pardon(state: GameState, p: int) -> None:
 @op("justice_pardon_target")
 def justice_pardon_target(state: GameState, choice: int, p: int) -> None:
     cid = NAME[choice][len("char_"):]
-    if not waived(state):
-        discard(state, take_card(state, p, "pardon"))
-        log(state, f"Player {p} plays a 'Pardon' card.")
+    spend_card(state, p, "pardon", "a 'Pardon'")
     restore(state, cid)
     log(state, f"Player {p} pardons {name(cid)}, who returns to a normal situation (§13.4.5).")
 
@@ -83,16 +79,12 @@ def justice_pardon_target(state: GameState, choice: int, p: int) -> None:
 
 
 def _amnesty_legal(state: GameState, p: int) -> bool:
-    if not waived(state) and not has_card(state, p, "amnesty"):
-        return False
-    return any(_pardonable(cid, c) for cid, c in state.chars.items())
+    return card_or_waiver(state, p, "amnesty") and any(_pardonable(cid, c) for cid, c in state.chars.items())
 
 
 @op("justice_amnesty")
 def justice_amnesty(state: GameState, p: int) -> None:
-    if not waived(state):
-        discard(state, take_card(state, p, "amnesty"))
-        log(state, f"Player {p} plays an 'Amnesty' card.")
+    spend_card(state, p, "amnesty", "an 'Amnesty'")
     seq(state, ("amnesty_all", {}))
 
 

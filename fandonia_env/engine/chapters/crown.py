@@ -97,6 +97,7 @@ Readings (where rules and rulings are silent):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from ..core import chance, registry
@@ -514,19 +515,25 @@ def court_ball_designated(state: GameState, choice: int, p: int, what: str, text
 # ---------------------------------------------------------------------------
 
 
+def _count_naming(state: GameState, why: str, among: set[str], refused: Callable[[str, str], str]) -> tuple[str, str]:
+    """Dice counts (``why``) rolled until one names a character of ``among``: it and the count shown; each
+    count before is logged as ``refused(cid, shown)`` says (A3)."""
+    while True:
+        count, shown = _dice_count_logged(state, why)
+        cid = str(count)
+        if cid in among:
+            return cid, shown
+        log(state, refused(cid, shown))
+
+
 def _crown_scandal(state: GameState) -> None:
     """§8.4.6, A3: a dice count names the object of the scandal (reroll a face-down PC)."""
     usable = {cid for cid in NOBLES if not state.chars[cid].dead}
     if not usable:
         log(state, "Scandal (§8.4.6): no character can be the object of a scandal; no effect (A3).")
         return
-    while True:
-        count, shown = _dice_count_logged(state, "object of a scandal (§8.4.6)")
-        cid = str(count)
-        if cid in usable:
-            break
-        log(state, f"Scandal: player {_fp(state)} rolls the dice count {shown}: {name(cid)} is out of play; "
-                   "roll again (A3).")
+    cid, shown = _count_naming(state, "object of a scandal (§8.4.6)", usable, lambda cid, shown: (
+        f"Scandal: player {_fp(state)} rolls the dice count {shown}: {name(cid)} is out of play; roll again (A3)."))
     log(state, f"Scandal: player {_fp(state)} rolls the dice count {shown}: {name(cid)} is the object of "
                "the scandal (§8.4.6).")
     seq(state, ("scandal", {"cid": cid, "exposer": None, "why": "Crown Events scandal"}))
@@ -543,20 +550,19 @@ def _plague(state: GameState) -> None:
     log(state, "Plague (§8.4.7): no counseling is allowed this turn (§15.5).")
     eligible = {cid for cid in NOBLES if plague_can_die(state, cid)}
     victims: list[str] = []
+
+    def _why_not(cid: str) -> str:
+        return ("the same count again" if cid in victims else "a PC" if state.chars[cid].is_pc
+                else "abroad" if abroad(state.chars[cid]) else "out of play")
+
     for _ in range(2):
         left = eligible - set(victims)
         if not left:
             log(state, "Plague: no other character can die of the plague (A3).")
             break
-        while True:
-            count, shown = _dice_count_logged(state, "plague victim")
-            cid = str(count)
-            if cid in left:
-                break
-            why = ("the same count again" if cid in victims else "a PC" if state.chars[cid].is_pc
-                   else "abroad" if abroad(state.chars[cid]) else "out of play")
-            log(state, f"Plague: player {_fp(state)} rolls the dice count {shown}: {name(cid)} ({why}); "
-                       "roll again (§8.4.7).")
+        cid, shown = _count_naming(state, "plague victim", left, lambda cid, shown: (
+            f"Plague: player {_fp(state)} rolls the dice count {shown}: {name(cid)} ({_why_not(cid)}); "
+            "roll again (§8.4.7)."))
         log(state, f"Plague: player {_fp(state)} rolls the dice count {shown}: {name(cid)} dies of the plague.")
         victims.append(cid)
     seq(state, *[("kill", {"cid": v, "cause": "plague"}) for v in victims])

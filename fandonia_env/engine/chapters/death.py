@@ -101,7 +101,7 @@ from typing import Final
 from ..core import chance, registry
 from ..core.actions import ID, NAME, NO, YES
 from ..core.machine import ask, log, op, seq
-from ..core.state import GameState
+from ..core.state import Character, GameState
 from ..data.components import CARD_TYPE_OF, CARD_TYPES, ROYAL_ALIGNMENT_CARD, ROYALS
 from ..data.tables import lookup
 from ..rules.court import vacate_step
@@ -174,9 +174,13 @@ def _widow(state: GameState, cid: str) -> None:
         log(state, f"{name(sp)} is widowed and may remarry (§31.7).")
 
 
-def _clear_situation(c) -> None:
+def _clear_situation(c: Character) -> None:
+    """What any death clears on the card (§31.3-§31.5): situation, failed problem, titles, fixed Status, ban."""
     set_situation(c)
     c.failed_problem = False
+    c.titles = 0
+    c.fixed_status = None
+    c.banned = False
 
 
 # ---------------------------------------------------------------------------
@@ -281,9 +285,6 @@ def _clear_card(state: GameState, cid: str) -> tuple[str, dict] | None:
     _widow(state, cid)
     _break_engagement(state, cid)
     _clear_situation(c)
-    c.titles = 0
-    c.fixed_status = None
-    c.banned = False
     c.consort = False
     return vac
 
@@ -377,9 +378,6 @@ def _kill_pc(state: GameState, cid: str, why: str, fun: tuple | None = None) -> 
         log(state, f"{name(sp)} stays in player {p}'s faction as a FAC and now counts towards the PP total (§31.5).")
     _break_engagement(state, cid)
     _clear_situation(c)
-    c.titles = 0
-    c.fixed_status = None
-    c.banned = False
     c.dead = True
     pl.pc_dead_turn = state.turn
     # the half PP lost has scheduled the PP limit check (R15); this one also holds the player to

@@ -42,7 +42,7 @@ from ..rules.queries import (
 from ..rules.rolls import modified_roll
 from ..rules.ruleset import ruleset
 from ..rules.situation import card_entry, country_ids, extraditable_es, imprison, is_wrongdoer, living_abroad
-from ..rules.turn_steps import base_activities, waived
+from ..rules.turn_steps import base_activities, card_or_waiver, spend_card, waived
 
 # ---------------------------------------------------------------------------
 # §24 Hiding
@@ -243,7 +243,7 @@ def _extraditable(state: GameState, cid: str, c: Character) -> bool:
 
 
 def _extradite_legal(state: GameState, p: int) -> bool:
-    if not waived(state) and not has_card(state, p, "extradition"):
+    if not card_or_waiver(state, p, "extradition"):
         return False
     ok = registry.HOOKS[ruleset(state).extraditable_hook]  # §25; ES §25.1, §25.12 (D66, D74)
     return any(ok(state, cid, c) for cid, c in state.chars.items())
@@ -259,9 +259,7 @@ def justice_extradite(state: GameState, p: int) -> None:
 @op("justice_extradite_target")
 def justice_extradite_target(state: GameState, choice: int, p: int) -> None:
     cid = NAME[choice][len("char_"):]
-    if not waived(state):
-        discard(state, take_card(state, p, "extradition"))
-        log(state, f"Player {p} plays an 'Extradition' card.")
+    spend_card(state, p, "extradition", "an 'Extradition'")
     registry.HOOKS[ruleset(state).extradite_hook](state, p, cid)
 
 

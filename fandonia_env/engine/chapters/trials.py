@@ -42,7 +42,7 @@ from ..rules.queries import (
 )
 from ..rules.rolls import modified_roll
 from ..rules.ruleset import ruleset
-from ..rules.situation import CLAMP, card_entry, imprison, is_wrongdoer, set_situation
+from ..rules.situation import CLAMP, card_entry, imprison, is_wrongdoer, set_situation, spared
 
 # ---------------------------------------------------------------------------
 # Helpers
@@ -67,27 +67,32 @@ def _fate(state: GameState, cid: str, what: str) -> None:
 # ---------------------------------------------------------------------------
 
 
+def _waits_for_peace(state: GameState, cid: str, c: Character, step: str, sent: str, waits: str) -> bool:
+    """§7.10.1, A61: a character stuck in a country at war is a wrongdoer whose ``step`` waits for the
+    war's end (``sent``, ``waits``: the log's words)."""
+    if not stuck_at_war(state, c):
+        return False
+    c.wrongdoer = True
+    c.pending_justice = step
+    log(state, f"{name(cid)} is {sent} but is stuck in a country at war: {waits} until the war is over "
+               "(§7.10.1, A61).")
+    return True
+
+
 @op("hearing")
 def hearing(state: GameState, cid: str, cont: bool = False, resumed: bool = False) -> None:
     """§26 (with §24.2, §24.10, A60).  ``cont``: the hearing continues proceedings under
     way (after coming out of hiding, §24.8): no hiding offer.  ``resumed``: a hearing
     suspended by a war that has ended (§7.10.1, A61): the character is already a
     wrongdoer, but the hiding choices of §24.2/§24.10 are offered as when he was sent."""
+    if spared(state, cid, "may never be sent to a hearing (§26.3)"):
+        return
     c = state.chars[cid]
-    if cid in ROYALS:
-        log(state, f"{name(cid)} is a RC and may never be sent to a hearing (§26.3).")
-        return
-    if c.dead:
-        return
     if not (cont or resumed) and is_wrongdoer(c):
         log(state, f"{name(cid)} is already a wrongdoer: the hearing is ignored (§24.10, §29.7, §30.8).")
         return
     c = state.wchar(cid)
-    if stuck_at_war(state, c):
-        c.wrongdoer = True
-        c.pending_justice = "hearing"
-        log(state, f"{name(cid)} is sent to a hearing but is stuck in a country at war: it waits until the "
-                   "war is over (§7.10.1, A61).")
+    if _waits_for_peace(state, cid, c, "hearing", "sent to a hearing", "it waits"):
         return
     c.wrongdoer = True  # §23.5
     decider = actor_for(state, cid)
@@ -207,11 +212,7 @@ def to_trial(state: GameState, cid: str, extradited: bool = False, cont: bool = 
             _fate(state, cid, "trial")
             log(state, f"{name(cid)} is in hiding and does not go to trial: a wrongdoer (§24.10).")
             return
-    if stuck_at_war(state, c):
-        c.wrongdoer = True
-        c.pending_justice = "trial"
-        log(state, f"{name(cid)} is sent to trial but is stuck in a country at war: the trial waits until "
-                   "the war is over (§7.10.1, A61).")
+    if _waits_for_peace(state, cid, c, "trial", "sent to trial", "the trial waits"):
         return
     c.wrongdoer = True  # §23.5
     c.pending_justice = None

@@ -1087,6 +1087,21 @@ def _disc(office: str) -> dict:
     return {"code": "discharge_minister", "office": office}
 
 
+def _unrest(people: str, modifier: int) -> dict[str, Any]:
+    """The Counseling Table of Townsmen or Peasant Unrest: the same counsels, modified by the Archbishop
+    and ``modifier`` (the General too for Military Action)."""
+    support = f"{people.lower()}_support"
+    return {"name": f"{people} Unrest", "counsels": (
+        _c(1, "Discharge The High Minister", _disc("high_minister"), ("high_minister",), (_ARCH, modifier),
+           effect_text="The Minister is discharged."),
+        _c(2, "Enact Repressive Laws", _NONE, ("high_minister", "minister_of_justice"), (_ARCH, modifier)),
+        _c(3, "Enact Liberal Reforms", _NONE, ("high_minister", "minister_of_justice"), (_ARCH, modifier)),
+        _c(4, "Take Military Action", {"code": "discard_cards", "cards": (support,)},
+           ("high_minister", "minister_of_army"), (_GEN, modifier),
+           effect_text=f"All '{people} Support' Event cards must be discarded."),
+    )}
+
+
 _AMNESTY_TXT: Final = "All characters who are banished, imprisoned, or wrongdoers are returned to a normal situation."
 _ACCUSE_TXT: Final = "The player may intrigue a card from the opponent's hand."
 _WELFARE_TXT: Final = "All players with two or less IP receive Two IP."
@@ -1197,24 +1212,8 @@ COUNSELING_TABLES: Final[dict[str, dict[str, Any]]] = {
            ("minister_of_state", "minister_of_navy"), (_ADM,),
            effect_text="The 'Navy Support' Event card must be discarded."),
     )},
-    "townsmen_unrest": {"name": "Townsmen Unrest", "counsels": (
-        _c(1, "Discharge The High Minister", _disc("high_minister"), ("high_minister",), (_ARCH, _MAG),
-           effect_text="The Minister is discharged."),
-        _c(2, "Enact Repressive Laws", _NONE, ("high_minister", "minister_of_justice"), (_ARCH, _MAG)),
-        _c(3, "Enact Liberal Reforms", _NONE, ("high_minister", "minister_of_justice"), (_ARCH, _MAG)),
-        _c(4, "Take Military Action", {"code": "discard_cards", "cards": ("townsmen_support",)},
-           ("high_minister", "minister_of_army"), (_GEN, _MAG),
-           effect_text="All 'Townsmen Support' Event cards must be discarded."),
-    )},
-    "peasant_unrest": {"name": "Peasant Unrest", "counsels": (
-        _c(1, "Discharge The High Minister", _disc("high_minister"), ("high_minister",), (_ARCH, _SHER),
-           effect_text="The Minister is discharged."),
-        _c(2, "Enact Repressive Laws", _NONE, ("high_minister", "minister_of_justice"), (_ARCH, _SHER)),
-        _c(3, "Enact Liberal Reforms", _NONE, ("high_minister", "minister_of_justice"), (_ARCH, _SHER)),
-        _c(4, "Take Military Action", {"code": "discard_cards", "cards": ("peasant_support",)},
-           ("high_minister", "minister_of_army"), (_GEN, _SHER),
-           effect_text="All 'Peasant Support' Event cards must be discarded."),
-    )},
+    "townsmen_unrest": _unrest("Townsmen", _MAG),
+    "peasant_unrest": _unrest("Peasant", _SHER),
     "agriculture_crisis": {"name": "Agriculture Crisis", "counsels": (
         _c(1, "Discharge The Minister Of Trade", _disc("minister_of_trade"),
            ("high_minister", "minister_of_trade"), effect_text="The Minister is discharged."),

@@ -9,8 +9,8 @@ brought up to date from its write log.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Final
+from collections.abc import Callable, Iterable
+from typing import Any, Final, Protocol, TypeVar
 
 from ..core import chance
 from ..core.actions import ID, NAME
@@ -246,14 +246,26 @@ class CharIndex:
 _MEMO_INDEX: Final = "char_index"
 
 
+class _Synced(Protocol):
+    def sync(self, state: GameState) -> None: ...
+
+
+_S = TypeVar("_S", bound=_Synced)
+
+
+def _memo(state: GameState, key: str, make: Callable[[GameState], _S]) -> _S:
+    """``state.memo[key]`` brought up to date from the write log (``make(state)`` on first use)."""
+    m = state.memo.get(key)
+    if m is None:
+        m = state.memo[key] = make(state)
+    else:
+        m.sync(state)
+    return m
+
+
 def char_index(state: GameState) -> CharIndex:
     """``state``'s ``CharIndex``, up to date (made on first use)."""
-    idx = state.memo.get(_MEMO_INDEX)
-    if idx is None:
-        idx = state.memo[_MEMO_INDEX] = CharIndex(state)
-    else:
-        idx.sync(state)
-    return idx
+    return _memo(state, _MEMO_INDEX, CharIndex)
 
 
 def close_scan(state: GameState, prev: Scan | None) -> None:
@@ -448,11 +460,7 @@ class PPTotals:
             sp = c.spouse
             spouse[cid] = sp
             if sp is not None:
-                nb = named_by.get(sp)
-                if nb is None:
-                    named_by[sp] = {cid}
-                else:
-                    nb.add(cid)
+                named_by.setdefault(sp, set()).add(cid)
             o = c.owner
             if o is not None and cid not in exempt:
                 counted[cid] = o
@@ -484,11 +492,7 @@ class PPTotals:
                 if old is not None:
                     named_by[old].discard(x)
                 if new is not None:
-                    nb = named_by.get(new)
-                    if nb is None:
-                        named_by[new] = {x}
-                    else:
-                        nb.add(x)
+                    named_by.setdefault(new, set()).add(x)
                 spouse[x] = new
         if pc_written and [pl.pc for pl in state.players] != pcs:
             self.build(state)
@@ -533,12 +537,7 @@ _MEMO_PP: Final = "pp_totals"
 
 def pp_totals(state: GameState) -> PPTotals:
     """``state``'s ``PPTotals``, up to date (made on first use)."""
-    t = state.memo.get(_MEMO_PP)
-    if t is None:
-        t = state.memo[_MEMO_PP] = PPTotals(state)
-    else:
-        t.sync(state)
-    return t
+    return _memo(state, _MEMO_PP, PPTotals)
 
 
 def pp_required_with(state: GameState, p: int, owners: Any = (), titles: Any = ()) -> int:

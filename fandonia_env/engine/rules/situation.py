@@ -25,6 +25,14 @@ def is_wrongdoer(c: Character) -> bool:
     return c.wrongdoer or c.banished or c.imprisoned or c.awaiting_execution or c.escaped
 
 
+def spared(state: GameState, cid: str, rc_rule: str) -> bool:
+    """A RC (``rc_rule``, what the rules say of him, is logged) or a dead character: no proceedings."""
+    if cid in ROYALS:
+        log(state, f"{name(cid)} is a RC and {rc_rule}.")
+        return True
+    return state.chars[cid].dead
+
+
 def living_abroad(state: GameState, c: Character) -> bool:
     """ES §20.8, A30: a non-banished wrongdoer abroad who is not in hiding lives openly there."""
     return (abroad(c) and not c.hiding and not c.banished and not c.imprisoned and not c.dead

@@ -17,6 +17,7 @@ from ..data.components import CARD_TYPE_OF, CARD_TYPES, NOBLES, OFFICES, OPPORTU
 from .queries import (
     discard,
     gain_ip,
+    has_card,
     lose_ip,
     name,
     pc,
@@ -147,6 +148,18 @@ def uses_intrigue(state: GameState, p: int) -> bool:
 
 def waived(state: GameState) -> bool:
     return bool(state.pt.get("waiver"))
+
+
+def card_or_waiver(state: GameState, p: int, ctype: str) -> bool:
+    """p holds the ``ctype`` card an activity needs, or this turn's waiver spares it."""
+    return waived(state) or has_card(state, p, ctype)
+
+
+def spend_card(state: GameState, p: int, ctype: str, title: str) -> None:
+    """Unless waived, p's ``ctype`` card is discarded: "Player p plays ``title`` card." is logged."""
+    if not waived(state):
+        discard(state, take_card(state, p, ctype))
+        log(state, f"Player {p} plays {title} card.")
 
 
 def discard_options(state: GameState, p: int) -> list[int]:

@@ -353,3 +353,87 @@ def test_every_engine_module_lives_in_a_layer_folder():
     assert loose == []
     assert {m.split(".")[2] for m in MODS if m.startswith("fandonia_env.engine.")} == {
         "data", "core", "rules", "chapters", "face"}
+
+
+# ---------------------------------------------------------------------------
+# The engine's public surface (issue 41): what the code above the engine may import of it
+# ---------------------------------------------------------------------------
+
+#: imports of the engine's inside that top-level modules of ``fandonia_env/`` still make, each to be
+#: replaced by the surface (the replacements are listed in docs/engine.md, "The public surface");
+#: these files were being moved into folders when the surface was declared.  This list may only shrink.
+OFF_SURFACE_FOR_NOW: frozenset[tuple[str, str]] = frozenset({
+    ("fandonia_env.fandonia_v0", "fandonia_env.engine.core.machine"),  # pending -> Game.pending_decision()
+    ("fandonia_env.fandonia_v0", "fandonia_env.engine.rules.queries"),  # status -> rule_queries.status
+    ("fandonia_env.tournament", "fandonia_env.engine.rules"),  # queries -> rule_queries
+    ("fandonia_env.tournament", "fandonia_env.engine.rules.queries"),  # faction, status -> rule_queries
+    ("fandonia_env.play", "fandonia_env.engine.core.state"),  # StateError -> fandonia_env.engine
+})
+
+
+def _on_surface(target: str) -> bool:
+    from fandonia_env.engine import PUBLIC_MODULES
+
+    if target == "fandonia_env.engine":
+        return True
+    for entry in PUBLIC_MODULES:
+        if entry.endswith(".*"):
+            pkg = entry[:-2]
+            if target == pkg or target.startswith(pkg + "."):
+                return True
+        elif target == entry:
+            return True
+    return False
+
+
+def _off_surface() -> list[str]:
+    """Every import (inside functions too; not those under ``if TYPE_CHECKING``) by a module above the
+    engine of an engine module that is not on the declared surface."""
+    bad = []
+    for m in MODS:
+        if RANK[_layer(m)] <= RANK["engine.face"]:
+            continue
+        for imp in IMPORTS[m]:
+            named, _ = _targets(m, imp)
+            for t in sorted(named):
+                if t.startswith("fandonia_env.engine") and not _on_surface(t) and (m, t) not in OFF_SURFACE_FOR_NOW:
+                    bad.append(f"{m}:{imp.line} imports {t}, which is not on the engine's surface")
+    return sorted(bad)
+
+
+def test_above_the_engine_only_the_declared_surface_is_imported():
+    assert _off_surface() == []
+
+
+def test_the_internals_are_off_the_surface():
+    for inside in ("fandonia_env.engine.core.machine", "fandonia_env.engine.core.state", "fandonia_env.engine.core.rng",
+                   "fandonia_env.engine.rules.queries", "fandonia_env.engine.chapters.turn"):
+        assert inside in MODS and not _on_surface(inside)
+    for public in ("fandonia_env.engine.face.seat", "fandonia_env.engine.core.actions", "fandonia_env.engine.data.tables",
+                   "fandonia_env.engine.rules.rule_queries"):
+        assert public in MODS and _on_surface(public)
+
+
+def test_the_surface_check_sees_an_agent_importing_the_machine(monkeypatch, tmp_path):
+    f = tmp_path / "probe.py"
+    f.write_text("from typing import TYPE_CHECKING\n"
+                 "from fandonia_env.engine import SeatView\n"
+                 "from fandonia_env.engine.core.machine import pending\n"
+                 "if TYPE_CHECKING:\n    from fandonia_env.engine import GameState\n"
+                 "def f():\n    from fandonia_env.engine.core import rng\n")
+    monkeypatch.setitem(MODS, "fandonia_env.agents.probe", f)
+    monkeypatch.setitem(IMPORTS, "fandonia_env.agents.probe", _imports("fandonia_env.agents.probe"))
+    assert _off_surface() == [
+        "fandonia_env.agents.probe:3 imports fandonia_env.engine.core.machine, which is not on the engine's surface",
+        "fandonia_env.agents.probe:7 imports fandonia_env.engine.core, which is not on the engine's surface",
+        "fandonia_env.agents.probe:7 imports fandonia_env.engine.core.rng, which is not on the engine's surface",
+    ]
+
+
+def test_the_surface_names_are_there():
+    """Every name of the package's ``__all__`` is importable, and every public module exists."""
+    import fandonia_env.engine as engine
+
+    assert all(hasattr(engine, n) for n in engine.__all__)
+    for entry in engine.PUBLIC_MODULES:
+        assert entry.removesuffix(".*") in MODS, entry

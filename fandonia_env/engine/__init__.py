@@ -30,8 +30,16 @@ from .core.machine import EngineError, IllegalActionError  # noqa: E402 - after 
 from .core.options import EDITIONS, OPTIONAL_RULES, preset_names  # noqa: E402 - after the choice
 from .core.state import GameState, StateError  # noqa: E402 - after the choice
 from .face.game import ConfigError, Game, make_config  # noqa: E402 - after the choice
-from .face.hidden import InfoSet, resample, seat_information  # noqa: E402 - after the choice
-from .face.seat import CHAR_VIEW_FIELDS, Decision, SeatPlayer, SeatView, decision_of, player_view  # noqa: E402
+from .face.hidden import InfoSet, resample, reseed, seat_information  # noqa: E402 - after the choice
+from .face.seat import (  # noqa: E402 - after the choice
+    CHAR_VIEW_FIELDS,
+    Decision,
+    SeatPlayer,
+    SeatView,
+    as_seat_view,
+    decision_of,
+    player_view,
+)
 
 #: the engine modules above-engine code may import by name (besides ``fandonia_env.engine`` itself);
 #: an entry ending in ``.*`` stands for the package and every module under it
@@ -48,6 +56,6 @@ PUBLIC_MODULES: tuple[str, ...] = (
 __all__ = [
     "CATALOGUE", "CHAR_VIEW_FIELDS", "COMPILED", "ConfigError", "Decision", "EDITIONS", "EngineError", "Game",
     "GameState", "ID", "IllegalActionError", "InfoSet", "NAME", "NUM_ACTIONS", "OPTIONAL_RULES", "PUBLIC_MODULES",
-    "SeatPlayer", "SeatView", "StateError", "decision_of", "describe", "make_config", "player_view", "preset_names",
-    "resample", "seat_information",
+    "SeatPlayer", "SeatView", "StateError", "as_seat_view", "decision_of", "describe", "make_config", "player_view", "preset_names",
+    "resample", "reseed", "seat_information",
 ]

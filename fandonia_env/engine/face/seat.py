@@ -34,7 +34,8 @@ from ..rules.queries import pp_totals, statuses
 from ..rules.rule_queries import Facts, FactsSource, StateFacts, ViewFacts
 from ..rules.ruleset import ruleset
 
-__all__ = ["CHAR_VIEW_FIELDS", "Character", "Decision", "SeatPlayer", "SeatView", "decision_of", "player_view"]
+__all__ = ["CHAR_VIEW_FIELDS", "Character", "Decision", "SeatPlayer", "SeatView", "as_seat_view", "decision_of",
+           "player_view"]
 
 #: the fields of a character that ``player_view`` shows under their own name (``Character`` fields);
 #: it shows ``henchman``, ``counselor`` and ``aligned`` too: whether the card field is set
@@ -435,6 +436,13 @@ class SeatView(FactsSource):
         src = "live" if self._state is not None else "json"
         return f"SeatView({src}, me={self.me}, n={self.n}, turn={self.turn}, phase={self.phase!r})"
 
+
+
+def as_seat_view(view: SeatView | dict[str, Any]) -> SeatView:
+    """``view`` itself when it is a ``SeatView``, else the ``SeatView`` of a ``player_view`` document."""
+    if isinstance(view, SeatView):
+        return view
+    return SeatView.from_json(view)
 
 def player_view(state: GameState, p: int, log: bool = True) -> dict[str, Any]:
     """What player p may know (§14.4 hidden hands, §11/§12 drawn counters; ruling R10).

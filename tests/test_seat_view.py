@@ -120,7 +120,9 @@ def test_every_registered_noble_decides_the_same_from_the_wire():
             assert a == b == c, (name, g.state.config, p)
             checked[name] += 1
     assert min(checked.values()) >= 20, checked
-    assert set(CHEAP) | set(SLOW) == set(agents.AGENTS)  # every registered noble is checked
+    shipped = {k for k, f in agents.AGENTS.items()  # every noble the package registers (not a test's)
+               if getattr(getattr(f, "func", f), "__module__", "").startswith("fandonia_env.agents")}
+    assert set(CHEAP) | set(SLOW) == shipped
 
 
 @pytest.mark.parametrize("name", SLOW)

@@ -271,8 +271,9 @@ class SearchAgent(Agent):
             return a, {a: 1.0}, {}
         return a, dict(info.policy_target), dict(info.q)
 
-    def _decide(self, view: SeatView, legal: list[int], infoset: Any,
+    def _decide(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any,
                 search: bool) -> tuple[int, SearchInfo | None]:
+        view = as_seat_view(view)  # a subclass may hand the document on (scripts/usurp_probes.py)
         self.decisions += 1
         kind = "other" if view.decision is None else view.decision.kind
         if len(legal) == 1:

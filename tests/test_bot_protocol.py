@@ -285,11 +285,9 @@ def test_every_registered_noble_answers_through_every_position_form(agent_id, mo
 
 @pytest.mark.parametrize("preset,n", [("errata-all-optional", 3), ("1981", 5)])
 def test_a_trained_noble_given_a_view_alone_sees_the_seats_observation(preset, n):
-    """A view + legal position has no InfoSet: a trained noble encodes the state built from the view
-    (``view_state``), which shows the seat exactly that view, so its observation (and so its action)
-    is byte for byte the one it gets from the true game."""
-    from fandonia_env.agents.ppo_agent import view_state
-    from fandonia_env.engine.face.game import player_view
+    """A view + legal position has no InfoSet: a trained noble encodes the ``SeatView`` read from the
+    view, whose observation (and so its action) is byte for byte the one it gets from the true game."""
+    from fandonia_env.engine import SeatView
 
     ppo = agents.make_agent("noble-ppo-v1", seed=0)
     enc = ppo.policy.encoder
@@ -300,11 +298,9 @@ def test_a_trained_noble_given_a_view_alone_sees_the_seats_observation(preset, n
         p, legal = g.current_player(), g.legal_actions()
         if len(legal) >= 2:
             view = json.loads(json.dumps(g.view(p)))  # as a front end sends it
-            made = view_state(view)
-            assert player_view(made, p, log=False) == {**view, "log": None}
-            x = enc.observe(view, InfoSet(made, p))
-            assert x.tobytes() == enc.observe(view, InfoSet(g.state, p)).tobytes()
-            assert ppo.act(view, legal) == ppo.act(view, legal, InfoSet(g.state, p))
+            x = enc.observe(SeatView.from_json(view))
+            assert x.tobytes() == enc.observe(g.seat_view(p)).tobytes() == enc.encode(g.state, p).tobytes()
+            assert ppo.act(view, legal) == ppo.act(g.seat_view(p), legal, InfoSet(g.state, p))
             checked += 1
         g.apply(rng.choice(legal))
     assert checked > 20

@@ -503,3 +503,77 @@ def _long_functions() -> list[tuple[int, str]]:
 def test_few_functions_over_80_lines():
     long = _long_functions()
     assert len(long) <= MAX_LONG_FUNCTIONS, "\n".join(f"{n} lines: {w}" for n, w in long)
+
+
+# ---------------------------------------------------------------------------
+# The engine's public surface (issue 41): what the code above the engine may import of it
+# ---------------------------------------------------------------------------
+
+
+
+def _on_surface(target: str) -> bool:
+    from fandonia_env.engine import PUBLIC_MODULES
+
+    if target == "fandonia_env.engine":
+        return True
+    for entry in PUBLIC_MODULES:
+        if entry.endswith(".*"):
+            pkg = entry[:-2]
+            if target == pkg or target.startswith(pkg + "."):
+                return True
+        elif target == entry:
+            return True
+    return False
+
+
+def _off_surface() -> list[str]:
+    """Every import (inside functions too; not those under ``if TYPE_CHECKING``) by a module above the
+    engine of an engine module that is not on the declared surface."""
+    bad = []
+    for m in MODS:
+        if RANK[_layer(m)] <= RANK["engine.face"]:
+            continue
+        for imp in IMPORTS[m]:
+            named, _ = _targets(m, imp)
+            for t in sorted(named):
+                if t.startswith("fandonia_env.engine") and not _on_surface(t):
+                    bad.append(f"{m}:{imp.line} imports {t}, which is not on the engine's surface")
+    return sorted(bad)
+
+
+def test_above_the_engine_only_the_declared_surface_is_imported():
+    assert _off_surface() == []
+
+
+def test_the_internals_are_off_the_surface():
+    for inside in ("fandonia_env.engine.core.machine", "fandonia_env.engine.core.state", "fandonia_env.engine.core.rng",
+                   "fandonia_env.engine.rules.queries", "fandonia_env.engine.chapters.turn"):
+        assert inside in MODS and not _on_surface(inside)
+    for public in ("fandonia_env.engine.face.seat", "fandonia_env.engine.core.actions", "fandonia_env.engine.data.tables",
+                   "fandonia_env.engine.rules.rule_queries"):
+        assert public in MODS and _on_surface(public)
+
+
+def test_the_surface_check_sees_an_agent_importing_the_machine(monkeypatch, tmp_path):
+    f = tmp_path / "probe.py"
+    f.write_text("from typing import TYPE_CHECKING\n"
+                 "from fandonia_env.engine import SeatView\n"
+                 "from fandonia_env.engine.core.machine import pending\n"
+                 "if TYPE_CHECKING:\n    from fandonia_env.engine import GameState\n"
+                 "def f():\n    from fandonia_env.engine.core import rng\n")
+    monkeypatch.setitem(MODS, "fandonia_env.agents.probe", f)
+    monkeypatch.setitem(IMPORTS, "fandonia_env.agents.probe", _imports("fandonia_env.agents.probe"))
+    assert _off_surface() == [
+        "fandonia_env.agents.probe:3 imports fandonia_env.engine.core.machine, which is not on the engine's surface",
+        "fandonia_env.agents.probe:7 imports fandonia_env.engine.core, which is not on the engine's surface",
+        "fandonia_env.agents.probe:7 imports fandonia_env.engine.core.rng, which is not on the engine's surface",
+    ]
+
+
+def test_the_surface_names_are_there():
+    """Every name of the package's ``__all__`` is importable, and every public module exists."""
+    import fandonia_env.engine as engine
+
+    assert all(hasattr(engine, n) for n in engine.__all__)
+    for entry in engine.PUBLIC_MODULES:
+        assert entry.removesuffix(".*") in MODS, entry

@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from fandonia_env.engine.face.seat import SeatView
+
 
 class Agent:
     """A computer noble: ``act(view, legal, infoset=None) -> action id``.
 
-    ``view`` is the engine's ``player_view`` of the agent's own player (never the full state);
+    ``view`` is what the agent's own player may know (never the full state): a ``SeatView``
+    (``engine.face.seat``: of the live game, or read from a ``player_view`` document that came over
+    the wire) or the ``player_view`` document itself, and an agent decides the same from any of them;
     ``legal`` the legal action ids of the pending decision; ``infoset`` an
     ``engine.hidden.InfoSet`` that search agents use to sample determinisations consistent
     with the view (it never exposes the true hidden state).  ``reset(seed)`` starts a game.
@@ -20,8 +24,13 @@ class Agent:
     def reset(self, seed: int | None = None) -> None:  # pragma: no cover - default
         pass
 
-    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:  # pragma: no cover
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:  # pragma: no cover
         raise NotImplementedError
+
+
+def view_document(view: SeatView | dict[str, Any]) -> dict[str, Any]:
+    """The ``player_view`` document of an agent's view (the nobles that read the document)."""
+    return view.to_json() if isinstance(view, SeatView) else view
 
 
 AGENTS: dict[str, Callable[..., Agent]] = {}

@@ -33,8 +33,9 @@ from typing import Any
 
 from fandonia_env.engine import Game
 from fandonia_env.engine.core.actions import ID
+from fandonia_env.engine.face.seat import SeatView
 
-from .base import Agent, register
+from .base import Agent, register, view_document
 from .noble_rule import NobleRuleV1, best_usurp
 
 PASS = ID["pass"]
@@ -102,7 +103,8 @@ class NobleISMCTSV1(Agent):
         return (cands + rest)[: max(2, self.max_candidates)]
 
     # -- acting -----------------------------------------------------------
-    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+        view = view_document(view)
         default = self.rule.act(view, legal)
         if len(legal) < 2 or infoset is None or not self._worth_search(view, legal):
             return default

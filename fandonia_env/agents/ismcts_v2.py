@@ -49,6 +49,7 @@ from typing import Any
 from fandonia_env.engine import Game
 from fandonia_env.engine.core.actions import ID
 from fandonia_env.engine.data.components import ROYALS
+from fandonia_env.engine.face.seat import SeatView
 from fandonia_env.engine.rules.rule_queries import (
     SUPPORT_VALUES,
     faction_value,
@@ -59,7 +60,7 @@ from fandonia_env.engine.rules.rule_queries import (
     usurpers,
 )
 
-from .base import Agent, register
+from .base import Agent, register, view_document
 from .noble_rule import NobleRuleV1, best_usurp
 
 PASS = ID["pass"]
@@ -204,7 +205,8 @@ class NobleISMCTSV2(Agent):
         self._turn_searches = 0
 
     # -- acting -----------------------------------------------------------
-    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+        view = view_document(view)
         default = self.rule.act(view, legal)  # always: keeps the rule's bookkeeping right
         if len(legal) < 2:
             return default

@@ -42,8 +42,9 @@ from typing import Any
 
 from fandonia_env.engine import Game
 from fandonia_env.engine.core.actions import ID
+from fandonia_env.engine.face.seat import SeatView
 
-from .base import Agent, register
+from .base import Agent, register, view_document
 from .ismcts_v2 import DefaultPolicy, NobleISMCTSV2, paired_sample, paired_stats
 from .noble_rule import NobleRuleV1, best_usurp
 
@@ -92,7 +93,8 @@ class NobleISMCTSV3(Agent):
         self._turn_searches = 0
 
     # -- acting -----------------------------------------------------------
-    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+        view = view_document(view)
         default = self.rule.act(view, legal)  # always: keeps the rule's bookkeeping right
         if len(legal) < 2 or infoset is None:
             return default

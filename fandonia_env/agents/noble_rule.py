@@ -36,6 +36,7 @@ from fandonia_env.engine.data.components import (
     character_name,
 )
 from fandonia_env.engine.data.tables import PRESTIGE_MODIFIER_CAP, PRESTIGE_TABLES, lookup
+from fandonia_env.engine.face.seat import SeatView
 from fandonia_env.engine.rules.rule_queries import (
     SUPPORT_VALUES,
     best_usurpation,
@@ -47,7 +48,7 @@ from fandonia_env.engine.rules.rule_queries import (
     usurpation_chance,
 )
 
-from .base import Agent, register
+from .base import Agent, register, view_document
 
 PASS, YES, NO = ID["pass"], ID["yes"], ID["no"]
 SIGN_PLUS, SIGN_MINUS = ID["sign_plus"], ID["sign_minus"]
@@ -173,7 +174,8 @@ class NobleRuleV1(Agent):
         self._proposed_turn = -1
 
     # -- entry point ---------------------------------------------------------
-    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+        view = view_document(view)
         if len(legal) == 1:
             return legal[0]
         dec = view.get("decision") or {}

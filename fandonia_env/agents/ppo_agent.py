@@ -11,10 +11,9 @@ played alone like any policy file.
 The policy file is the ``.npz`` that ``fandonia_env.training.model.export_npz`` writes (every weight plus a
 JSON header naming the observation encoder, its fingerprint and the layer sizes); a ``.pt``
 checkpoint of the training stages also loads, through torch.  The agent encodes its own seat's
-observation (``fandonia_env.spaces.encoders`` ``Encoder.observe``: from its ``view``, or from a determinisation
-drawn from its ``infoset`` -- equal to the true state in everything the seat may know, hidden parts
-redrawn, which encodes to exactly the seat's observation; never the true state; given a view alone, as
-the bot protocol's ``view`` + ``legal``, from the state ``view_state`` builds out of the view), runs the forward pass
+observation (``fandonia_env.spaces.encoders`` ``Encoder.observe``) from its view alone: a ``SeatView`` of
+the live game or one read from a ``player_view`` document (the bot protocol's ``view`` + ``legal``, as a
+front end sends it), which encode the same; never the true state), runs the forward pass
 in numpy and plays the argmax of the logits over the legal ids (``temperature`` > 0: a sample of
 softmax(logits / temperature) over the legal ids, from the agent's own seeded generator).
 Playing needs numpy only, no torch.
@@ -26,16 +25,13 @@ import functools
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from fandonia_env.engine.face.hidden import InfoSet
+from fandonia_env.engine.face.seat import SeatView, as_seat_view
 
 from .base import PPO_PREFIX, Agent, register, register_prefix
-
-if TYPE_CHECKING:
-    from fandonia_env.engine.core.state import GameState
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 NOBLE_PPO_V1 = WEIGHTS_DIR / "noble-ppo-v1.npz"
@@ -205,86 +201,6 @@ def load_policy(path: str | os.PathLike[str]) -> NumpyPolicy:
     return pol
 
 
-#: the fields of a view's character that are the ``Character`` field of the same name
-_CHAR_FIELDS = ("owner", "is_pc", "titles", "fixed_status", "location", "hiding", "banished", "imprisoned",
-                "awaiting_execution", "wrongdoer", "dead", "office", "spouse", "consort", "banned", "engaged_to",
-                "situation_turns", "escaped", "pending_justice")
-
-
-def view_state(view: dict[str, Any]) -> GameState:
-    """A ``GameState`` that shows ``view["me"]`` exactly ``view`` (``player_view(state, me, log=False)``
-    equals the view without its log), built from the view alone.
-
-    What the view does not show is made up: the cards are physical ids of the shown types, the other
-    hands, the Event pile and the counter pools hold arbitrary ids of the shown sizes, the generator
-    is fresh and the pending stack is the seat's decision alone.  So the state is good for encoding
-    the seat's observation (the encoders read only what ``player_view`` shows), not for playing on:
-    it has no continuation after the decision."""
-    from fandonia_env.engine.core.rng import RNG
-    from fandonia_env.engine.core.state import Character, Frame, GameState, Player
-    from fandonia_env.engine.data.components import CARD_IDS, CARD_TYPE_OF, NOBLE_IDS, OPPORTUNITY_TYPE_OF
-    from fandonia_env.engine.face.game import make_config
-
-    me, n = view["me"], view["n_players"]
-    rules = view.get("rules") or {}
-    cfg = make_config(players=n, edition=rules.get("edition", "1981"), optional=list(rules.get("optional", [])))
-    free: dict[str, list[str]] = {}  # card type -> card ids not yet placed
-    for cid in CARD_IDS:
-        free.setdefault(CARD_TYPE_OF[cid], []).append(cid)
-
-    def card(ctype: str) -> str:
-        ids = free.get(ctype)
-        if not ids:
-            raise ValueError(f"the view shows more {ctype!r} cards than the game has")
-        return ids.pop()
-
-    chars = {}
-    for cid, v in view["chars"].items():
-        c = Character(cid, **{f: v[f] for f in _CHAR_FIELDS})
-        if v["henchman"]:
-            c.henchman_card = card("henchman")
-        if v["counselor"]:
-            c.counselor_card = card("monarchs_counselor")
-        if v["aligned"]:
-            c.alignment_card = card(f"ra_{cid}")
-        chars[cid] = c
-    players = []
-    for pv in view["players"]:
-        players.append(Player(idx=pv["idx"], pc=pv["pc"], ip=pv["ip"], pp=pv["pp"],
-                              in_front=[card(t) for t in pv["in_front"]], prestige_mods=dict(pv["prestige_mods"]),
-                              ball_mod=pv["ball_mod"], counsels={k: list(x) for k, x in pv["counsels"].items()},
-                              lost_turns=pv["lost_turns"]))
-    mine = players[me]
-    mine.hand = [card(t) for t in view["hand"]]
-    mine.loyalty_drawn = list(view["loyalty_drawn"])
-    opp_free: dict[str, list[str]] = {}
-    for oid, t in OPPORTUNITY_TYPE_OF.items():
-        opp_free.setdefault(t, []).append(oid)
-    mine.opportunity_drawn = [opp_free[t].pop() for t in view["opportunity_drawn"]]
-    discard = [card(t) for t in view["discard"]]
-    rest = [cid for ids in free.values() for cid in ids]
-    for pl, pv in zip(players, view["players"], strict=True):
-        if pl.idx != me:
-            pl.hand, rest = rest[:pv["hand_size"]], rest[pv["hand_size"]:]
-    drawn = set(mine.loyalty_drawn)
-    loyalty_pool = [cid for cid in NOBLE_IDS if cid not in drawn][:view["loyalty_pool_size"]]
-    state = GameState(config=cfg, players=players, chars=chars, rng=RNG(0))
-    state.turn, state.phase, state.first_player = view["turn"], view["phase"], view["first_player"]
-    state.order, state.active, state.support = list(view["order"]), view["active"], view["support"]
-    state.problems = {k: dict(x) for k, x in view["problems"].items()}
-    state.wars, state.crown, state.forced_crown = list(view["wars"]), view["crown"], list(view["forced_crown"])
-    state.monarch, state.reign = view["monarch"], dict(view["reign"])
-    state.deck, state.discard, state.loyalty_pool = rest[:view["deck_size"]], discard, loyalty_pool
-    ts = view.get("turn_state")
-    state.pt = dict(ts) if ts is not None else {"done": list(view["activities_done"])} if view["activities_done"] else {}
-    d = view.get("decision")
-    if d is not None:
-        state.stack = [Frame("decide", {"player": me, "kind": d["kind"], "options": list(d["options"]),
-                                        "ctx": dict(d["ctx"]), "then": "halt", "then_args": {}})]
-    state.over, state.result, state.winner = view["over"], view["result"], view["winner"]
-    return state
-
-
 class PPOAgent(Agent):
     """Plays a trained policy from its own view (argmax, or a sample at ``temperature`` > 0)."""
 
@@ -309,19 +225,15 @@ class PPOAgent(Agent):
             self.rng = np.random.default_rng(seed)
         self.prev_kind = None
 
-    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
         enc = self.policy.encoder
-        if infoset is None and enc._encode_view is None:
-            # a view alone (the bot protocol's view + legal, as a server front end sends it): an
-            # encoder that reads the engine state encodes a state built from the view, which shows
-            # everything such an encoder reads (``view_state``)
-            infoset = InfoSet(view_state(view), view["me"])
+        sv = as_seat_view(view)  # the seat's view is all an encoder reads
         if enc.memory:
-            x = enc.observe(view, infoset, self.prev_kind)
+            x = enc.observe(sv, None, self.prev_kind)
             if len(legal) > 1:
-                self.prev_kind = (view.get("decision") or {}).get("kind", "other")
+                self.prev_kind = "other" if sv.decision is None else sv.decision.kind
         else:
-            x = enc.observe(view, infoset)
+            x = enc.observe(sv)
         logits, _ = self.policy.forward(x)
         z = logits[0, legal]
         if self.temperature == 0.0:

@@ -18,7 +18,7 @@ class RandomAgent(Agent):
         if seed is not None:
             self.rng.seed(seed)
 
-    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+    def act(self, view: Any, legal: list[int], infoset: Any = None) -> int:
         return self.rng.choice(legal)
 
 

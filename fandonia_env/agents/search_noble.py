@@ -62,11 +62,11 @@ from typing import Any
 import numpy as np
 
 from fandonia_env.engine import Game
-from fandonia_env.engine.core.rng import RNG
-from fandonia_env.engine.face.hidden import InfoSet, seat_information
+from fandonia_env.engine.face.hidden import reseed, seat_information
+from fandonia_env.engine.face.seat import SeatView, as_seat_view
 
 from .base import Agent
-from .ppo_agent import NOBLE_PPO_V1, SMALL_BATCH, PolicyError, load_policy, view_state
+from .ppo_agent import NOBLE_PPO_V1, SMALL_BATCH, PolicyError, load_policy
 
 #: ``search:PATH`` names a policy file played by ``SearchAgent`` (knobs: ``search:PATH?k=v&k=v``)
 SEARCH_PREFIX = "search:"
@@ -242,22 +242,21 @@ class SearchAgent(Agent):
         logits, values = self.policy.forward(x)
         return logits[:b], values[:b]
 
-    def _prior(self, view: dict[str, Any], infoset: Any) -> tuple[np.ndarray, float]:
+    def _prior(self, view: SeatView, infoset: Any) -> tuple[np.ndarray, float]:
         enc = self.policy.encoder
-        if infoset is None and enc._encode_view is None:
-            infoset = InfoSet(view_state(view), view["me"])
-        x = enc.observe(view, infoset, self.prev_kind) if enc.memory else enc.observe(view, infoset)
+        x = enc.observe(view, None, self.prev_kind) if enc.memory else enc.observe(view)
         logits, value = self.policy.forward(x)
         return logits[0], float(value[0])
 
     # -- acting ---------------------------------------------------------------
-    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
-        kind = (view.get("decision") or {}).get("kind", "other")
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+        view = as_seat_view(view)
+        kind = "other" if view.decision is None else view.decision.kind
         search = infoset is not None and len(legal) > 1 and (self.search_all or kind in self.search_kinds)
         return self._decide(view, legal, infoset, search)[0]
 
-    def search(self, view: dict[str, Any], legal: list[int], infoset: Any) -> tuple[int, dict[int, float],
-                                                                                    dict[int, float]]:
+    def search(self, view: SeatView | dict[str, Any], legal: list[int],
+               infoset: Any) -> tuple[int, dict[int, float], dict[int, float]]:
         """Search this decision whatever its kind: (action, policy_target, q).
 
         ``policy_target`` is the visit distribution over every legal id (0.0 for ids not
@@ -267,15 +266,16 @@ class SearchAgent(Agent):
             raise ValueError("search needs the seat's InfoSet (worlds are drawn from it)")
         if not legal:
             raise ValueError("search needs at least one legal action id")
-        a, info = self._decide(view, legal, infoset, True)
+        a, info = self._decide(as_seat_view(view), legal, infoset, True)
         if info is None:  # one legal id
             return a, {a: 1.0}, {}
         return a, dict(info.policy_target), dict(info.q)
 
-    def _decide(self, view: dict[str, Any], legal: list[int], infoset: Any,
+    def _decide(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any,
                 search: bool) -> tuple[int, SearchInfo | None]:
+        view = as_seat_view(view)  # a subclass may hand the document on (scripts/usurp_probes.py)
         self.decisions += 1
-        kind = (view.get("decision") or {}).get("kind", "other")
+        kind = "other" if view.decision is None else view.decision.kind
         if len(legal) == 1:
             return legal[0], None
         t0 = time.perf_counter()
@@ -292,10 +292,10 @@ class SearchAgent(Agent):
         return best, info
 
     # -- the search -----------------------------------------------------------
-    def _search(self, view: dict[str, Any], legal: list[int], infoset: Any, z: np.ndarray, kind: str,
+    def _search(self, view: SeatView, legal: list[int], infoset: Any, z: np.ndarray, kind: str,
                 t0: float) -> SearchInfo:
         self.searches += 1
-        me, n = view["me"], view["n_players"]
+        me, n = view.me, view.n
         deadline = None if self.max_seconds is None else t0 + self.max_seconds
         cands, prior = self._candidates(legal, z)
         k = len(cands)
@@ -317,7 +317,7 @@ class SearchAgent(Agent):
             if rep:
                 if (w, rep) not in reseeds:
                     reseeds[(w, rep)] = srng.getrandbits(63)
-                st.rng = RNG(reseeds[(w, rep)])
+                reseed(st, reseeds[(w, rep)])
             g = Game.from_state(st, advance=False)
             g.apply(a)
             prev: list[str | None] = [None] * n

@@ -28,10 +28,9 @@ from typing import Any, TextIO
 import fandonia_env.agents as agent_registry
 
 from .. import words as wording
-from ..engine import Game
+from ..engine import Game, StateError
 from ..engine.core.actions import NAME, NUM_ACTIONS
 from ..engine.core.options import ConfigError
-from ..engine.core.state import StateError
 from ..engine.data import components as C
 from ..engine.data.tables import COUNSELING_TABLES
 from ..engine.face.game import make_config

@@ -135,7 +135,7 @@ def finishing_order(state: Any) -> tuple[list[int], list[float]]:
 
     Tied players share the mean of the places they cover (1, 2.5, 2.5, 4), so the places of a
     game always sum to n(n+1)/2 and an agent playing itself has mean rank (n+1)/2."""
-    from ..engine.rules import queries
+    from ..engine.rules import rule_queries as queries
 
     n = state.n
     reigning = None

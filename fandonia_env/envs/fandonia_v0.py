@@ -68,7 +68,6 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from ..engine import Game
 from ..engine.core.actions import CATALOGUE, ID, NAME, NUM_ACTIONS
-from ..engine.core.machine import pending
 from ..spaces.observation import OBS_SIZE, encode
 from .common import (
     DEFAULT_MAX_TURNS,
@@ -241,8 +240,8 @@ class raw_env(AECEnv):
         self._sync_selection()
 
     def _sync_selection(self) -> None:
-        d = pending(self.game.state)
-        p = d.args["player"] if d is not None else self.game.current_player()
+        d = self.game.pending_decision()
+        p = d.player if d is not None else self.game.current_player()
         if p is not None:
             self.agent_selection = self.possible_agents[p]
         elif self.agents:
@@ -254,9 +253,9 @@ class raw_env(AECEnv):
         i = self.agent_name_mapping[agent]
         mask = bytearray(NUM_ACTIONS)  # a writable int8 array below (no numpy call per option)
         if not self._ended:
-            d = pending(self.game.state)  # the engine's own list: read, never kept
-            if d is not None and d.args["player"] == i:
-                for a in d.args["options"]:
+            d = self.game.pending_decision()  # the engine's own list: read, never kept
+            if d is not None and d.player == i:
+                for a in d.options:
                     mask[a] = 1
         return {"observation": self._encode(self.game.state, i), "action_mask": np.frombuffer(mask, np.int8)}
 
@@ -285,8 +284,8 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        d = pending(self.game.state)  # the engine's own list of options: read here, never kept
-        legal: list[int] = d.args["options"] if d is not None else []
+        d = self.game.pending_decision()  # the engine's own list of options: read here, never kept
+        legal: list[int] = d.options if d is not None else []
         if type(action) is int and 0 <= action < NUM_ACTIONS:
             a = action  # well-formed: check_action's fast path, without building its message
         else:
@@ -363,7 +362,7 @@ def rendered(g: Game, mode: str) -> str | None:
 def render_text(g: Game, last: int = 8) -> str:
     """A compact text picture of the court and the last log lines."""
     from ..engine.data.components import OFFICES, character_name
-    from ..engine.rules.queries import status
+    from ..engine.rules.rule_queries import status
 
     st = g.state
     lines = [f"Turn {st.turn}  phase {st.phase}  first player {st.first_player}  "

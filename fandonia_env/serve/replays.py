@@ -21,15 +21,13 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from fandonia_env.engine import Game
-from fandonia_env.engine.core.actions import NAME, NUM_ACTIONS, describe
-from fandonia_env.engine.core.options import ConfigError
-from fandonia_env.engine.core.state import GameState, StateError
+from fandonia_env.engine import NAME, NUM_ACTIONS, ConfigError, Game, InfoSet, StateError, describe, make_config
 from fandonia_env.engine.data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
-from fandonia_env.engine.face.game import make_config
-from fandonia_env.engine.face.hidden import InfoSet
+
+if TYPE_CHECKING:
+    from fandonia_env.engine import GameState
 
 from .models import ApiError
 from .seeds import config_in, saved_in, seed_text

@@ -20,8 +20,8 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from fandonia_env import words as wording
+from fandonia_env.engine import OPTIONAL_RULES, preset_names
 from fandonia_env.engine.core.actions import COUNSEL_TABLES, PRESTIGE_TABLES, PROBLEMS
-from fandonia_env.engine.core.options import OPTIONAL_RULES, preset_names
 from fandonia_env.engine.data import components as C
 from fandonia_env.engine.data.tables import COUNSELING_TABLES
 

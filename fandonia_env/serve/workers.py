@@ -24,17 +24,14 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fandonia_env.agents as agent_registry
 from fandonia_env import words as wording
-from fandonia_env.engine import Game
-from fandonia_env.engine.core.actions import NAME
-from fandonia_env.engine.core.machine import run
-from fandonia_env.engine.core.options import ConfigError
-from fandonia_env.engine.core.state import GameState, StateError
-from fandonia_env.engine.face.game import make_config, player_view
-from fandonia_env.engine.face.hidden import InfoSet
+from fandonia_env.engine import NAME, ConfigError, Game, InfoSet, StateError, make_config, player_view
+
+if TYPE_CHECKING:
+    from fandonia_env.engine import GameState
 
 from .models import ApiError
 from .seeds import config_shown, game_seed, saved_in
@@ -97,7 +94,7 @@ def initial_game(config: dict[str, Any], start: dict[str, Any] | None) -> Game:
         return Game(**config)
     g = Game.from_json(start)
     if not g.over and g.decision() is None:
-        run(g.state)
+        g.advance()
     return g
 
 

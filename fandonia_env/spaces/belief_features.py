@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.face.seat import SeatView
 from ..engine.rules.rule_queries import belief_usurpation_chance, facts, hidden_hand_size, hidden_pool, support_count
 
 MAX_PLAYERS = 6
@@ -38,8 +39,10 @@ _PER_OPP = 3
 
 
 def encode_belief_features(src: Any, p: int) -> np.ndarray:
-    """The belief features of seat ``p`` (float32, ``BELIEF_FEATURES_SIZE``) from a ``GameState`` or
-    from ``p``'s own view (``engine.game.player_view``)."""
+    """The belief features of seat ``p`` (float32, ``BELIEF_FEATURES_SIZE``) from ``p``'s ``SeatView``, his
+    view (``engine.player_view``, a dict) or a ``GameState`` (read through his ``SeatView``)."""
+    if not isinstance(src, (dict, SeatView)):  # a GameState: read through the seat's view
+        src = SeatView.of(src, p)
     f = facts(src)
     n = src["n_players"] if isinstance(src, dict) else src.n
     out = np.zeros(BELIEF_FEATURES_SIZE, dtype=np.float32)

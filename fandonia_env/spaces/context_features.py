@@ -40,6 +40,7 @@ import numpy as np
 
 from ..engine.data.components import ALL_CHARACTER_IDS, ROYALS, character_name
 from ..engine.data.tables import PRESTIGE_MODIFIER_CAP, PRESTIGE_TABLES, lookup
+from ..engine.face.seat import SeatView
 from ..engine.rules.rule_queries import gains_halved, pp_price
 from .observation_v1 import DECISION_KINDS
 
@@ -128,11 +129,12 @@ def _prestige_row_sums(table: str, mod: int) -> tuple[float, ...]:
 
 
 def _view_of(src: Any, p: int) -> dict[str, Any]:
+    """The view document of ``p``: ``src`` itself, or that of his ``SeatView`` (of a ``GameState``)."""
     if isinstance(src, dict):
         return src
-    from ..engine.face.game import player_view
-
-    return player_view(src, p, log=False)
+    if not isinstance(src, SeatView):
+        src = SeatView.of(src, p)
+    return src.to_json()
 
 
 def encode_char_context(src: Any, p: int) -> np.ndarray:

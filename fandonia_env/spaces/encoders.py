@@ -38,6 +38,7 @@ import numpy as np
 from fandonia_env.engine.core.actions import ID as ACTION_ID
 from fandonia_env.engine.core.actions import NAME, NUM_ACTIONS
 from fandonia_env.engine.data.components import ALL_CHARACTER_IDS
+from fandonia_env.engine.face.seat import SeatView, as_seat_view
 
 ENCODERS: tuple[str, ...] = ("v0", "v1", "v1r", "v1c", "v1b")
 
@@ -73,22 +74,16 @@ class Encoder:
     memory: bool = False
     _observe_memory: Callable[[dict[str, Any], Any, str | None], np.ndarray] | None = field(default=None, repr=False)
 
-    def observe(self, view: dict[str, Any], infoset: Any = None, prev_kind: str | None = None) -> np.ndarray:
-        """What a playing agent encodes: its own ``view``, or, for an encoder that reads the engine
-        state, a determinisation drawn from its ``infoset`` (``engine.hidden.InfoSet``: equal to the
-        true state in everything the seat may know, hidden parts redrawn).  Both give exactly the
-        seat's observation -- the encoders read only what ``player_view`` shows, which the
-        hidden-information tests check byte for byte -- and never the true hidden state."""
+    def observe(self, view: SeatView | dict[str, Any], infoset: Any = None,
+                prev_kind: str | None = None) -> np.ndarray:
+        """What a playing agent encodes: its own view, a ``SeatView`` (live, or read from a
+        ``player_view`` document) or the document itself; ``infoset`` is not needed (kept for the
+        callers that pass one).  Exactly the seat's observation -- the encoders read only what
+        ``player_view`` shows -- and never the true hidden state."""
+        sv = as_seat_view(view)
         if self._observe_memory is not None:
-            return self._observe_memory(view, infoset, prev_kind)
-        if self._encode_view is not None:
-            return self._encode_view(view)
-        if infoset is None:
-            raise ValueError(f"encoder {self.name} encodes from a determinisation of the seat's information "
-                             "set: give the agent an InfoSet (a saved game and a seat in the bot protocol)")
-        import random
-
-        return self.encode(infoset.sample(random.Random(0)), view["me"])
+            return self._observe_memory(sv, infoset, prev_kind)
+        return self.encode(sv, sv.me)
 
     @property
     def char_block(self) -> tuple[int, int, int]:
@@ -114,13 +109,13 @@ class Encoder:
             h.update(np.asarray(b.action_index, dtype=np.int64).tobytes())
         return h.hexdigest()[:16]
 
-    def encode_view(self, view: dict[str, Any]) -> np.ndarray:
-        """The observation of ``view["me"]`` computed from his view alone."""
-        if self._encode_view is None:
-            raise NotImplementedError(
-                f"encoder {self.name} cannot encode from a view: its module has no view entry point "
-                f"({', '.join(VIEW_FUNCTIONS)}), so an agent cannot play a policy trained on it")
-        return self._encode_view(view)
+    def encode_view(self, view: SeatView | dict[str, Any]) -> np.ndarray:
+        """The observation of the view's seat computed from his view alone (a ``SeatView`` or a
+        ``player_view`` document)."""
+        sv = as_seat_view(view)
+        if self._encode_view is not None:
+            return self._encode_view(sv)
+        return self.encode(sv, sv.me)
 
 
 # ---------------------------------------------------------------------------
@@ -226,6 +221,8 @@ def _extended(base_name: str, name: str, block: str, size: int,
     enc_base, view_base = base.encode, base._encode_view
 
     def encode(state: Any, p: int) -> np.ndarray:
+        if not isinstance(state, SeatView):  # one view for both parts
+            state = SeatView.of(state, p)
         return np.concatenate([enc_base(state, p), features(state, p)])
 
     encode_view = None
@@ -268,13 +265,13 @@ def _make_v1c() -> Encoder:
     enc_r = base.encode
 
     def tail(src: Any, p: int, prev_kind: str | None) -> list[np.ndarray]:
-        if not isinstance(src, dict):  # one view for both blocks
-            from fandonia_env.engine.face.game import player_view
-
-            src = player_view(src, p, log=False)
+        if not isinstance(src, dict):  # one view document for both blocks
+            src = (src if isinstance(src, SeatView) else SeatView.of(src, p)).to_json()
         return [encode_context_features(src, p, prev_kind), encode_char_context(src, p)]
 
     def encode(state: Any, p: int, prev_kind: str | None = None) -> np.ndarray:
+        if not isinstance(state, SeatView):
+            state = SeatView.of(state, p)
         return np.concatenate([enc_r(state, p), *tail(state, p, prev_kind)])
 
     encode_view = None
@@ -284,10 +281,9 @@ def _make_v1c() -> Encoder:
         def encode_view(view: dict[str, Any], prev_kind: str | None = None) -> np.ndarray:
             return np.concatenate([view_r(view), *tail(view, view["me"], prev_kind)])
 
-    def observe(view: dict[str, Any], infoset: Any, prev_kind: str | None) -> np.ndarray:
-        # v1r as an agent computes it (its view, or a determinisation of its InfoSet), then the
-        # context blocks, which read the view alone
-        return np.concatenate([base.observe(view, infoset), *tail(view, view["me"], prev_kind)])
+    def observe(view: SeatView, infoset: Any, prev_kind: str | None) -> np.ndarray:
+        # v1r from the seat's view, then the context blocks, which read its document
+        return np.concatenate([base.observe(view, infoset), *tail(view, view.me, prev_kind)])
 
     off_rows = base.size + CONTEXT_FEATURES_SIZE
     layout = (*base.layout, ("context_features", base.size, (CONTEXT_FEATURES_SIZE,)),
@@ -329,8 +325,9 @@ def v1_available() -> bool:
 
 
 def v1_view_available() -> bool:
-    """``observation_v1`` is there and can encode from a view (what a playing agent needs)."""
-    return v1_available() and get_encoder("v1")._encode_view is not None
+    """``observation_v1`` is there and can encode from a view (what a playing agent needs): every
+    encoder reads a ``SeatView``, so whenever it is there."""
+    return v1_available()
 
 
 def default_encoder() -> str:

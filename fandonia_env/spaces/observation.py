@@ -3,8 +3,8 @@
 The same layout serves every seat and every player count 2-6: everything about players is
 encoded *relative to the observer* (seat 0 = the observer, seat k = the player k seats to his
 left; seats beyond the table size are flagged absent), and every character's faction is given
-as a relative seat.  The encoder reads only ``engine.player_view(state, observer)``, so it
-cannot see anything the observer may not know.
+as a relative seat.  The encoder reads only the observer's ``SeatView`` (``engine.face.seat``: what
+``player_view(state, observer)`` shows), so it cannot see anything the observer may not know.
 
 ``LAYOUT`` lists the blocks in order (name, size); ``label(i)`` names index ``i``;
 ``docs/observation.md`` describes every block.  Scales: counts and points are divided by a
@@ -15,25 +15,25 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
 from ..engine.core.actions import ACTIVITIES, COUNSEL_TABLES, PRESTIGE_TABLES, PROBLEMS
-from ..engine.core.machine import pending
 from ..engine.core.options import OPTIONAL_RULES
-from ..engine.core.state import Character, GameState
 from ..engine.data.components import (
     ALL_CHARACTER_IDS,
     CARD_TYPE_KEYS,
-    CARD_TYPE_OF,
     COUNTRIES,
     LOYALTY_IDS,
     OFFICE_KEYS,
-    OPPORTUNITY_TYPE_OF,
     OPPORTUNITY_TYPES,
 )
-from ..engine.rules.queries import pp_totals
+from ..engine.face.seat import SeatView
+
+if TYPE_CHECKING:
+    from ..engine import GameState
+    from ..engine.face.seat import Character
 
 MAX_PLAYERS: Final = 6
 PHASES: Final = ("setup", "first_player", "offices", "problems", "crown", "player_turns", "player_turn",
@@ -212,12 +212,16 @@ def _clip_signed(x: float) -> float:
     return -1.0 if x < -1 else 1.0 if x > 1 else x
 
 
-def encode(state: GameState, observer: int) -> np.ndarray:
-    """The observation vector of ``observer`` (float32, length ``OBS_SIZE``).
+def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
+    """The observation vector of ``observer`` (float32, length ``OBS_SIZE``) from his ``SeatView``
+    (live, or read from a ``player_view`` document) or from the game state (read through his view).
 
     Reads only what ``engine.player_view(state, observer)`` shows (the public board and the
     observer's own hand, counters, turn bookkeeping and decision); the env-level leak test
     checks that resampling everything hidden from him leaves it byte-identical."""
+    state = src if isinstance(src, SeatView) else SeatView.of(src, observer)
+    if state.me != observer:
+        raise ValueError(f"the view of player {state.me} encodes his observation, not player {observer}'s")
     buf = array("f", _ZERO)
     me = observer
     n = state.n
@@ -227,9 +231,10 @@ def encode(state: GameState, observer: int) -> np.ndarray:
     buf[o] = _clip(state.turn / 100)
     buf[o + 1] = _clip_signed(support / 120)
     buf[o + 2] = 1.0 if support == 0 else 0.0
-    buf[o + 3] = _clip(len(state.deck) / 120)
-    buf[o + 4] = _clip(len(state.loyalty_pool) / 36)
-    buf[o + 5] = _clip(len(state.discard) / 120)
+    buf[o + 3] = _clip(state.deck_size / 120)
+    buf[o + 4] = _clip(state.loyalty_pool_size / 36)
+    discard = state.discard
+    buf[o + 5] = _clip(len(discard) / 120)
     buf[o + 6 + (n - 2)] = 1.0
     o2 = o + 11
     i = _PHASE_INDEX.get(state.phase)
@@ -267,7 +272,7 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[b] = 1.0
         buf[b + 1] = _clip(pl.ip / 50)
         buf[b + 2] = _clip(pl.pp / 100)
-        buf[b + 3] = _clip(len(pl.hand) / 15)
+        buf[b + 3] = _clip(pl.hand_size / 15)
         buf[b + 4] = _clip_signed(pl.ball_mod / 2)
         buf[b + 5] = _clip(pl.lost_turns / 2)
         buf[b + 6] = _clip(len(pl.in_front) / 6)
@@ -288,22 +293,21 @@ def encode(state: GameState, observer: int) -> np.ndarray:
     o = _OFFSET["characters"]
     buf[o:o + _CHARS_SIZE] = _char_block(state, me)
 
-    mine = state.players[me]
     o = _OFFSET["hand"]
-    for card in mine.hand:
-        j = o + _CARD_INDEX[CARD_TYPE_OF[card]]
+    for card in state.hand:
+        j = o + _CARD_INDEX[card]
         if buf[j] < 1.0:  # 0.25 a card, up to 1 (sums of quarters are exact in float32)
             buf[j] += 0.25
     o = _OFFSET["loyalty_drawn"]
-    for lc in mine.loyalty_drawn:
+    for lc in state.loyalty_drawn:
         buf[o + _LOYALTY_INDEX[lc]] = 1.0
     o = _OFFSET["opportunity_drawn"]
-    for oc in mine.opportunity_drawn:
-        j = o + _OPP_INDEX[OPPORTUNITY_TYPE_OF[oc]]
+    for oc in state.opportunity_drawn:
+        j = o + _OPP_INDEX[oc]
         if buf[j] < 1.0:
             buf[j] += 0.5
-    ts = state.pt
-    if ts and ts.get("player") == me:
+    ts = state.turn_state
+    if ts is not None:
         o = _OFFSET["turn_state"]
         buf[o] = _clip(len(ts.get("done", [])) / 4)
         buf[o + 1] = _clip(ts.get("extra", 0) / 4)
@@ -314,13 +318,13 @@ def encode(state: GameState, observer: int) -> np.ndarray:
         buf[o + 6] = 1.0 if ts.get("no_more") else 0.0
         buf[o + 7] = 1.0 if ts.get("restricted") else 0.0
     o = _OFFSET["discard"]
-    buf[o:o + len(CARD_TYPE_KEYS)] = _discard_block(state)
+    buf[o:o + len(CARD_TYPE_KEYS)] = _discard_block(state, discard)
 
-    d = pending(state)
-    if d is not None and d.args["player"] == me:
-        buf[_OFFSET["decision_kind"] + _KIND_INDEX.get(d.args["kind"], 0)] = 1.0
+    d = state.decision
+    if d is not None:
+        buf[_OFFSET["decision_kind"] + _KIND_INDEX.get(d.kind, 0)] = 1.0
         slot = 0
-        for key, val in _flatten(d.args["ctx"]):
+        for key, val in _flatten(d.ctx):
             if isinstance(val, bool):
                 continue
             if isinstance(val, str):
@@ -335,10 +339,9 @@ def encode(state: GameState, observer: int) -> np.ndarray:
                     buf[_OFFSET["decision_ctx_numbers"] + slot] = max(-1.0, min(1.0, val / 12))
                     slot += 1
     o = _OFFSET["rules"]
-    cfg = state.config
-    if cfg["edition"] == "errata":
+    if state.edition == "errata":
         buf[o] = 1.0
-    for k in cfg["optional"]:
+    for k in state.optional:
         buf[o + 1 + _OPT_INDEX[k]] = 1.0
     # every value was written within [-1, 1] (clipped where it could leave it; checked by
     # tests/test_observation_memo.py): a view of this call's own buffer
@@ -351,12 +354,11 @@ _MEMO_KEY: Final = "observation.v0"
 _MEMO_DISCARD: Final = "observation.v0.discard"
 
 
-def _discard_block(state: GameState) -> array:
+def _discard_block(state: SeatView, discard: list[str]) -> array:
     """The ``discard`` block: 1/14 per card of each type, summed as Python floats and stored once
-    (float32 sums would round); kept in ``state.memo`` with the pile it was counted from and the
-    counts, which cards added on top of that pile only add to."""
-    discard = state.discard
-    memo = state.memo.get(_MEMO_DISCARD)
+    (float32 sums would round); kept in the view's ``cache`` (a live game's memo) with the pile (card
+    types) it was counted from and the counts, which cards added on top of that pile only add to."""
+    memo = state.cache.get(_MEMO_DISCARD)
     counts: dict[str, int] = {}
     added: list[str] = discard  # the cards to count on top of ``counts``
     if memo is not None:
@@ -366,41 +368,40 @@ def _discard_block(state: GameState) -> array:
             return block
         if len(discard) > k and discard[:k] == seen:
             counts, added = dict(old), discard[k:]
-    for card in added:
-        tk = CARD_TYPE_OF[card]
+    for tk in added:
         counts[tk] = counts.get(tk, 0) + 1
     block = array("f", bytes(4 * len(CARD_TYPE_KEYS)))
     for tk, n in counts.items():
         block[_CARD_INDEX[tk]] = _clip(_fourteenths(n))
-    state.memo[_MEMO_DISCARD] = (list(discard), counts, block)
+    state.cache[_MEMO_DISCARD] = (list(discard), counts, block)
     return block
 
 
 class _Rows:
     """The character rows of one state with no owner marked, the same for every observer, kept in
-    ``state.memo``: ``block`` (47 rows), the position read in ``state.writes``, the Monarch and
+    ``state.cache``: ``block`` (47 rows), the position read in ``state.char_writes``, the Monarch and
     crisis flag the rows were made with, ``log``, every character whose row was rewritten since, and
     ``seats``: each observer's block with the position it has read in ``log``.  The Statuses are the
-    engine's, kept up to date in ``queries.PPTotals``."""
+    view's (a live game's are kept up to date by the engine)."""
 
     __slots__ = ("block", "seen", "monarch", "crisis", "log", "seats")
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: SeatView) -> None:
         chars = state.chars
-        st = pp_totals(state).st
+        st = state.status
         self.monarch: str = state.monarch
         self.crisis: bool = state.support == 0
-        self.seen: int = len(state.writes)
+        self.seen: int = len(state.char_writes)
         self.log: list[str] = []
         self.seats: dict[int, tuple[int, array]] = {}
         self.block = array("f", bytes(4 * _CHARS_SIZE))
         for ci, cid in enumerate(ALL_CHARACTER_IDS):
             _char_row(self.block, ci * _CHAR_N, chars[cid], cid, st[cid], self.monarch)
 
-    def sync(self, state: GameState) -> None:
+    def sync(self, state: SeatView) -> None:
         """Rewrite the rows of the characters written since, of those whose Status changed with
         them (a Status reads the spouse, and every Status the crisis) and of the old and new Monarch."""
-        writes = state.writes
+        writes = state.char_writes
         monarch = state.monarch
         crisis = state.support == 0
         if self.seen == len(writes) and crisis == self.crisis and monarch == self.monarch:
@@ -416,7 +417,7 @@ class _Rows:
                 sp = chars[cid].spouse
                 if sp is not None and sp in dirty:
                     dirty.add(cid)
-        st = pp_totals(state).st
+        st = state.status
         if monarch != self.monarch:
             dirty.add(monarch)
             dirty.add(self.monarch)
@@ -431,17 +432,17 @@ class _Rows:
         self.crisis = crisis
 
 
-def _char_block(state: GameState, me: int) -> array:
-    """The ``characters`` block of ``me``'s observation, kept up to date in ``state.memo``.
+def _char_block(state: SeatView, me: int) -> array:
+    """The ``characters`` block of ``me``'s observation, kept up to date in ``state.cache``.
 
     A row depends on its character's own fields, its Status, whether it is the Monarch, and on the
     observer's seat only through the owner's seat relative to his.  ``_Rows`` keeps the rows without
-    the owner, for every observer at once, up to date with ``state.writes`` (every character
+    the owner, for every observer at once, up to date with ``state.char_writes`` (every character
     written goes through ``wchar``); each observer's block, kept with its position in the rows' log,
     copies the rewritten rows and marks their owners.  A clone or a loaded state starts with no memo."""
-    rows = state.memo.get(_MEMO_KEY)
+    rows = state.cache.get(_MEMO_KEY)
     if rows is None:
-        rows = state.memo[_MEMO_KEY] = _Rows(state)
+        rows = state.cache[_MEMO_KEY] = _Rows(state)
     else:
         rows.sync(state)
     chars = state.chars

@@ -37,24 +37,21 @@ import re
 import zlib
 from array import array
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..engine.core.actions import COUNSEL_TABLES, NAME, NUM_ACTIONS, PRESTIGE_TABLES, PROBLEMS
 from ..engine.core.options import OPTIONAL_RULES
-from ..engine.core.state import GameState
 from ..engine.data.components import (
     ALL_CHARACTER_IDS,
     CARD_TYPE_KEYS,
-    CARD_TYPE_OF,
     COUNTRIES,
     NEVER_ABROAD,
     NO_TITLE,
     NOBLES,
     OFFICE_ELIGIBLE,
     OFFICE_KEYS,
-    OPPORTUNITY_TYPE_OF,
     OPPORTUNITY_TYPES,
     ROYALS,
     SUCCESSION,
@@ -62,7 +59,11 @@ from ..engine.data.components import (
     character_name,
     printed_status,
 )
+from ..engine.face.seat import SeatView
 from .observation import DECISION_KINDS as _V0_DECISION_KINDS  # v1 appends to v0's kinds
+
+if TYPE_CHECKING:
+    from ..engine import GameState
 
 OBS_VERSION = 1
 MAX_PLAYERS = 6
@@ -353,8 +354,6 @@ _SUPPORT_I = {t: i for i, t in enumerate(SUPPORT_CARDS)}
 _ACT_I = {a: i for i, a in enumerate(ACTIVITY_WORDS)}
 _KIND_I = {k: i for i, k in enumerate(DECISION_KINDS)}
 _NPF = len(_PROBLEM_FEATURES)
-_HAND_TYPE = {c: _CARD_INDEX[t] for c, t in CARD_TYPE_OF.items()}
-_OPP_TYPE = {o: _OPP_I[t] for o, t in OPPORTUNITY_TYPE_OF.items()}
 
 
 def _h(s: str) -> float:
@@ -578,22 +577,28 @@ def _seq(codes: list[int], base: int) -> float:
     return x
 
 
-def encode_v1(state: GameState, observer: int) -> np.ndarray:
-    """The v1 observation of ``observer`` (float32, length ``OBS_V1_SIZE``; layout ``LAYOUT_V1``).
+def encode_v1(src: SeatView | GameState, observer: int) -> np.ndarray:
+    """The v1 observation of ``observer`` (float32, length ``OBS_V1_SIZE``; layout ``LAYOUT_V1``) from
+    his ``SeatView`` (live, or read from a ``player_view`` document) or from the game state (read
+    through his view).
 
     Reads only what ``engine.player_view(state, observer)`` shows: the public board, the
     observer's own hand, drawn counters, Player Turn bookkeeping and pending decision."""
-    from ..engine.core.machine import pending
-    from ..engine.rules.queries import statuses
-
-    n = state.n
     me = observer
-    if isinstance(me, bool) or not isinstance(me, (int, np.integer)) or not 0 <= me < n:
-        raise ValueError(f"observer must be a player index 0..{n - 1}, got {observer!r}")
+    if isinstance(src, SeatView):
+        state = src
+        n = state.n
+        if isinstance(me, bool) or not isinstance(me, (int, np.integer)) or me != state.me:
+            raise ValueError(f"the view of player {state.me} encodes his observation, not {observer!r}'s")
+    else:
+        n = len(src.players)
+        if isinstance(me, bool) or not isinstance(me, (int, np.integer)) or not 0 <= me < n:
+            raise ValueError(f"observer must be a player index 0..{n - 1}, got {observer!r}")
+        state = SeatView.of(src, int(me))
     me = int(me)
-    a = _template(state.config, n)[:]
+    a = _template_for(state.edition, n, tuple(state.optional))[:]
     chars = state.chars
-    st = statuses(state)
+    st = state.status
 
     # -- characters ---------------------------------------------------------
     for row, cid in enumerate(ALL_CHARACTER_IDS):
@@ -671,7 +676,7 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
         b = _SB + ((pl.idx - me) % n) * SF
         a[b + _S_IP] = pl.ip / 10
         a[b + _S_IP + 1] = pl.pp / 25
-        a[b + _S_IP + 2] = len(pl.hand) / 5
+        a[b + _S_IP + 2] = pl.hand_size / 5
         if pl.ball_mod:
             a[b + _S_IP + 3] = pl.ball_mod / 2
         if pl.lost_turns:
@@ -687,10 +692,9 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
             a[b + _S_ORDER + 2] = 1.0
         if pl.idx == state.winner:
             a[b + _S_ORDER + 3] = 1.0
-        inf = pl.in_front
-        if inf:
-            types = [CARD_TYPE_OF[x] for x in inf]
-            a[b + _S_INFRONT] = len(inf) / 3
+        types = pl.in_front
+        if types:
+            a[b + _S_INFRONT] = len(types) / 3
             a[b + _S_INFRONT + 1] = _h("|".join(types))
             for t in types:
                 a[b + _S_SUPPORT + _SUPPORT_I.get(t, _N_SUPPORT)] += 1.0
@@ -710,9 +714,10 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
     a[o + 1] = support / 100
     if support == 0:
         a[o + 2] = 1.0
-    a[o + 3] = len(state.deck) / 50
-    a[o + 4] = len(state.discard) / 50
-    a[o + 5] = len(state.loyalty_pool) / 20
+    discard = state.discard
+    a[o + 3] = state.deck_size / 50
+    a[o + 4] = len(discard) / 50
+    a[o + 5] = state.loyalty_pool_size / 20
     if state.over:
         a[o + 6] = 1.0
     if state.result is not None:
@@ -777,38 +782,37 @@ def encode_v1(state: GameState, observer: int) -> np.ndarray:
                 else:
                     extra += _h(f"{k}={_canon(pv, k, me, n)}")
             a[o + 4] = extra
-    mine = state.players[me]
     o = _G["hand"]
-    for x in mine.hand:
-        a[o + _HAND_TYPE[x]] += 0.5
+    for x in state.hand:
+        a[o + _CARD_INDEX[x]] += 0.5
     o = _G["opportunity_drawn"]
-    for x in mine.opportunity_drawn:
-        a[o + _OPP_TYPE[x]] += 0.5
-    for x in mine.loyalty_drawn:
+    for x in state.opportunity_drawn:
+        a[o + _OPP_I[x]] += 0.5
+    for x in state.loyalty_drawn:
         a[CHAR_ROW[x] * CF + _C["loyalty_drawn_by_me"]] = 1.0
     o = _G["discard"]
-    for x in state.discard:
-        a[o + _HAND_TYPE[x]] += 0.25
-    pt = state.pt
-    if pt:
-        done = pt.get("done")
-        if done:
-            o = _G["activities_done"]
-            for x in done:
-                i = _ACT_I.get(x)
-                a[o + (len(ACTIVITY_WORDS) + _bucket(x, ACT_BUCKETS) if i is None else i)] += 1.0
-            a[o + len(ACTIVITY_WORDS) + ACT_BUCKETS] = len(done) / 4
-            a[o + len(ACTIVITY_WORDS) + ACT_BUCKETS + 1] = _h("|".join(done))
-        if pt.get("player") == me:
-            a[_G["turn_state"]] = 1.0
-            for k, tv in pt.items():
-                _leaf(a, k, tv, me, n, _PT_SPEC, True)
-    d = pending(state)
-    if d is not None and d.args["player"] == me:
-        kind = d.args["kind"]
+    for x in discard:
+        a[o + _CARD_INDEX[x]] += 0.25
+    # the activities done this Player Turn (whoever's), and the observer's own bookkeeping
+    done = state.activities_done
+    if done:
+        o = _G["activities_done"]
+        for x in done:
+            i = _ACT_I.get(x)
+            a[o + (len(ACTIVITY_WORDS) + _bucket(x, ACT_BUCKETS) if i is None else i)] += 1.0
+        a[o + len(ACTIVITY_WORDS) + ACT_BUCKETS] = len(done) / 4
+        a[o + len(ACTIVITY_WORDS) + ACT_BUCKETS + 1] = _h("|".join(done))
+    pt = state.turn_state
+    if pt is not None:
+        a[_G["turn_state"]] = 1.0
+        for k, tv in pt.items():
+            _leaf(a, k, tv, me, n, _PT_SPEC, True)
+    d = state.decision
+    if d is not None:
+        kind = d.kind
         i = _KIND_I.get(kind)
         a[_G["decision_kind"] + (len(DECISION_KINDS) + _bucket(kind, KIND_BUCKETS) if i is None else i)] = 1.0
-        for k, cv in d.args["ctx"].items():
+        for k, cv in d.ctx.items():
             _leaf(a, k, cv, me, n, _CTX_SPEC, True)
     return np.frombuffer(a, dtype=np.float32)
 

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.data.components import ALL_CHARACTER_IDS
+from ..engine.face.seat import SeatView
 from ..engine.rules.rule_queries import facts, gains_halved, pp_price, usurpation_chance, usurpers
 
 MAX_PLAYERS = 6
@@ -48,8 +49,10 @@ assert _TAIL + 3 == RULE_FEATURES_SIZE
 
 
 def encode_rule_features(src: Any, p: int) -> np.ndarray:
-    """The rule features of seat ``p`` (float32, ``RULE_FEATURES_SIZE``) from a ``GameState`` or
-    from ``p``'s own view (``engine.game.player_view``)."""
+    """The rule features of seat ``p`` (float32, ``RULE_FEATURES_SIZE``) from ``p``'s ``SeatView``, his
+    view (``engine.player_view``, a dict) or a ``GameState`` (read through his ``SeatView``)."""
+    if not isinstance(src, (dict, SeatView)):  # a GameState: read through the seat's view
+        src = SeatView.of(src, p)
     f = facts(src)
     n = src["n_players"] if isinstance(src, dict) else src.n
     out = np.zeros(RULE_FEATURES_SIZE, dtype=np.float32)

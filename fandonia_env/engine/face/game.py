@@ -40,13 +40,11 @@ from ..core.machine import (
 from ..core.machine import apply as _apply
 from ..core.options import EDITIONS, OPTIONAL_RULES, ConfigError, check_rules, load_preset
 from ..core.state import GameState, StateError
-from ..data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
-from ..rules.queries import statuses
-from ..rules.ruleset import ruleset
 from .invariants import InvariantError, check
+from .seat import Decision, SeatView, decision_of, player_view
 
-__all__ = ["CHANCE", "CHANCE_MODES", "EDITIONS", "OPTIONAL_RULES", "ConfigError", "DEFAULTS", "Game", "make_config",
-           "player_view"]
+__all__ = ["CHANCE", "CHANCE_MODES", "EDITIONS", "OPTIONAL_RULES", "ConfigError", "DEFAULTS", "Decision", "Game",
+           "SeatView", "make_config", "player_view"]
 
 DEFAULTS: dict[str, Any] = {
     "players": 4,
@@ -225,6 +223,20 @@ class Game:
         a = d.args
         return {"player": a["player"], "kind": a["kind"], "options": list(a["options"]), "ctx": dict(a["ctx"])}
 
+    def pending_decision(self) -> Decision | None:
+        """The pending decision (whoever's) as a read-only ``Decision``: the engine's own options
+        and context, not copied (read them, never write); None at a chance node or when over."""
+        return decision_of(self.state)
+
+    def seat_view(self, player: int) -> SeatView:
+        """What ``player`` may know, as a read-only ``SeatView`` of the live game (nothing copied)."""
+        return SeatView.of(self.state, player)
+
+    def advance(self) -> None:
+        """Run on to the next decision with two or more options (or the end): for a position built
+        or loaded at a decision with a single option."""
+        run(self.state)
+
     def legal_actions(self, player: int | None = None) -> list[int]:
         d = pending(self.state)
         if d is None or (player is not None and d.args["player"] != player):
@@ -310,72 +322,3 @@ def _probe(st: GameState) -> GameState:
         raise StateError(f"saved game: more than {_MAX_PROBE_NODES} chance nodes before a decision")
     pr.config = {k: v for k, v in pr.config.items() if k != "chance"}
     return pr
-
-
-def player_view(state: GameState, p: int, log: bool = True) -> dict[str, Any]:
-    """What player p may know (§14.4 hidden hands, §11/§12 drawn counters; ruling R10).
-
-    ``"rules"`` is the public rules in play (``{"edition", "optional"}``), so that the rule
-    queries of ``rule_queries`` answer on a view as on the state.
-
-    Never another player's hand or drawn counters, nor the decision of another
-    player (which would tell who was offered a card window)."""
-    if not 0 <= p < state.n:
-        raise ValueError(f"player must be 0..{state.n - 1}, got {p}")
-    chars = {}
-    for cid, c in state.chars.items():
-        chars[cid] = {
-            "owner": c.owner, "is_pc": c.is_pc, "titles": c.titles, "fixed_status": c.fixed_status,
-            "location": c.location, "hiding": c.hiding, "banished": c.banished, "imprisoned": c.imprisoned,
-            "awaiting_execution": c.awaiting_execution, "wrongdoer": c.wrongdoer, "dead": c.dead,
-            "office": c.office, "henchman": c.henchman_card is not None, "counselor": c.counselor_card is not None,
-            "aligned": c.alignment_card is not None, "spouse": c.spouse, "consort": c.consort,
-            "banned": c.banned, "engaged_to": c.engaged_to, "situation_turns": c.situation_turns,
-            "escaped": c.escaped, "pending_justice": c.pending_justice,
-        }
-    players = []
-    for pl in state.players:
-        players.append({
-            "idx": pl.idx, "pc": pl.pc, "ip": pl.ip, "pp": pl.pp, "hand_size": len(pl.hand),
-            "in_front": [CARD_TYPE_OF[c] for c in pl.in_front], "prestige_mods": dict(pl.prestige_mods),
-            "ball_mod": pl.ball_mod, "counsels": {k: list(v) for k, v in pl.counsels.items()},
-            "lost_turns": pl.lost_turns,
-        })
-    me = state.players[p]
-    d = pending(state)
-    dec = None
-    if d is not None and d.args["player"] == p:
-        dec = {"kind": d.args["kind"], "options": list(d.args["options"]), "ctx": dict(d.args["ctx"])}
-    return {
-        "me": p,
-        "n_players": state.n,
-        "rules": {"edition": ruleset(state).edition, "optional": list(ruleset(state).optional)},
-        "turn": state.turn,
-        "phase": state.phase,
-        "first_player": state.first_player,
-        "order": list(state.order),
-        "active": state.active,
-        "support": state.support,
-        "problems": {k: dict(v) for k, v in state.problems.items()},
-        "wars": list(state.wars),
-        "crown": state.crown,
-        "forced_crown": list(state.forced_crown),
-        "monarch": state.monarch,
-        "reign": dict(state.reign),
-        "chars": chars,
-        "status": statuses(state),
-        "players": players,
-        "deck_size": len(state.deck),
-        "discard": [CARD_TYPE_OF[c] for c in state.discard],
-        "loyalty_pool_size": len(state.loyalty_pool),
-        "activities_done": list(state.pt.get("done", [])) if state.pt else [],
-        "hand": sorted(CARD_TYPE_OF[c] for c in me.hand),
-        "loyalty_drawn": sorted(me.loyalty_drawn),
-        "opportunity_drawn": sorted(OPPORTUNITY_TYPE_OF[o] for o in me.opportunity_drawn),
-        "turn_state": dict(state.pt) if state.pt and state.pt.get("player") == p else None,
-        "decision": dec,
-        "over": state.over,
-        "result": state.result,
-        "winner": state.winner,
-        "log": [e["t"] for e in state.log if e["to"] is None or e["to"] == p] if log else None,
-    }

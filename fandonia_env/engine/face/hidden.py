@@ -69,6 +69,12 @@ class InfoSet:
 
     def sample(self, rng: random.Random) -> GameState:
         return resample(self._state, self.player, rng)
+def reseed(state: GameState, seed: int) -> None:
+    """Draw ``state``'s future dice and shuffles from ``seed`` (a fresh generator): a search's world
+    played again with other luck."""
+    state.rng = RNG(seed)
+
+
 def seat_information(state: GameState, seat: int, rng: random.Random) -> GameState:
     """A state that agrees with ``state`` on everything ``seat`` may know and on nothing else.
 

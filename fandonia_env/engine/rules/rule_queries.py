@@ -37,7 +37,11 @@ from ..data.components import (
     character_name,
 )
 from ..data.tables import PP_PRICE, PP_PRICE_ERRATA, SUPPORT_VALUES, monarch_support_value
-from .queries import free, is_female, owned_ids, status, status_sum
+from .queries import faction as faction
+from .queries import free, is_female, owned_ids, status_sum
+from .queries import pp_totals as pp_totals
+from .queries import status as status
+from .queries import statuses as statuses
 from .ruleset import ruleset, ruleset_for
 
 __all__ = [
@@ -46,6 +50,10 @@ __all__ = [
     "gains_halved", "hidden_hand_size", "hidden_pool", "jane_halves", "married", "mean", "monarch_owner", "neutral_value", "p_greater", "pp_price",
     "royal_uv_distribution", "success_chance", "support_count", "support_multiplier", "usurpation_chance", "usurpation_parts",
     "usurpers",
+    # the state's own queries, for the applications that hold the whole game (a tournament's
+    # finishing order, an environment's rendering): the Status of a character and of every one,
+    # a player's faction, the PP totals the Statuses are kept in
+    "faction", "pp_totals", "status", "statuses",
 ]
 
 # ---------------------------------------------------------------------------
@@ -122,10 +130,14 @@ class Facts:
 
 
 class StateFacts(Facts):
-    __slots__ = ("crown", "edition", "monarch", "optional", "problems", "state", "support", "wars")
+    """``viewer``: the seat whose view this reading stands for (``engine.face.seat.SeatView`` of a
+    live game), which, as a view, shows no other seat's hand; None: the whole state."""
 
-    def __init__(self, state: GameState) -> None:
+    __slots__ = ("crown", "edition", "monarch", "optional", "problems", "state", "support", "viewer", "wars")
+
+    def __init__(self, state: GameState, viewer: int | None = None) -> None:
         self.state = state
+        self.viewer = viewer
         rs = ruleset(state)
         self.edition = rs.edition
         self.optional = rs.optional
@@ -163,6 +175,10 @@ class StateFacts(Facts):
         return [CARD_TYPE_OF[c] for c in self.state.players[p].in_front]
 
     def hand(self, p: int) -> list[str]:
+        v = self.viewer
+        if v is not None and p != v:
+            raise ValueError(f"player {v}'s view does not show player {p}'s hand; "
+                             f"only the viewer's own hand (player {v}) is known")
         return [CARD_TYPE_OF[c] for c in self.state.players[p].hand]
 
     def location(self, cid: str) -> str:
@@ -241,13 +257,24 @@ class ViewFacts(Facts):
         return self.chars[cid]["banished"]
 
 
-Source = GameState | dict[str, Any] | Facts
+class FactsSource:
+    """Anything the rule queries read through its ``rule_facts()`` (``engine.face.seat.SeatView``)."""
+
+    __slots__ = ()
+
+    def rule_facts(self) -> Facts:
+        raise NotImplementedError
+
+
+Source = GameState | dict[str, Any] | Facts | FactsSource
 
 
 def facts(src: Source) -> Facts:
-    """The adapter for a ``GameState``, a player's view (dict) or an existing ``Facts``."""
+    """The adapter for a ``GameState``, a player's view (dict, or a ``SeatView``) or an existing ``Facts``."""
     if isinstance(src, Facts):
         return src
+    if isinstance(src, FactsSource):
+        return src.rule_facts()
     if isinstance(src, GameState):
         return StateFacts(src)
     if isinstance(src, dict) and "chars" in src and "me" in src:
@@ -661,6 +688,8 @@ def hidden_pool(src: Source, seat: int) -> Pool:
     without it under him (§9.4: removed when he succeeded; a FARC Monarch keeps his under him)."""
     f = facts(src)
     if type(f) is StateFacts:
+        if f.viewer is not None and seat != f.viewer:
+            raise ValueError(f"player {f.viewer}'s view shows what player {f.viewer} cannot see, not player {seat}")
         st = f.state
         n: dict[str, int] = {}
         for c in st.deck:

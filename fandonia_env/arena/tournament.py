@@ -20,7 +20,7 @@ Finishing order (for mean rank and the rating).  The winner (result ``win``) is 
 others (everybody in a draw or a truncated game) are ordered by, in turn:
   1. a FARC of theirs now reigning toward victory (``state.reign``, §37) ranks first;
   2. more Prestige + Influence Points (``pp + ip``);
-  3. higher total Status (``queries.status``) of the living characters of their faction.
+  3. higher total Status (``rule_queries.status``) of the living characters of their faction.
 Players equal on all of these share the mean of the places they cover (1, 2.5, 2.5, 4).
 
 Statistics (per agent).  ``games`` is the number of games it played (once per game, whatever its
@@ -135,7 +135,7 @@ def finishing_order(state: Any) -> tuple[list[int], list[float]]:
 
     Tied players share the mean of the places they cover (1, 2.5, 2.5, 4), so the places of a
     game always sum to n(n+1)/2 and an agent playing itself has mean rank (n+1)/2."""
-    from ..engine.rules import rule_queries as queries
+    from ..engine.rules.rule_queries import faction, status
 
     n = state.n
     reigning = None
@@ -148,9 +148,9 @@ def finishing_order(state: Any) -> tuple[list[int], list[float]]:
             return (0, 0, 0, 0)
         pl = state.players[p]
         stat = 0
-        for cid in queries.faction(state, p):
+        for cid in faction(state, p):
             if not state.chars[cid].dead:
-                stat += queries.status(state, cid)
+                stat += status(state, cid)
         return (1, 0 if reigning == p else 1, -(pl.pp + pl.ip), -stat)
 
     keys = {p: key(p) for p in range(n)}

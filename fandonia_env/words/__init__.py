@@ -14,45 +14,11 @@ follows is in its ``rule`` field (e.g. "§36.3"), for a tooltip.  One module a j
 * ``seat``: the race for the throne, the seat's faction, what happened since (``seat_words``).
 """
 
-from .decisions import CHAR_VERBS, KIND_RULES, PASS_WORDS, PROMPTS, YES_NO, decision_words, option_words, prompt
-from .glossary import (
-    ACTIVITY_WORDS,
-    CARD_WORDS,
-    COUNTER_WORDS,
-    FREE_WORDS,
-    HELP,
-    OFFICE_WORDS,
-    TERM_WORDS,
-    TITLE_WORDS,
-    card_words,
-)
-from .names import (
-    a_an,
-    cap,
-    card_name,
-    char_brief,
-    char_name,
-    clean,
-    country_name,
-    key_words,
-    next_title,
-    office_name,
-    ordinal,
-    pct,
-    player_words,
-    rule_of,
-    situation_of,
-    table_name,
-    title_of,
-)
-from .odds import RISKY_RESULTS, assassination_odds, p_2d6, prestige_mod, prestige_risk, table_row
-from .seat import GOAL, RECENT_MAX, VICTORY_TURNS, faction, race, recent, seat_words
+from . import decisions, glossary, names, odds, seat
+from .decisions import *  # noqa: F403
+from .glossary import *  # noqa: F403
+from .names import *  # noqa: F403
+from .odds import *  # noqa: F403
+from .seat import *  # noqa: F403
 
-__all__ = [
-    "ACTIVITY_WORDS", "CARD_WORDS", "CHAR_VERBS", "COUNTER_WORDS", "FREE_WORDS", "GOAL", "HELP", "KIND_RULES",
-    "OFFICE_WORDS", "PASS_WORDS", "PROMPTS", "RECENT_MAX", "RISKY_RESULTS", "TERM_WORDS", "TITLE_WORDS",
-    "VICTORY_TURNS", "YES_NO", "a_an", "assassination_odds", "cap", "card_name", "card_words", "char_brief",
-    "char_name", "clean", "country_name", "decision_words", "faction", "key_words", "next_title", "office_name",
-    "option_words", "ordinal", "p_2d6", "pct", "player_words", "prestige_mod", "prestige_risk", "prompt", "race",
-    "recent", "rule_of", "seat_words", "situation_of", "table_name", "table_row", "title_of",
-]
+__all__ = sorted({*names.__all__, *odds.__all__, *glossary.__all__, *decisions.__all__, *seat.__all__})

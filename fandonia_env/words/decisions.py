@@ -45,6 +45,11 @@ from .names import (
 )
 from .odds import assassination_odds, p_2d6, prestige_mod, prestige_risk, table_row
 
+#: what the module offers the rest of the package (``fandonia_env.words`` re-exports it)
+__all__ = [
+    "CHAR_VERBS", "KIND_RULES", "PASS_WORDS", "PROMPTS", "YES_NO", "decision_words", "option_words", "prompt"
+]
+
 # ---------------------------------------------------------------------------
 # Decisions: prompts
 # ---------------------------------------------------------------------------

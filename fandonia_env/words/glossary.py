@@ -14,6 +14,12 @@ from ..engine.data.tables import (
 )
 from .names import card_name, char_name, country_name
 
+#: what the module offers the rest of the package (``fandonia_env.words`` re-exports it)
+__all__ = [
+    "ACTIVITY_WORDS", "CARD_WORDS", "COUNTER_WORDS", "FREE_WORDS", "HELP", "OFFICE_WORDS", "TERM_WORDS",
+    "TITLE_WORDS", "card_words"
+]
+
 # ---------------------------------------------------------------------------
 # Activities, free actions, cards, counters: labels and plain explanations
 # ---------------------------------------------------------------------------

@@ -17,6 +17,12 @@ from ..engine.data.tables import (
     TITLE_TABLE_ERRATA_FEMALE,
 )
 
+#: what the module offers the rest of the package (``fandonia_env.words`` re-exports it)
+__all__ = [
+    "a_an", "cap", "card_name", "char_brief", "char_name", "clean", "country_name", "key_words", "next_title",
+    "office_name", "ordinal", "pct", "player_words", "rule_of", "situation_of", "table_name", "title_of"
+]
+
 # ---------------------------------------------------------------------------
 # Small helpers: names and cleaned texts
 # ---------------------------------------------------------------------------

@@ -13,6 +13,11 @@ from ..engine.data.tables import (
     PRESTIGE_TABLES,
 )
 
+#: what the module offers the rest of the package (``fandonia_env.words`` re-exports it)
+__all__ = [
+    "RISKY_RESULTS", "assassination_odds", "p_2d6", "prestige_mod", "prestige_risk", "table_row"
+]
+
 # ---------------------------------------------------------------------------
 # Dice odds from the tables (2d6 sums)
 # ---------------------------------------------------------------------------

@@ -18,6 +18,11 @@ from ..engine.rules.rule_queries import (
 )
 from .names import char_name, clean, office_name, ordinal, pct, situation_of, title_of
 
+#: what the module offers the rest of the package (``fandonia_env.words`` re-exports it)
+__all__ = [
+    "GOAL", "RECENT_MAX", "VICTORY_TURNS", "faction", "race", "recent", "seat_words"
+]
+
 # ---------------------------------------------------------------------------
 # The race for the throne
 # ---------------------------------------------------------------------------

@@ -437,7 +437,6 @@ class SeatView(FactsSource):
         return f"SeatView({src}, me={self.me}, n={self.n}, turn={self.turn}, phase={self.phase!r})"
 
 
-
 def as_seat_view(view: SeatView | dict[str, Any]) -> SeatView:
     """``view`` itself when it is a ``SeatView``, else the ``SeatView`` of a ``player_view`` document."""
     if isinstance(view, SeatView):

@@ -62,9 +62,11 @@ def test_recipe_hour_smoke_stops_at_its_budget_and_draws_strength_against_wall_t
     ex = {n: c for n, _, c in recipe.step_configs(cfg)}["expert"]
     rows = list(csv.DictReader(open(out / "expert" / "train.csv")))
     assert 1 <= len(rows) < ex["iterations"]
-    assert s["wall_s"]["expert"] < ex["max_seconds"] * 2 + 10
     state = expert.load_state(out / "expert")
     assert state["wall"] > 0 and state["iteration"] == len(rows)
+    # it stopped because one more iteration (at the last one's cost) would have ended past the budget;
+    # read from the run's own counters, not from the test's clock (a loaded machine only stops it sooner)
+    assert state["wall"] + state["iter_s"] + state["eval_s"] > ex["max_seconds"]
     # evaluations of the start and of the end, placed at the recipe's wall time
     curve = list(csv.DictReader(open(out / "strength.csv")))
     its = [int(r["iteration"]) for r in curve]

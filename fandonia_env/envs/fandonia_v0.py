@@ -240,8 +240,7 @@ class raw_env(AECEnv):
         self._sync_selection()
 
     def _sync_selection(self) -> None:
-        d = self.game.pending_decision()
-        p = d.player if d is not None else self.game.current_player()
+        p = self.game.current_player()  # the deciding seat (CHANCE or None between decisions)
         if p is not None:
             self.agent_selection = self.possible_agents[p]
         elif self.agents:

@@ -62,7 +62,6 @@ class Encoder:
     encode: Callable[[Any, int], np.ndarray]
     entity_blocks: tuple[EntityBlock, ...]
     layout: tuple[tuple[str, int, tuple[int, ...]], ...]
-    _encode_view: Callable[[dict[str, Any]], np.ndarray] | None = field(default=None, repr=False)
     #: 1.0 for the features a policy reads, 0.0 for those it ignores (v1's exact 24-bit hash
     #: features: identities that only separate rare contexts, not magnitudes a network can use)
     input_mask: np.ndarray | None = field(default=None, repr=False)
@@ -113,8 +112,6 @@ class Encoder:
         """The observation of the view's seat computed from his view alone (a ``SeatView`` or a
         ``player_view`` document)."""
         sv = as_seat_view(view)
-        if self._encode_view is not None:
-            return self._encode_view(sv)
         return self.encode(sv, sv.me)
 
 
@@ -137,8 +134,6 @@ def catalogue_action_maps() -> tuple[np.ndarray, np.ndarray]:
     return ach, ase
 
 
-#: the names under which observation_v1 may offer ``f(view) -> vector`` (first found is used)
-VIEW_FUNCTIONS = ("encode_view_v1", "encode_v1_view", "encode_view")
 V1_NAMES = ("encode_v1", "OBS_V1_SIZE", "LAYOUT_V1", "ACTION_CHARACTER", "ACTION_SEAT")
 
 
@@ -197,14 +192,9 @@ def _make_v1() -> Encoder:
             off, shape = lay[name]
             rows, feats = (int(s) for s in shape)
             blocks.append(EntityBlock(name, int(off), rows, feats, amap))
-    view_fn = None
-    for fname in VIEW_FUNCTIONS:
-        if hasattr(m, fname):
-            view_fn = getattr(m, fname)
-            break
     version = str(getattr(m, "VERSION", "fandonia_v1"))
     keep = np.array(["hash" not in m.label_v1(i) for i in range(int(m.OBS_V1_SIZE))], dtype=np.float32)
-    return Encoder("v1", version, int(m.OBS_V1_SIZE), m.encode_v1, tuple(blocks), layout, view_fn, keep)
+    return Encoder("v1", version, int(m.OBS_V1_SIZE), m.encode_v1, tuple(blocks), layout, input_mask=keep)
 
 
 # ---------------------------------------------------------------------------
@@ -218,23 +208,18 @@ def _extended(base_name: str, name: str, block: str, size: int,
     computes from a ``GameState`` or from p's view (block ``block`` of the layout); same entity blocks,
     so a policy on ``base_name`` widens to it (``model.widen_input``)."""
     base = get_encoder(base_name)
-    enc_base, view_base = base.encode, base._encode_view
+    enc_base = base.encode
 
     def encode(state: Any, p: int) -> np.ndarray:
         if not isinstance(state, SeatView):  # one view for both parts
             state = SeatView.of(state, p)
         return np.concatenate([enc_base(state, p), features(state, p)])
 
-    encode_view = None
-    if view_base is not None:  # otherwise an agent encodes a determinisation of its InfoSet, as for the base
-        def encode_view(view: dict[str, Any]) -> np.ndarray:
-            return np.concatenate([view_base(view), features(view, view["me"])])
-
     layout = (*base.layout, (block, base.size, (size,)))
     keep = np.concatenate([base.input_mask if base.input_mask is not None else np.ones(base.size, np.float32),
                            np.ones(size, np.float32)])
     return Encoder(name, f"{base.version}+{block}", base.size + size, encode,
-                   base.entity_blocks, layout, encode_view, keep, extends=base_name)
+                   base.entity_blocks, layout, input_mask=keep, extends=base_name)
 
 
 def _make_v1r() -> Encoder:
@@ -274,13 +259,6 @@ def _make_v1c() -> Encoder:
             state = SeatView.of(state, p)
         return np.concatenate([enc_r(state, p), *tail(state, p, prev_kind)])
 
-    encode_view = None
-    if base._encode_view is not None:
-        view_r = base._encode_view
-
-        def encode_view(view: dict[str, Any], prev_kind: str | None = None) -> np.ndarray:
-            return np.concatenate([view_r(view), *tail(view, view["me"], prev_kind)])
-
     def observe(view: SeatView, infoset: Any, prev_kind: str | None) -> np.ndarray:
         # v1r from the seat's view, then the context blocks, which read its document
         return np.concatenate([base.observe(view, infoset), *tail(view, view.me, prev_kind)])
@@ -300,7 +278,7 @@ def _make_v1c() -> Encoder:
                          PRESTIGE_ROW_SIZE, table_index)
     return Encoder("v1c", base.version + "+context_features+char_context",
                    base.size + CONTEXT_FEATURES_SIZE + CHAR_CONTEXT_SIZE, encode,
-                   (*base.entity_blocks, rows, tables), layout, encode_view, keep, extends="v1r", memory=True,
+                   (*base.entity_blocks, rows, tables), layout, input_mask=keep, extends="v1r", memory=True,
                    _observe_memory=observe)
 
 

@@ -95,9 +95,9 @@ def _pp_writers() -> set[tuple[str, str]]:
 
 def test_r15_every_pp_loss_goes_through_lose_pp():
     """The check is written once, in ``queries.lose_pp``: no other engine code lowers a player's PP
-    (the set-up deals the starting PP, §3.8; ``gain_pp`` only adds; ``SeatPlayer``'s constructor copies
-    them into a seat's read-only view, no game state)."""
-    assert _pp_writers() == {("queries", "lose_pp"), ("queries", "gain_pp"), ("turn", "setup"), ("seat", "__init__")}
+    (the set-up deals the starting PP, §3.8; ``gain_pp`` only adds; a ``SeatPlayer`` only reads
+    them for a seat's read-only view)."""
+    assert _pp_writers() == {("queries", "lose_pp"), ("queries", "gain_pp"), ("turn", "setup")}
 
 
 def test_r15_1981_court_ball_lose_one_pp_asks_at_once_before_the_next_roll():

@@ -250,15 +250,16 @@ class raw_env(AECEnv):
         if self.game is None:
             raise _before_reset("observe()")
         i = self.agent_name_mapping[agent]
+        view = self.game.seat_view(i)  # one view serves the mask and the encoder
         mask = bytearray(NUM_ACTIONS)  # a writable int8 array below (no numpy call per option)
         if not self._ended:
-            d = self.game.pending_decision()  # the engine's own list: read, never kept
-            if d is not None and d.player == i:
+            d = view.decision  # the seat's own decision; the engine's own list: read, never kept
+            if d is not None:
                 for a in d.options:
                     mask[a] = 1
-        return {"observation": self._encode(self.game.state, i), "action_mask": np.frombuffer(mask, np.int8)}
+        return {"observation": self._encode(view, i), "action_mask": np.frombuffer(mask, np.int8)}
 
-    #: the observation encoder ``(state, seat) -> vector``; ``fandonia_v1`` swaps in observation v1
+    #: the observation encoder ``(seat view, seat) -> vector``; ``fandonia_v1`` swaps in observation v1
     _encode = staticmethod(encode)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:

@@ -267,8 +267,10 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
     o = _OFFSET["seats"]
     order = state.order
     chars = state.chars
+    first, active = state.first_player, state.active
     for pl in state.players:
-        b = o + ((pl.idx - me) % n) * _SEAT_N
+        idx = pl.idx  # each field read once: a seat's fields are properties
+        b = o + ((idx - me) % n) * _SEAT_N
         buf[b] = 1.0
         buf[b + 1] = _clip(pl.ip / 50)
         buf[b + 2] = _clip(pl.pp / 100)
@@ -276,10 +278,10 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
         buf[b + 4] = _clip_signed(pl.ball_mod / 2)
         buf[b + 5] = _clip(pl.lost_turns / 2)
         buf[b + 6] = _clip(len(pl.in_front) / 6)
-        if pl.idx in order:
-            buf[b + 7] = order.index(pl.idx) / (MAX_PLAYERS - 1)
-        buf[b + 8] = 1.0 if pl.idx == state.first_player else 0.0
-        buf[b + 9] = 1.0 if pl.idx == state.active else 0.0
+        if idx in order:
+            buf[b + 7] = order.index(idx) / (MAX_PLAYERS - 1)
+        buf[b + 8] = 1.0 if idx == first else 0.0
+        buf[b + 9] = 1.0 if idx == active else 0.0
         buf[b + 10] = 1.0 if chars[pl.pc].dead else 0.0
         for tk, mod in pl.prestige_mods.items():
             j = _PRESTIGE_INDEX.get(tk)
@@ -357,12 +359,17 @@ _MEMO_DISCARD: Final = "observation.v0.discard"
 def _discard_block(state: SeatView, discard: list[str]) -> array:
     """The ``discard`` block: 1/14 per card of each type, summed as Python floats and stored once
     (float32 sums would round); kept in the view's ``cache`` (a live game's memo) with the pile (card
-    types) it was counted from and the counts, which cards added on top of that pile only add to."""
-    memo = state.cache.get(_MEMO_DISCARD)
+    types) it was counted from and the counts, which cards added on top of that pile only add to.
+    The list the view gave is kept too: a live view gives the very same list (never written) until
+    the pile changes, so the usual case is one identity test."""
+    # typed, so that the compiled build reads the memo natively
+    memo: tuple[list[str], list[str], dict[str, int], array] | None = state.cache.get(_MEMO_DISCARD)
     counts: dict[str, int] = {}
     added: list[str] = discard  # the cards to count on top of ``counts``
     if memo is not None:
-        seen, old, block = memo
+        last, seen, old, block = memo
+        if discard is last:  # a live view gives the same list while the pile is unchanged
+            return block
         k = len(seen)
         if len(discard) == k and discard == seen:
             return block
@@ -373,7 +380,7 @@ def _discard_block(state: SeatView, discard: list[str]) -> array:
     block = array("f", bytes(4 * len(CARD_TYPE_KEYS)))
     for tk, n in counts.items():
         block[_CARD_INDEX[tk]] = _clip(_fourteenths(n))
-    state.cache[_MEMO_DISCARD] = (list(discard), counts, block)
+    state.cache[_MEMO_DISCARD] = (discard, list(discard), counts, block)
     return block
 
 
@@ -384,7 +391,7 @@ class _Rows:
     ``seats``: each observer's block with the position it has read in ``log``.  The Statuses are the
     view's (a live game's are kept up to date by the engine)."""
 
-    __slots__ = ("block", "seen", "monarch", "crisis", "log", "seats")
+    __slots__ = ("block", "seen", "monarch", "crisis", "log", "seats", "spouse", "named_by")
 
     def __init__(self, state: SeatView) -> None:
         chars = state.chars
@@ -395,8 +402,16 @@ class _Rows:
         self.log: list[str] = []
         self.seats: dict[int, tuple[int, array]] = {}
         self.block = array("f", bytes(4 * _CHARS_SIZE))
+        #: each character's spouse when its row was written, and who named each character as spouse
+        #: then: a character not written since still names the same one
+        self.spouse: dict[str, str | None] = {}
+        self.named_by: dict[str, list[str]] = {}
         for ci, cid in enumerate(ALL_CHARACTER_IDS):
-            _char_row(self.block, ci * _CHAR_N, chars[cid], cid, st[cid], self.monarch)
+            c = chars[cid]
+            _char_row(self.block, ci * _CHAR_N, c, cid, st[cid], self.monarch)
+            self.spouse[cid] = c.spouse
+            if c.spouse is not None:
+                self.named_by.setdefault(c.spouse, []).append(cid)
 
     def sync(self, state: SeatView) -> None:
         """Rewrite the rows of the characters written since, of those whose Status changed with
@@ -407,25 +422,37 @@ class _Rows:
         if self.seen == len(writes) and crisis == self.crisis and monarch == self.monarch:
             return
         chars = state.chars
-        dirty = set(writes[self.seen:])
+        written = set(writes[self.seen:])
+        dirty = set(written)
         if crisis != self.crisis:  # every Status may change (§33.2.3)
             dirty.update(ALL_CHARACTER_IDS)
-        elif dirty:
+        else:
             # a Status reads the character and its spouse: add whoever names a written character as
-            # spouse (the other side of a marriage, also one that has just ended)
-            for cid in ALL_CHARACTER_IDS:
-                sp = chars[cid].spouse
-                if sp is not None and sp in dirty:
-                    dirty.add(cid)
+            # spouse (the other side of a marriage, also one that has just ended); one not written
+            # since its row still names whom it named then
+            named_by = self.named_by
+            for cid in written:
+                others = named_by.get(cid)
+                if others:
+                    dirty.update(others)
         st = state.status
         if monarch != self.monarch:
             dirty.add(monarch)
             dirty.add(self.monarch)
         block = self.block
+        spouse = self.spouse
         for cid in dirty:
             b = _CHAR_POS[cid] * _CHAR_N
             block[b:b + _CHAR_N] = _ZERO_ROW
-            _char_row(block, b, chars[cid], cid, st[cid], monarch)
+            c = chars[cid]
+            _char_row(block, b, c, cid, st[cid], monarch)
+            old = spouse[cid]
+            if c.spouse != old:
+                if old is not None:
+                    self.named_by[old].remove(cid)
+                if c.spouse is not None:
+                    self.named_by.setdefault(c.spouse, []).append(cid)
+                spouse[cid] = c.spouse
         self.log.extend(dirty)
         self.seen = len(writes)
         self.monarch = monarch
@@ -440,7 +467,7 @@ def _char_block(state: SeatView, me: int) -> array:
     the owner, for every observer at once, up to date with ``state.char_writes`` (every character
     written goes through ``wchar``); each observer's block, kept with its position in the rows' log,
     copies the rewritten rows and marks their owners.  A clone or a loaded state starts with no memo."""
-    rows = state.cache.get(_MEMO_KEY)
+    rows: _Rows | None = state.cache.get(_MEMO_KEY)  # typed: native calls in the compiled build
     if rows is None:
         rows = state.cache[_MEMO_KEY] = _Rows(state)
     else:

@@ -672,8 +672,10 @@ def encode_v1(src: SeatView | GameState, observer: int) -> np.ndarray:
 
     # -- seats ----------------------------------------------------------------
     order = state.order
+    first, active, winner = state.first_player, state.active, state.winner
     for pl in state.players:
-        b = _SB + ((pl.idx - me) % n) * SF
+        idx, pc = pl.idx, pl.pc  # each field read once: a seat's fields are properties
+        b = _SB + ((idx - me) % n) * SF
         a[b + _S_IP] = pl.ip / 10
         a[b + _S_IP + 1] = pl.pp / 25
         a[b + _S_IP + 2] = pl.hand_size / 5
@@ -681,16 +683,16 @@ def encode_v1(src: SeatView | GameState, observer: int) -> np.ndarray:
             a[b + _S_IP + 3] = pl.ball_mod / 2
         if pl.lost_turns:
             a[b + _S_IP + 4] = pl.lost_turns / 2
-        a[b + _S_PCROW] = (CHAR_ROW[pl.pc] + 1) / N_CHARS
-        if chars[pl.pc].dead:
+        a[b + _S_PCROW] = (CHAR_ROW[pc] + 1) / N_CHARS
+        if chars[pc].dead:
             a[b + _S_PCROW + 1] = 1.0
-        if pl.idx in order:
-            a[b + _S_ORDER] = (order.index(pl.idx) + 1) / MAX_PLAYERS
-        if pl.idx == state.first_player:
+        if idx in order:
+            a[b + _S_ORDER] = (order.index(idx) + 1) / MAX_PLAYERS
+        if idx == first:
             a[b + _S_ORDER + 1] = 1.0
-        if pl.idx == state.active:
+        if idx == active:
             a[b + _S_ORDER + 2] = 1.0
-        if pl.idx == state.winner:
+        if idx == winner:
             a[b + _S_ORDER + 3] = 1.0
         types = pl.in_front
         if types:

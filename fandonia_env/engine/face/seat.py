@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from ..core.character import Character
 from ..core.machine import pending
-from ..core.state import GameState
+from ..core.state import GameState, Player
 from ..data.components import CARD_TYPE_OF, OPPORTUNITY_TYPE_OF
 from ..rules.queries import pp_totals, statuses
 from ..rules.rule_queries import Facts, FactsSource, StateFacts, ViewFacts
@@ -81,27 +81,68 @@ def decision_of(state: GameState) -> Decision | None:
 
 
 class SeatPlayer:
-    """One seat as every seat sees it (``player_view``'s ``players`` entry)."""
+    """One seat as every seat sees it (``player_view``'s ``players`` entry): read-only properties
+    over the seat's record (a live game's own ``Player``, or one read from JSON), the hand by its
+    size only."""
 
-    __slots__ = ("ball_mod", "counsels", "hand_size", "idx", "in_front", "ip", "lost_turns", "pc", "pp",
-                 "prestige_mods")
+    __slots__ = ("_hand_size", "_in_front", "_p")
 
-    def __init__(self, idx: int, pc: str, ip: int, pp: int, hand_size: int, in_front: list[str],
-                 prestige_mods: dict[str, int], ball_mod: int, counsels: dict[str, list[int]],
-                 lost_turns: int) -> None:
-        self.idx = idx
-        self.pc = pc
-        self.ip = ip
-        self.pp = pp
-        self.hand_size = hand_size
-        self.in_front = in_front  # card types, in the order they were laid
-        self.prestige_mods = prestige_mods
-        self.ball_mod = ball_mod
-        self.counsels = counsels
-        self.lost_turns = lost_turns
+    def __init__(self, p: Player, hand_size: int = -1, in_front: list[str] | None = None) -> None:
+        # a live seat: hand_size -1 and in_front None (read from ``p``); from JSON: given
+        self._p = p
+        self._hand_size = hand_size
+        self._in_front = in_front
+
+    @property
+    def idx(self) -> int:
+        return self._p.idx
+
+    @property
+    def pc(self) -> str:
+        return self._p.pc
+
+    @property
+    def ip(self) -> int:
+        return self._p.ip
+
+    @property
+    def pp(self) -> int:
+        return self._p.pp
+
+    @property
+    def hand_size(self) -> int:
+        n = self._hand_size
+        return len(self._p.hand) if n < 0 else n
+
+    @property
+    def in_front(self) -> list[str]:
+        """The Support cards kept in front of the seat (§14.5.2), by type, in the order they were laid."""
+        x = self._in_front
+        if x is not None:
+            return x
+        ids = self._p.in_front
+        return [CARD_TYPE_OF[c] for c in ids] if ids else []
+
+    @property
+    def prestige_mods(self) -> dict[str, int]:
+        return self._p.prestige_mods
+
+    @property
+    def ball_mod(self) -> int:
+        return self._p.ball_mod
+
+    @property
+    def counsels(self) -> dict[str, list[int]]:
+        return self._p.counsels
+
+    @property
+    def lost_turns(self) -> int:
+        return self._p.lost_turns
 
 
 _MEMO_DISCARD: Final = "seat.discard"
+_MEMO_PLAYERS: Final = "seat.players"
+_MEMO_HAND: Final = tuple(f"seat.hand.{p}" for p in range(6))  # seats 0-5
 
 
 class SeatView(FactsSource):
@@ -113,41 +154,43 @@ class SeatView(FactsSource):
                  "monarch", "n", "optional", "order", "over", "phase", "problems", "reign", "result", "support",
                  "turn", "winner", "wars")
 
-    def __init__(self) -> None:
-        # filled by ``of`` or ``from_json``
-        self._state: GameState | None = None
-        self._doc: dict[str, Any] | None = None
+    # every attribute below is set by ``of`` or ``from_json`` (the only ways to build a view), none
+    # by ``__init__``: a live view per observation allocates nothing it would throw away
+    me: int
+    n: int
+    edition: str
+    optional: tuple[str, ...]
+    turn: int
+    phase: str
+    first_player: int
+    order: list[int]
+    active: int | None
+    support: int
+    problems: dict[str, dict[str, Any]]
+    wars: list[str]
+    crown: str | None
+    forced_crown: list[str]
+    monarch: str
+    reign: dict[str, Any]
+    chars: dict[str, Character]
+    deck_size: int
+    loyalty_pool_size: int
+    decision: Decision | None
+    over: bool
+    result: str | None
+    winner: int | None
+    #: a dict for caches an encoder derives from the view (the state's own ``memo`` on a live view,
+    #: so they last from one decision to the next; a fresh one from JSON)
+    cache: dict[str, Any]
+    #: the ids of the characters written since the state was made, in order (``GameState.writes``
+    #: on a live view, empty from JSON): what a cache of character data recomputes
+    char_writes: list[str]
+
+    def __init__(self, state: GameState | None, doc: dict[str, Any] | None) -> None:
+        self._state = state
+        self._doc = doc
         self._facts: Facts | None = None
         self._players: list[SeatPlayer] | None = None
-        self.me = 0
-        self.n = 0
-        self.edition = "1981"
-        self.optional: tuple[str, ...] = ()
-        self.turn = 0
-        self.phase = ""
-        self.first_player = 0
-        self.order: list[int] = []
-        self.active: int | None = None
-        self.support = 0
-        self.problems: dict[str, dict[str, Any]] = {}
-        self.wars: list[str] = []
-        self.crown: str | None = None
-        self.forced_crown: list[str] = []
-        self.monarch = ""
-        self.reign: dict[str, Any] = {}
-        self.chars: dict[str, Character] = {}
-        self.deck_size = 0
-        self.loyalty_pool_size = 0
-        self.decision: Decision | None = None
-        self.over = False
-        self.result: str | None = None
-        self.winner: int | None = None
-        #: a dict for caches an encoder derives from the view (the state's own ``memo`` on a live view,
-        #: so they last from one decision to the next; a fresh one from JSON)
-        self.cache: dict[str, Any] = {}
-        #: the ids of the characters written since the state was made, in order (``GameState.writes``
-        #: on a live view, empty from JSON): what a cache of character data recomputes
-        self.char_writes: list[str] = []
 
     # -- construction ---------------------------------------------------------
     @staticmethod
@@ -156,8 +199,7 @@ class SeatView(FactsSource):
         n = len(state.players)
         if not 0 <= me < n:
             raise ValueError(f"player must be 0..{n - 1}, got {me}")
-        v = SeatView()
-        v._state = state
+        v = SeatView(state, None)
         v.me = me
         v.n = n
         rs = ruleset(state)
@@ -179,6 +221,7 @@ class SeatView(FactsSource):
         v.deck_size = len(state.deck)
         v.loyalty_pool_size = len(state.loyalty_pool)
         d = pending(state)
+        v.decision = None
         if d is not None:
             a = d.args
             if a["player"] == me:
@@ -199,8 +242,7 @@ class SeatView(FactsSource):
         if missing:
             raise ValueError(f"not a player_view document: no {missing}")
         rules = doc["rules"]
-        v = SeatView()
-        v._doc = doc
+        v = SeatView(None, doc)
         v.me = doc["me"]
         v.n = doc["n_players"]
         v.edition = rules["edition"]
@@ -248,11 +290,12 @@ class SeatView(FactsSource):
         v.deck_size = doc["deck_size"]
         v.loyalty_pool_size = doc["loyalty_pool_size"]
         d = doc["decision"]
-        if d is not None:
-            v.decision = Decision(v.me, d["kind"], d["options"], d["ctx"])
+        v.decision = None if d is None else Decision(v.me, d["kind"], d["options"], d["ctx"])
         v.over = doc["over"]
         v.result = doc["result"]
         v.winner = doc["winner"]
+        v.cache = {}
+        v.char_writes = []
         return v
 
     # -- what the view shows beyond its attributes ------------------------------
@@ -266,19 +309,22 @@ class SeatView(FactsSource):
         """Every seat as all see it, in seat order."""
         ps = self._players
         if ps is None:
-            ps = []
             st = self._state
             if st is not None:
-                for pl in st.players:
-                    ps.append(SeatPlayer(pl.idx, pl.pc, pl.ip, pl.pp, len(pl.hand),
-                                         [CARD_TYPE_OF[c] for c in pl.in_front] if pl.in_front else [],
-                                         pl.prestige_mods, pl.ball_mod, pl.counsels, pl.lost_turns))
+                # one wrapper a seat for the state's life (its memo; the seats never change once
+                # dealt): the wrappers read the records live
+                memo: list[SeatPlayer] | None = st.memo.get(_MEMO_PLAYERS)
+                if memo is not None and len(memo) == len(st.players):
+                    ps = memo
+                else:
+                    ps = [SeatPlayer(pl) for pl in st.players]
+                    st.memo[_MEMO_PLAYERS] = ps
             else:
                 doc = self._doc
                 assert doc is not None
-                for p in doc["players"]:
-                    ps.append(SeatPlayer(p["idx"], p["pc"], p["ip"], p["pp"], p["hand_size"], p["in_front"],
-                                         p["prestige_mods"], p["ball_mod"], p["counsels"], p["lost_turns"]))
+                ps = [SeatPlayer(Player(p["idx"], p["pc"], p["ip"], p["pp"], prestige_mods=p["prestige_mods"],
+                                        ball_mod=p["ball_mod"], counsels=p["counsels"], lost_turns=p["lost_turns"]),
+                                 p["hand_size"], p["in_front"]) for p in doc["players"]]
             self._players = ps
         return ps
 
@@ -298,7 +344,16 @@ class SeatView(FactsSource):
         """The seat's own cards, by type, sorted."""
         st = self._state
         if st is not None:
-            return sorted([CARD_TYPE_OF[c] for c in st.players[self.me].hand])
+            # kept in the memo with the hand it was read from (a hand changes far less often than
+            # it is observed): one short comparison instead of a sort
+            hand = st.players[self.me].hand
+            key = _MEMO_HAND[self.me]
+            memo: tuple[list[str], list[str]] | None = st.memo.get(key)
+            if memo is not None and memo[0] == hand:
+                return memo[1]
+            types = sorted([CARD_TYPE_OF[c] for c in hand])
+            st.memo[key] = (list(hand), types)
+            return types
         doc = self._doc
         assert doc is not None
         h: list[str] = doc["hand"]
@@ -309,7 +364,8 @@ class SeatView(FactsSource):
         """The Loyalty counters the seat has drawn this turn (character ids), sorted."""
         st = self._state
         if st is not None:
-            return sorted(st.players[self.me].loyalty_drawn)
+            drawn = st.players[self.me].loyalty_drawn
+            return sorted(drawn) if drawn else []
         doc = self._doc
         assert doc is not None
         x: list[str] = doc["loyalty_drawn"]
@@ -320,7 +376,8 @@ class SeatView(FactsSource):
         """The Opportunity counters the seat has drawn this turn, by type, sorted."""
         st = self._state
         if st is not None:
-            return sorted([OPPORTUNITY_TYPE_OF[o] for o in st.players[self.me].opportunity_drawn])
+            drawn = st.players[self.me].opportunity_drawn
+            return sorted([OPPORTUNITY_TYPE_OF[o] for o in drawn]) if drawn else []
         doc = self._doc
         assert doc is not None
         x: list[str] = doc["opportunity_drawn"]
@@ -337,19 +394,19 @@ class SeatView(FactsSource):
             x: list[str] = doc["discard"]
             return x
         pile = st.discard
-        memo = st.memo.get(_MEMO_DISCARD)
+        memo: tuple[list[str], list[str]] | None = st.memo.get(_MEMO_DISCARD)
         if memo is not None:
             seen, types = memo
             k = len(seen)
             if len(pile) == k and pile == seen:
-                return types  # type: ignore[no-any-return]
+                return types
             if len(pile) > k and pile[:k] == seen:
                 types = types + [CARD_TYPE_OF[c] for c in pile[k:]]
                 st.memo[_MEMO_DISCARD] = (list(pile), types)
-                return types  # type: ignore[no-any-return]
+                return types
         types = [CARD_TYPE_OF[c] for c in pile]
         st.memo[_MEMO_DISCARD] = (list(pile), types)
-        return types  # type: ignore[no-any-return]
+        return types
 
     @property
     def activities_done(self) -> list[str]:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 import zlib
 from array import array
+from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -64,6 +65,7 @@ from .observation import DECISION_KINDS as _V0_DECISION_KINDS  # v1 appends to v
 
 if TYPE_CHECKING:
     from ..engine import GameState
+    from ..engine.face.seat import Character
 
 OBS_VERSION = 1
 MAX_PLAYERS = 6
@@ -577,6 +579,193 @@ def _seq(codes: list[int], base: int) -> float:
     return x
 
 
+_MEMO_V1 = "observation.v1"
+
+
+def _char_row(a: array, b: int, chars: dict[str, Character], cid: str, st: dict[str, int]) -> None:
+    """Write character ``cid``'s row at ``a[b:]`` (the template's row before): every column but the
+    two that read the observer's seat (its owner's and its spouse's owner's relative seat) and
+    ``is_monarch``.  Reads the character, its Status, and its spouse's row and Status."""
+    c = chars[cid]
+    if c.is_pc:
+        a[b + _C_PC] = 1.0
+    a[b + _C_STATUS] = st[cid] / 10
+    if c.titles:
+        a[b + _C_TITLES] = c.titles / 2
+    fs = c.fixed_status
+    if fs is not None:
+        a[b + _C_HFS] = 1.0
+        a[b + _C_FS] = fs / 10
+    li = _LOC_I.get(c.location)
+    a[b + _C_LOC + (_N_LOC if li is None else li)] = 1.0
+    f = b + _C_HIDING
+    if c.hiding:
+        a[f] = 1.0
+    if c.banished:
+        a[f + 1] = 1.0
+    if c.imprisoned:
+        a[f + 2] = 1.0
+    if c.awaiting_execution:
+        a[f + 3] = 1.0
+    if c.wrongdoer:
+        a[f + 4] = 1.0
+    if c.dead:
+        a[f + 5] = 1.0
+    of = c.office
+    if of is None:
+        a[b + _C_OFFICE] = 1.0
+    else:
+        oi = _OFFICE_I.get(of)
+        a[b + _C_OFFICE + 1 + (_N_OFFICES if oi is None else oi)] = 1.0
+    f = b + _C_HENCH
+    if c.henchman_card is not None:
+        a[f] = 1.0
+    if c.counselor_card is not None:
+        a[f + 1] = 1.0
+    if c.alignment_card is not None:
+        a[f + 2] = 1.0
+    if c.consort:
+        a[f + 3] = 1.0
+    if c.banned:
+        a[f + 4] = 1.0
+    if c.situation_turns:
+        a[f + 5] = c.situation_turns / 5
+    if c.escaped:
+        a[f + 7] = 1.0
+    pj = c.pending_justice
+    if pj is not None:
+        a[b + _C_JUST + _JUST_I.get(pj, _N_JUST)] = 1.0
+    sp = c.spouse
+    if sp is not None:
+        f = b + _C_MARRIED
+        a[f] = 1.0
+        a[f + 1] = (CHAR_ROW[sp] + 1) / N_CHARS
+        if sp in ROYALS:
+            a[f + 2] = 1.0
+        a[f + 3] = st[sp] / 10
+    en = c.engaged_to
+    if en is not None:
+        a[b + _C_ENGAGED] = 1.0
+        a[b + _C_ENGAGED + 1] = (CHAR_ROW[en] + 1) / N_CHARS
+
+
+def _mark_owners(a: array, b: int, chars: dict[str, Character], cid: str, me: int, n: int) -> None:
+    """Write the observer's columns of ``cid``'s row at ``a[b:]``: its owner's seat and its spouse's
+    owner's seat, relative to ``me``."""
+    c = chars[cid]
+    ow = c.owner
+    a[b if ow is None else b + 1 + (ow - me) % n] = 1.0
+    sp = c.spouse
+    if sp is not None:
+        so = chars[sp].owner
+        a[b + _C_SPOUSE_OWNER + (0 if so is None else 1 + (so - me) % n)] = 1.0
+
+
+class _RowsV1:
+    """The ``characters`` block of one state without the observer's columns, the same for every
+    observer, kept in the view's ``cache`` (a live game's memo; a view from JSON has a fresh one):
+
+    * ``tpl`` the template it was made on (its printed columns), ``rest`` the template past the block;
+    * ``block`` the 47 rows (``_char_row``);
+    * ``writes`` the view's ``char_writes`` (every character written, in order) and ``seen`` the
+      position read in it; ``crisis`` and ``st`` the crisis flag and the Statuses the rows hold;
+    * ``log`` every character whose row was rewritten since it was made, and ``seats``: each
+      observer's block (the rows and his columns: ``_mark_owners``) with the position read in ``log``.
+
+    What a row reads and how it is kept: its character's fields (written, so in ``char_writes``);
+    its Status and its spouse's, compared with ``st`` whenever a character was written or the crisis
+    flag moved (a Status reads only the characters and the flag, the printed table being the game's);
+    its spouse's row (a field of its own) and owner (the spouse written: every character naming a
+    written or re-rated character as spouse is rewritten too).  The Monarch is marked per call."""
+
+    __slots__ = ("tpl", "rest", "block", "writes", "seen", "crisis", "st", "log", "seats")
+
+    def __init__(self, state: SeatView, tpl: array) -> None:
+        chars = state.chars
+        st = state.status
+        self.tpl: array = tpl
+        self.rest: array = tpl[CHAR_BLOCK:]
+        self.block: array = tpl[:CHAR_BLOCK]
+        self.writes: list[str] = state.char_writes
+        self.seen: int = len(self.writes)
+        self.crisis: bool = state.support == 0
+        self.st: dict[str, int] = dict(st)
+        self.log: list[str] = []
+        self.seats: dict[int, tuple[int, array]] = {}
+        block = self.block
+        for row, cid in enumerate(ALL_CHARACTER_IDS):
+            _char_row(block, row * CF, chars, cid, st)
+
+    def sync(self, state: SeatView) -> None:
+        """Rewrite the rows of the characters written since, of those whose Status changed, and of
+        every character whose spouse is one of these."""
+        writes = self.writes
+        crisis = state.support == 0
+        if self.seen == len(writes) and crisis == self.crisis:
+            return  # no character written, the same flag: the same Statuses
+        chars = state.chars
+        st = state.status
+        changed = set(writes[self.seen:])
+        old = self.st
+        if st != old:  # (most writes change no Status)
+            for cid in ALL_CHARACTER_IDS:
+                if st[cid] != old.get(cid):
+                    changed.add(cid)
+            self.st = dict(st)
+        dirty = set(changed)
+        for cid in ALL_CHARACTER_IDS:
+            sp = chars[cid].spouse
+            if sp is not None and sp in changed:
+                dirty.add(cid)
+        block, tpl = self.block, self.tpl
+        for cid in dirty:
+            b = CHAR_ROW[cid] * CF
+            block[b:b + CF] = tpl[b:b + CF]
+            _char_row(block, b, chars, cid, st)
+        self.log.extend(dirty)
+        self.seen = len(writes)
+        self.crisis = crisis
+
+
+def _char_rows(state: SeatView, tpl: array) -> _RowsV1:
+    """The view's ``_RowsV1``, up to date (made on first use, or again for another template or
+    write log: a state whose fields were put back starts a new log and memo)."""
+    rows: _RowsV1 | None = state.cache.get(_MEMO_V1)
+    writes = state.char_writes
+    if rows is None or rows.tpl is not tpl or rows.writes is not writes or len(writes) < rows.seen:
+        rows = _RowsV1(state, tpl)
+        state.cache[_MEMO_V1] = rows
+    else:
+        rows.sync(state)
+    return rows
+
+
+def _observer_block(rows: _RowsV1, state: SeatView, me: int, n: int) -> array:
+    """``me``'s ``characters`` block (not to modify): ``rows``' block with his columns marked, kept
+    in ``rows.seats`` with the position read in ``rows.log``; only the rows rewritten since are copied
+    and marked again."""
+    chars = state.chars
+    log = rows.log
+    entry: tuple[int, array] | None = rows.seats.get(me)
+    cids: Iterable[str]
+    if entry is None:
+        block = rows.block[:]
+        cids = ALL_CHARACTER_IDS
+    else:
+        seen, block = entry
+        if seen == len(log):
+            return block
+        cids = set(log[seen:])
+        shared = rows.block
+        for cid in cids:
+            b = CHAR_ROW[cid] * CF
+            block[b:b + CF] = shared[b:b + CF]
+    for cid in cids:
+        _mark_owners(block, CHAR_ROW[cid] * CF, chars, cid, me, n)
+    rows.seats[me] = (len(log), block)
+    return block
+
+
 def encode_v1(src: SeatView | GameState, observer: int) -> np.ndarray:
     """The v1 observation of ``observer`` (float32, length ``OBS_V1_SIZE``; layout ``LAYOUT_V1``) from
     his ``SeatView`` (live, or read from a ``player_view`` document) or from the game state (read
@@ -596,79 +785,13 @@ def encode_v1(src: SeatView | GameState, observer: int) -> np.ndarray:
             raise ValueError(f"observer must be a player index 0..{n - 1}, got {observer!r}")
         state = SeatView.of(src, int(me))
     me = int(me)
-    a = _template_for(state.edition, n, tuple(state.optional))[:]
-    chars = state.chars
-    st = state.status
 
-    # -- characters ---------------------------------------------------------
-    for row, cid in enumerate(ALL_CHARACTER_IDS):
-        c = chars[cid]
-        b = row * CF
-        ow = c.owner
-        a[b if ow is None else b + 1 + (ow - me) % n] = 1.0
-        if c.is_pc:
-            a[b + _C_PC] = 1.0
-        a[b + _C_STATUS] = st[cid] / 10
-        if c.titles:
-            a[b + _C_TITLES] = c.titles / 2
-        fs = c.fixed_status
-        if fs is not None:
-            a[b + _C_HFS] = 1.0
-            a[b + _C_FS] = fs / 10
-        li = _LOC_I.get(c.location)
-        a[b + _C_LOC + (_N_LOC if li is None else li)] = 1.0
-        f = b + _C_HIDING
-        if c.hiding:
-            a[f] = 1.0
-        if c.banished:
-            a[f + 1] = 1.0
-        if c.imprisoned:
-            a[f + 2] = 1.0
-        if c.awaiting_execution:
-            a[f + 3] = 1.0
-        if c.wrongdoer:
-            a[f + 4] = 1.0
-        if c.dead:
-            a[f + 5] = 1.0
-        of = c.office
-        if of is None:
-            a[b + _C_OFFICE] = 1.0
-        else:
-            oi = _OFFICE_I.get(of)
-            a[b + _C_OFFICE + 1 + (_N_OFFICES if oi is None else oi)] = 1.0
-        f = b + _C_HENCH
-        if c.henchman_card is not None:
-            a[f] = 1.0
-        if c.counselor_card is not None:
-            a[f + 1] = 1.0
-        if c.alignment_card is not None:
-            a[f + 2] = 1.0
-        if c.consort:
-            a[f + 3] = 1.0
-        if c.banned:
-            a[f + 4] = 1.0
-        if c.situation_turns:
-            a[f + 5] = c.situation_turns / 5
-        if c.escaped:
-            a[f + 7] = 1.0
-        pj = c.pending_justice
-        if pj is not None:
-            a[b + _C_JUST + _JUST_I.get(pj, _N_JUST)] = 1.0
-        sp = c.spouse
-        if sp is not None:
-            f = b + _C_MARRIED
-            a[f] = 1.0
-            a[f + 1] = (CHAR_ROW[sp] + 1) / N_CHARS
-            if sp in ROYALS:
-                a[f + 2] = 1.0
-            a[f + 3] = st[sp] / 10
-            so = chars[sp].owner
-            a[b + _C_SPOUSE_OWNER + (0 if so is None else 1 + (so - me) % n)] = 1.0
-        en = c.engaged_to
-        if en is not None:
-            a[b + _C_ENGAGED] = 1.0
-            a[b + _C_ENGAGED + 1] = (CHAR_ROW[en] + 1) / N_CHARS
+    # -- characters: the rows kept up to date in the view's cache (``_RowsV1``), the observer's
+    # columns marked (``_observer_block``), then the template's other blocks; the Monarch per call
+    rows = _char_rows(state, _template_for(state.edition, n, tuple(state.optional)))
+    a = _observer_block(rows, state, me, n) + rows.rest
     a[CHAR_ROW[state.monarch] * CF + _C["is_monarch"]] = 1.0
+    chars = state.chars
 
     # -- seats ----------------------------------------------------------------
     order = state.order

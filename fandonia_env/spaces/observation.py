@@ -233,8 +233,7 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
     buf[o + 2] = 1.0 if support == 0 else 0.0
     buf[o + 3] = _clip(state.deck_size / 120)
     buf[o + 4] = _clip(state.loyalty_pool_size / 36)
-    discard = state.discard
-    buf[o + 5] = _clip(len(discard) / 120)
+    buf[o + 5] = _clip(state.discard_size / 120)
     buf[o + 6 + (n - 2)] = 1.0
     o2 = o + 11
     i = _PHASE_INDEX.get(state.phase)
@@ -320,7 +319,7 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
         buf[o + 6] = 1.0 if ts.get("no_more") else 0.0
         buf[o + 7] = 1.0 if ts.get("restricted") else 0.0
     o = _OFFSET["discard"]
-    buf[o:o + len(CARD_TYPE_KEYS)] = _discard_block(state, discard)
+    buf[o:o + len(CARD_TYPE_KEYS)] = _discard_block(state)
 
     d = state.decision
     if d is not None:
@@ -356,31 +355,20 @@ _MEMO_KEY: Final = "observation.v0"
 _MEMO_DISCARD: Final = "observation.v0.discard"
 
 
-def _discard_block(state: SeatView, discard: list[str]) -> array:
-    """The ``discard`` block: 1/14 per card of each type, summed as Python floats and stored once
-    (float32 sums would round); kept in the view's ``cache`` (a live game's memo) with the pile (card
-    types) it was counted from and the counts, which cards added on top of that pile only add to.
-    The list the view gave is kept too: a live view gives the very same list (never written) until
-    the pile changes, so the usual case is one identity test."""
+def _discard_block(state: SeatView) -> array:
+    """The ``discard`` block: 1/14 per card of each type (``_fourteenths``: summed as Python floats
+    and stored once, float32 sums would round), from the view's counts per type; kept in the view's
+    ``cache`` (a live game's memo) with the counts it was made from: the view gives the very same
+    dict while the pile is unchanged, so the usual case is one identity test."""
+    counts = state.discard_counts
     # typed, so that the compiled build reads the memo natively
-    memo: tuple[list[str], list[str], dict[str, int], array] | None = state.cache.get(_MEMO_DISCARD)
-    counts: dict[str, int] = {}
-    added: list[str] = discard  # the cards to count on top of ``counts``
-    if memo is not None:
-        last, seen, old, block = memo
-        if discard is last:  # a live view gives the same list while the pile is unchanged
-            return block
-        k = len(seen)
-        if len(discard) == k and discard == seen:
-            return block
-        if len(discard) > k and discard[:k] == seen:
-            counts, added = dict(old), discard[k:]
-    for tk in added:
-        counts[tk] = counts.get(tk, 0) + 1
+    memo: tuple[dict[str, int], array] | None = state.cache.get(_MEMO_DISCARD)
+    if memo is not None and memo[0] is counts:
+        return memo[1]
     block = array("f", bytes(4 * len(CARD_TYPE_KEYS)))
     for tk, n in counts.items():
         block[_CARD_INDEX[tk]] = _clip(_fourteenths(n))
-    state.cache[_MEMO_DISCARD] = (discard, list(discard), counts, block)
+    state.cache[_MEMO_DISCARD] = (counts, block)
     return block
 
 

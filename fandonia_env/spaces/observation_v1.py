@@ -839,9 +839,8 @@ def encode_v1(src: SeatView | GameState, observer: int) -> np.ndarray:
     a[o + 1] = support / 100
     if support == 0:
         a[o + 2] = 1.0
-    discard = state.discard
     a[o + 3] = state.deck_size / 50
-    a[o + 4] = len(discard) / 50
+    a[o + 4] = state.discard_size / 50
     a[o + 5] = state.loyalty_pool_size / 20
     if state.over:
         a[o + 6] = 1.0
@@ -916,8 +915,8 @@ def encode_v1(src: SeatView | GameState, observer: int) -> np.ndarray:
     for x in state.loyalty_drawn:
         a[CHAR_ROW[x] * CF + _C["loyalty_drawn_by_me"]] = 1.0
     o = _G["discard"]
-    for x in discard:
-        a[o + _CARD_INDEX[x]] += 0.25
+    for tk, cnt in state.discard_counts.items():
+        a[o + _CARD_INDEX[tk]] += 0.25 * cnt  # quarters: exact in float32, as one card at a time
     # the activities done this Player Turn (whoever's), and the observer's own bookkeeping
     done = state.activities_done
     if done:

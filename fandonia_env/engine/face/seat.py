@@ -142,6 +142,14 @@ class SeatPlayer:
 
 _MEMO_DISCARD: Final = "seat.discard"
 _MEMO_PLAYERS: Final = "seat.players"
+_MEMO_DISCARD_COUNTS: Final = "seat.discard_counts"
+
+
+def _type_counts(types: list[str], counts: dict[str, int]) -> dict[str, int]:
+    """``counts`` with one more for each card type in ``types``."""
+    for t in types:
+        counts[t] = counts.get(t, 0) + 1
+    return counts
 _MEMO_HAND: Final = tuple(f"seat.hand.{p}" for p in range(6))  # seats 0-5
 
 
@@ -150,7 +158,7 @@ class SeatView(FactsSource):
     (live, cheap: no copy) or ``SeatView.from_json(view)`` (a ``player_view`` document)."""
 
     __slots__ = ("_doc", "_facts", "_players", "_state", "active", "cache", "char_writes", "chars", "crown",
-                 "deck_size", "decision", "edition", "first_player", "forced_crown", "loyalty_pool_size", "me",
+                 "deck_size", "decision", "discard_size", "edition", "first_player", "forced_crown", "loyalty_pool_size", "me",
                  "monarch", "n", "optional", "order", "over", "phase", "problems", "reign", "result", "support",
                  "turn", "winner", "wars")
 
@@ -174,6 +182,7 @@ class SeatView(FactsSource):
     reign: dict[str, Any]
     chars: dict[str, Character]
     deck_size: int
+    discard_size: int
     loyalty_pool_size: int
     decision: Decision | None
     over: bool
@@ -219,6 +228,7 @@ class SeatView(FactsSource):
         v.reign = state.reign
         v.chars = state.chars
         v.deck_size = len(state.deck)
+        v.discard_size = len(state.discard)
         v.loyalty_pool_size = len(state.loyalty_pool)
         d = pending(state)
         v.decision = None
@@ -288,6 +298,7 @@ class SeatView(FactsSource):
             chars[cid] = ch
         v.chars = chars
         v.deck_size = doc["deck_size"]
+        v.discard_size = len(doc["discard"])
         v.loyalty_pool_size = doc["loyalty_pool_size"]
         d = doc["decision"]
         v.decision = None if d is None else Decision(v.me, d["kind"], d["options"], d["ctx"])
@@ -407,6 +418,33 @@ class SeatView(FactsSource):
         types = [CARD_TYPE_OF[c] for c in pile]
         st.memo[_MEMO_DISCARD] = (list(pile), types)
         return types
+
+    @property
+    def discard_counts(self) -> dict[str, int]:
+        """The discard pile as a count per card type (the pile is a multiset: no rule reads its
+        order): what the encoders read.  The same dict object while the pile is unchanged (a new
+        one when it changes; never written), so a cache built from it can be checked by identity;
+        on a live view kept in ``cache`` and brought up to date as the pile grows."""
+        st = self._state
+        if st is None:
+            memo_doc: dict[str, int] | None = self.cache.get(_MEMO_DISCARD_COUNTS)
+            if memo_doc is None:
+                memo_doc = self.cache[_MEMO_DISCARD_COUNTS] = _type_counts(self.discard, {})
+            return memo_doc
+        pile = st.discard
+        memo: tuple[list[str], dict[str, int]] | None = st.memo.get(_MEMO_DISCARD_COUNTS)
+        if memo is not None:
+            seen, counts = memo
+            k = len(seen)
+            if len(pile) == k and pile == seen:
+                return counts
+            if len(pile) > k and pile[:k] == seen:
+                counts = _type_counts([CARD_TYPE_OF[c] for c in pile[k:]], dict(counts))
+                st.memo[_MEMO_DISCARD_COUNTS] = (list(pile), counts)
+                return counts
+        counts = _type_counts([CARD_TYPE_OF[c] for c in pile], {})
+        st.memo[_MEMO_DISCARD_COUNTS] = (list(pile), counts)
+        return counts
 
     @property
     def activities_done(self) -> list[str]:

@@ -33,9 +33,9 @@ from typing import Any
 
 from fandonia_env.engine import Game
 from fandonia_env.engine.core.actions import ID
-from fandonia_env.engine.face.seat import SeatView
+from fandonia_env.engine.face.seat import SeatView, as_seat_view
 
-from .base import Agent, register, view_document
+from .base import Agent, register
 from .noble_rule import NobleRuleV1, best_usurp
 
 PASS = ID["pass"]
@@ -68,28 +68,30 @@ class NobleISMCTSV1(Agent):
         self._searched_turn = -1
 
     # -- which decisions are searched -------------------------------------
-    def _worth_search(self, view: dict[str, Any], legal: list[int]) -> bool:
-        dec = view.get("decision") or {}
-        kind = dec.get("kind")
+    def _worth_search(self, view: SeatView, legal: list[int]) -> bool:
+        dec = view.decision
+        if dec is None:
+            return False
+        kind = dec.kind
         if kind == "turn_main":
             # the first choice of each Player Turn, and any turn where usurping is plausible
             if ID["free_usurp"] in legal and best_usurp(view)[1] >= 0.25:
                 return True
-            if self._searched_turn == view["turn"]:
+            if self._searched_turn == view.turn:
                 return False
-            self._searched_turn = view["turn"]
+            self._searched_turn = view.turn
             return True
         if kind in _SEARCH_KINDS:
             return True
         if kind in ("card_window", "declare_modifier"):
-            return str(dec.get("ctx", {}).get("roll", "")).startswith(_ROLL_PREFIXES)
+            return str(dec.ctx.get("roll", "")).startswith(_ROLL_PREFIXES)
         return False
 
-    def _candidates(self, view: dict[str, Any], legal: list[int], default: int) -> list[int]:
+    def _candidates(self, view: SeatView, legal: list[int], default: int) -> list[int]:
         cands = [default]
         if PASS in legal and PASS not in cands:
             cands.append(PASS)
-        kind = (view.get("decision") or {}).get("kind")
+        kind = None if view.decision is None else view.decision.kind
         rest = [a for a in legal if a not in cands]
         if kind == "turn_main":
             # never search obviously useless free actions
@@ -104,7 +106,7 @@ class NobleISMCTSV1(Agent):
 
     # -- acting -----------------------------------------------------------
     def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
-        view = view_document(view)
+        view = as_seat_view(view)
         default = self.rule.act(view, legal)
         if len(legal) < 2 or infoset is None or not self._worth_search(view, legal):
             return default
@@ -113,9 +115,9 @@ class NobleISMCTSV1(Agent):
             return default
         return self._search(view, cands, infoset, default)
 
-    def _search(self, view: dict[str, Any], cands: list[int], infoset: Any, default: int) -> int:
+    def _search(self, view: SeatView, cands: list[int], infoset: Any, default: int) -> int:
         self.searches += 1
-        me = view["me"]
+        me = view.me
         n_vis = {a: 0 for a in cands}
         tot = {a: 0.0 for a in cands}
         t0 = time.perf_counter()
@@ -153,7 +155,7 @@ class NobleISMCTSV1(Agent):
             if p is None:
                 break
             legal = g.legal_actions()
-            a = legal[0] if len(legal) == 1 else pols[p].act(g.view(p, log=False), legal)
+            a = legal[0] if len(legal) == 1 else pols[p].act(g.seat_view(p), legal)
             g.apply(a)
             steps += 1
         return self.evaluate(g, me)
@@ -188,12 +190,12 @@ class NobleISMCTSV1(Agent):
             held = st.turn - st.reign.get("since", st.turn)
             v += 60.0 + 20.0 * held
         elif not pcc.dead:
-            view = g.view(q, log=False)
+            view = g.seat_view(q)
             _, p = best_usurp(view)
             v += 40.0 * p
-            v += 3.0 * sum(1 for cid, ch in view["chars"].items()
-                           if ch["owner"] == q and cid in ("alan", "anne", "john", "edward", "phillip",
-                                                          "almery", "catherine", "alfred") and not ch["dead"])
+            v += 3.0 * sum(1 for cid, ch in view.chars.items()
+                           if ch.owner == q and cid in ("alan", "anne", "john", "edward", "phillip",
+                                                        "almery", "catherine", "alfred") and not ch.dead)
         return v
 
 

@@ -49,7 +49,7 @@ from typing import Any
 from fandonia_env.engine import Game
 from fandonia_env.engine.core.actions import ID
 from fandonia_env.engine.data.components import ROYALS
-from fandonia_env.engine.face.seat import SeatView
+from fandonia_env.engine.face.seat import SeatView, as_seat_view
 from fandonia_env.engine.rules.rule_queries import (
     SUPPORT_VALUES,
     faction_value,
@@ -60,7 +60,7 @@ from fandonia_env.engine.rules.rule_queries import (
     usurpers,
 )
 
-from .base import Agent, register, view_document
+from .base import Agent, register
 from .noble_rule import NobleRuleV1, best_usurp
 
 PASS = ID["pass"]
@@ -73,18 +73,19 @@ FEATURES = ("pu", "gap", "gap_front", "hand_sup", "front", "fv", "farcs", "ra", 
             "reign0", "reign1", "reign2", "other_reign", "hand", "turn", "inv_n")
 
 
-def _support_ev(view: dict[str, Any], q: int, cards: list[str]) -> float:
+def _support_ev(view: SeatView, q: int, cards: list[str]) -> float:
     return sum(3.5 * support_multiplier(view, q, t)[0] for t in cards if t in SUPPORT_VALUES)
 
 
-def usurp_gap(view: dict[str, Any], with_hand: bool = True) -> float:
+def usurp_gap(view: SeatView | dict[str, Any], with_hand: bool = True) -> float:
     """Expected usurpation rating minus the Monarch's (best usurper), as ``usurp_chance`` counts
     them (§36.4-§36.5, §36.8: ``rule_queries.usurpation_parts``), clipped to [GAP_LO, GAP_HI];
     GAP_LO when the viewer cannot usurp.  A smooth version of P(success), informative while P
     is still 0."""
-    me = view["me"]
+    view = as_seat_view(view)
+    me = view.me
     cands = usurpers(view, me)
-    if view["monarch"] is None or not cands:
+    if view.monarch is None or not cands:
         return GAP_LO
     best = GAP_LO
     for cid in cands:
@@ -104,27 +105,28 @@ def usurp_gap(view: dict[str, Any], with_hand: bool = True) -> float:
     return max(GAP_LO, min(GAP_HI, best))
 
 
-def features(view: dict[str, Any]) -> dict[str, float]:
+def features(view: SeatView | dict[str, Any]) -> dict[str, float]:
     """The value features of the viewing player, from his view only."""
-    me = view["me"]
-    pl = view["players"][me]
-    pcc = view["chars"][pl["pc"]]
-    r = view["reign"] or {}
+    view = as_seat_view(view)
+    me, chars, hand = view.me, view.chars, view.hand
+    pl = view.players[me]
+    pcc = chars[pl.pc]
+    r = view.reign or {}
     mine = bool(r) and r.get("player") == me
     other = bool(r) and r.get("player") != me
-    held = view["turn"] - r.get("since", view["turn"]) if mine else -1
+    held = view.turn - r.get("since", view.turn) if mine else -1
     pu = best_usurp(view)[1]
     return {
         "pu": pu, "gap": usurp_gap(view), "gap_front": usurp_gap(view, with_hand=False),
-        "hand_sup": _support_ev(view, me, view["hand"]),
-        "front": _support_ev(view, me, pl["in_front"]),
+        "hand_sup": _support_ev(view, me, hand),
+        "front": _support_ev(view, me, pl.in_front),
         "fv": float(sum(faction_value(view, me, None))),
-        "farcs": float(sum(1 for c in ROYALS if view["chars"][c]["owner"] == me and not view["chars"][c]["dead"])),
-        "ra": float(sum(1 for c in view["hand"] if c.startswith("ra_"))),
-        "pp": float(pl["pp"]), "ip": float(pl["ip"]), "pc_dead": float(pcc["dead"]),
+        "farcs": float(sum(1 for c in ROYALS if chars[c].owner == me and not chars[c].dead)),
+        "ra": float(sum(1 for c in hand if c.startswith("ra_"))),
+        "pp": float(pl.pp), "ip": float(pl.ip), "pc_dead": float(pcc.dead),
         "reign0": float(mine and held == 0), "reign1": float(mine and held == 1), "reign2": float(mine and held >= 2),
-        "other_reign": float(other), "hand": float(pl["hand_size"]), "turn": float(view["turn"]),
-        "inv_n": 1.0 / view["n_players"],
+        "other_reign": float(other), "hand": float(pl.hand_size), "turn": float(view.turn),
+        "inv_n": 1.0 / view.n,
     }
 
 
@@ -135,7 +137,7 @@ WEIGHTS: dict[str, float] = {"pu": 1.4766, "gap": 0.0275, "gap_front": -0.0051, 
                              "reign1": 8.7296, "reign2": 9.9217, "pc_dead": 2.0796}
 
 
-def win_score(view: dict[str, Any]) -> float:
+def win_score(view: SeatView | dict[str, Any]) -> float:
     """w . f of the viewing player (a logit; only differences between players matter)."""
     f = features(view)
     return sum(w * f[k] for k, w in WEIGHTS.items())
@@ -151,17 +153,17 @@ class DefaultPolicy(NobleRuleV1):
     counter_threshold = 0.05
     _DRAW_INSTEAD = frozenset(ID[a] for a in ("act_prestige", "act_court_favor", "free_buy_modifier"))
 
-    def _k_turn_main(self, view: dict[str, Any], legal: list[int], ctx: dict[str, Any]) -> int | None:
+    def _k_turn_main(self, view: SeatView, legal: list[int], ctx: dict[str, Any]) -> int | None:
         if USURP in legal:
-            r = view.get("reign") or {}
-            if r and r.get("player") != view["me"] and best_usurp(view)[1] >= self.counter_threshold:
+            r = view.reign or {}
+            if r and r.get("player") != view.me and best_usurp(view)[1] >= self.counter_threshold:
                 return USURP
         a = super()._k_turn_main(view, legal, ctx)
         if a in self._DRAW_INSTEAD and ID["act_draw"] in legal:
             return ID["act_draw"]
         return a
 
-    def _k_draw_choice(self, view: dict[str, Any], legal: list[int], ctx: dict[str, Any]) -> int | None:
+    def _k_draw_choice(self, view: SeatView, legal: list[int], ctx: dict[str, Any]) -> int | None:
         if ID["draw_event"] in legal:
             return ID["draw_event"]
         return super()._k_draw_choice(view, legal, ctx)
@@ -206,21 +208,21 @@ class NobleISMCTSV2(Agent):
 
     # -- acting -----------------------------------------------------------
     def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
-        view = view_document(view)
+        view = as_seat_view(view)
         default = self.rule.act(view, legal)  # always: keeps the rule's bookkeeping right
         if len(legal) < 2:
             return default
-        dec = view.get("decision") or {}
-        if dec.get("kind") != "turn_main":
+        dec = view.decision
+        if dec is None or dec.kind != "turn_main":
             return default
         usurp_p = best_usurp(view)[1] if USURP in legal else 0.0
-        r = view.get("reign") or {}
-        other_reigns = bool(r) and r.get("player") != view["me"]
+        r = view.reign or {}
+        other_reigns = bool(r) and r.get("player") != view.me
         if default == USURP and other_reigns:
             return USURP  # another's FARC reigns: waiting loses (§37)
         if infoset is None:
             return default
-        key = (view["turn"], view["me"])
+        key = (view.turn, view.me)
         if key != self._turn_key:
             self._turn_key, self._turn_searches = key, 0
         stakes = usurp_p >= self.usurp_floor or (other_reigns and self._turn_searches < self.max_searches_per_turn)
@@ -246,12 +248,12 @@ class NobleISMCTSV2(Agent):
         self.rng.shuffle(rest)
         return (cands + rest)[: max(2, m)]
 
-    def _search(self, view: dict[str, Any], cands: list[int], infoset: Any, default: int, k: int,
+    def _search(self, view: SeatView, cands: list[int], infoset: Any, default: int, k: int,
                 z_min: float) -> int:
         """Paired comparison of every candidate with the rule's choice on ``k`` determinisations."""
         self.searches += 1
-        me = view["me"]
-        start_turn = view["turn"]
+        me = view.me
+        start_turn = view.turn
         diffs: dict[int, list[float]] = {a: [] for a in cands}
         t0 = time.perf_counter()
         for _ in range(k):
@@ -286,8 +288,8 @@ class NobleISMCTSV2(Agent):
                 g.apply(legal[0])
                 steps += 1
                 continue
-            v = g.view(p, log=False)
-            if p == me and st.turn > start_turn and v["decision"]["kind"] == "turn_main":
+            v = g.seat_view(p)
+            if p == me and st.turn > start_turn and v.decision.kind == "turn_main":
                 break
             g.apply(pols[p].act(v, legal))
             steps += 1
@@ -302,7 +304,7 @@ class NobleISMCTSV2(Agent):
             if st.result == "win":
                 return 1.0 if st.winner == me else 0.0
             return 1.0 / n
-        zs = [win_score(g.view(q, log=False)) for q in range(n)]
+        zs = [win_score(g.seat_view(q)) for q in range(n)]
         m = max(zs)
         ex = [math.exp(z - m) for z in zs]
         return ex[me] / sum(ex)

@@ -42,9 +42,9 @@ from typing import Any
 
 from fandonia_env.engine import Game
 from fandonia_env.engine.core.actions import ID
-from fandonia_env.engine.face.seat import SeatView
+from fandonia_env.engine.face.seat import SeatView, as_seat_view
 
-from .base import Agent, register, view_document
+from .base import Agent, register
 from .ismcts_v2 import DefaultPolicy, NobleISMCTSV2, paired_sample, paired_stats
 from .noble_rule import NobleRuleV1, best_usurp
 
@@ -94,19 +94,19 @@ class NobleISMCTSV3(Agent):
 
     # -- acting -----------------------------------------------------------
     def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
-        view = view_document(view)
+        view = as_seat_view(view)
         default = self.rule.act(view, legal)  # always: keeps the rule's bookkeeping right
         if len(legal) < 2 or infoset is None:
             return default
-        dec = view.get("decision") or {}
-        if dec.get("kind") != "turn_main":
+        dec = view.decision
+        if dec is None or dec.kind != "turn_main":
             return default
-        me = view["me"]
-        r = view.get("reign") or {}
+        me = view.me
+        r = view.reign or {}
         other_reigns = bool(r) and r.get("player") != me
         my_reign = bool(r) and r.get("player") == me
         usurp_p = best_usurp(view)[1] if USURP in legal else 0.0
-        key = (view["turn"], me)
+        key = (view.turn, me)
         if key != self._turn_key:
             self._turn_key, self._turn_searches = key, 0
         first = self._turn_searches < self.max_searches_per_turn
@@ -142,11 +142,11 @@ class NobleISMCTSV3(Agent):
         self._turn_searches += 1
         return self._search(view, cands, infoset, default)
 
-    def _search(self, view: dict[str, Any], cands: list[int], infoset: Any, default: int) -> int:
+    def _search(self, view: SeatView, cands: list[int], infoset: Any, default: int) -> int:
         """Paired comparison of every candidate with the default on the same determinisations."""
         self.searches += 1
-        me = view["me"]
-        stop_turn = view["turn"] + self.turns_ahead
+        me = view.me
+        stop_turn = view.turn + self.turns_ahead
         diffs: dict[int, list[float]] = {a: [] for a in cands}
         best, best_mean = default, 0.0
         while len(diffs[default]) < self.max_determinizations:
@@ -183,7 +183,7 @@ class NobleISMCTSV3(Agent):
             if len(legal) == 1:
                 g.apply(legal[0])
             else:
-                g.apply(pols[p].act(g.view(p, log=False), legal))
+                g.apply(pols[p].act(g.seat_view(p), legal))
             steps += 1
         return NobleISMCTSV2.evaluate(g, me)
 

@@ -1,7 +1,8 @@
 """``noble-rule-v1`` / ``noble-rule-v2``: scripted nobles that play like a sensible human.
 
-They see only their own ``view`` (``engine.player_view``) and the legal action ids, and use
-their own ``random.Random``.  Strategy (v1):
+They see only their own ``view`` and the legal action ids, and use their own ``random.Random``.
+The view is read as a ``SeatView`` (``engine.face.seat``); a ``player_view`` document given to
+``act`` is read into one once.  Strategy (v1):
 
 * Turn: usurp when the estimated P(success) >= 0.6 (exact convolution of both Usurpation
   Ratings, §36.4-§36.5/§36.8, see ``usurp_chance``); play Royal Alignment cards; pardon own
@@ -36,7 +37,7 @@ from fandonia_env.engine.data.components import (
     character_name,
 )
 from fandonia_env.engine.data.tables import PRESTIGE_MODIFIER_CAP, PRESTIGE_TABLES, lookup
-from fandonia_env.engine.face.seat import SeatView
+from fandonia_env.engine.face.seat import SeatView, as_seat_view
 from fandonia_env.engine.rules.rule_queries import (
     SUPPORT_VALUES,
     best_usurpation,
@@ -48,7 +49,7 @@ from fandonia_env.engine.rules.rule_queries import (
     usurpation_chance,
 )
 
-from .base import Agent, register, view_document
+from .base import Agent, register
 
 PASS, YES, NO = ID["pass"], ID["yes"], ID["no"]
 SIGN_PLUS, SIGN_MINUS = ID["sign_plus"], ID["sign_minus"]
@@ -63,19 +64,21 @@ _NAMES_BY_LEN = sorted(_NAME_TO_CID, key=len, reverse=True)
 # ---------------------------------------------------------------------------
 
 
-def usurp_chance(view: dict[str, Any], cid: str, with_hand: bool = True) -> float:
+def usurp_chance(view: SeatView | dict[str, Any], cid: str, with_hand: bool = True) -> float:
     """P(the viewer's usurpation with ``cid`` succeeds), all its Support cards played.
 
     Exact: the usurper's rating (UV dice + PC/FACs/FARCs + Support cards in front and, if
     ``with_hand``, in hand) against the Monarch's (§36.5 for a NRC Monarch; §36.8 for a FARC
     Monarch, whose unseen hand is ignored): ``rule_queries.usurpation_chance``."""
-    return usurpation_chance(view, view["me"], cid, with_hand)
+    view = as_seat_view(view)
+    return usurpation_chance(view, view.me, cid, with_hand)
 
 
-def best_usurp(view: dict[str, Any]) -> tuple[str | None, float]:
+def best_usurp(view: SeatView | dict[str, Any]) -> tuple[str | None, float]:
     """The viewer's best RC for a usurpation now and its P(success) (None, 0.0 if none):
     ``rule_queries.best_usurpation``."""
-    return best_usurpation(view, view["me"])
+    view = as_seat_view(view)
+    return best_usurpation(view, view.me)
 
 
 # ---------------------------------------------------------------------------
@@ -89,13 +92,14 @@ _SPECIAL_COST = {
 }
 
 
-def prestige_ev(view: dict[str, Any], table: str, bonus: int = 0) -> float:
+def prestige_ev(view: SeatView | dict[str, Any], table: str, bonus: int = 0) -> float:
     """Expected PP-equivalent gain of one roll on ``table`` (cost included)."""
-    me = view["players"][view["me"]]
+    view = as_seat_view(view)
+    me = view.players[view.me]
     cap = PRESTIGE_MODIFIER_CAP
-    mod = max(-cap, min(cap, me["prestige_mods"].get(table, 0))) + bonus
-    half = gains_halved(view, view["me"])
-    return _prestige_ev(table, mod, bool(half), me["ip"], me["pp"], pp_price(view))
+    mod = max(-cap, min(cap, me.prestige_mods.get(table, 0))) + bonus
+    half = gains_halved(view, view.me)
+    return _prestige_ev(table, mod, bool(half), me.ip, me.pp, pp_price(view))
 
 
 @lru_cache(maxsize=65536)
@@ -175,16 +179,15 @@ class NobleRuleV1(Agent):
 
     # -- entry point ---------------------------------------------------------
     def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
-        view = view_document(view)
         if len(legal) == 1:
             return legal[0]
-        dec = view.get("decision") or {}
-        kind = dec.get("kind", "other")
-        ctx = dec.get("ctx", {}) or {}
+        sv = as_seat_view(view)  # a player_view document is read once; the handlers read a SeatView
+        dec = sv.decision
+        kind, ctx = ("other", {}) if dec is None else (dec.kind, dec.ctx or {})
         h = getattr(self, f"_k_{kind}", None)
         a = None
         if h is not None:
-            a = h(view, legal, ctx)
+            a = h(sv, legal, ctx)
         if a is None or a not in legal:
             a = self._default(legal)
         self._last_kind = kind
@@ -203,8 +206,8 @@ class NobleRuleV1(Agent):
         return [NAME[a][5:] for a in legal if NAME[a].startswith("char_")]
 
     @staticmethod
-    def _mine(view: dict[str, Any], cid: str) -> bool:
-        return view["chars"][cid]["owner"] == view["me"]
+    def _mine(view: SeatView, cid: str) -> bool:
+        return view.chars[cid].owner == view.me
 
     def _pick_char(self, legal: list[int], key: Any) -> int | None:
         cs = self._chars(legal)
@@ -212,28 +215,28 @@ class NobleRuleV1(Agent):
             return None
         return ID[f"char_{max(cs, key=key)}"]
 
-    def _pc(self, view: dict[str, Any]) -> str:
-        return view["players"][view["me"]]["pc"]
+    def _pc(self, view: SeatView) -> str:
+        return view.players[view.me].pc
 
-    def _leader(self, view: dict[str, Any]) -> int:
+    def _leader(self, view: SeatView) -> int:
         """The opponent who looks strongest (faction statuses + PP)."""
+        me, chars, status, mon = view.me, view.chars, view.status, view.monarch
         best, bv = None, -1e9
-        for pl in view["players"]:
-            if pl["idx"] == view["me"]:
+        for pl in view.players:
+            q = pl.idx
+            if q == me:
                 continue
-            v = pl["pp"] + 0.2 * pl["ip"] + sum(
-                view["status"][c] for c, ch in view["chars"].items() if ch["owner"] == pl["idx"] and not ch["dead"])
-            mon = view["monarch"]
-            if mon is not None and view["chars"][mon]["owner"] == pl["idx"]:
+            v = pl.pp + 0.2 * pl.ip + sum(status[c] for c, ch in chars.items() if ch.owner == q and not ch.dead)
+            if mon is not None and chars[mon].owner == q:
                 v += 1000
             if v > bv:
-                best, bv = pl["idx"], v
-        return best if best is not None else (view["me"] + 1) % view["n_players"]
+                best, bv = q, v
+        return best if best is not None else (me + 1) % view.n
 
     # -- the Player Turn -----------------------------------------------------
-    def _k_turn_main(self, view: dict[str, Any], legal: list[int], ctx: dict[str, Any]) -> int | None:
+    def _k_turn_main(self, view: SeatView, legal: list[int], ctx: dict[str, Any]) -> int | None:
         s = set(legal)
-        me = view["players"][view["me"]]
+        me = view.players[view.me]
         left = ctx.get("activities_left", 0)
         done = ctx.get("done", [])
         if ID["free_usurp"] in s:
@@ -246,18 +249,18 @@ class NobleRuleV1(Agent):
         if ID["free_play_extra_activity"] in s and left == 1:
             return ID["free_play_extra_activity"]
         # own characters in trouble
-        mine = [c for c, ch in view["chars"].items() if ch["owner"] == view["me"] and not ch["dead"]]
-        trouble = [c for c in mine if view["chars"][c]["imprisoned"] or view["chars"][c]["banished"]
-                   or view["chars"][c]["wrongdoer"]]
+        chars = view.chars
+        trouble = [c for c, ch in chars.items() if ch.owner == view.me and not ch.dead
+                   and (ch.imprisoned or ch.banished or ch.wrongdoer)]
         if trouble:
             for a in ("act_pardon", "act_amnesty", "act_escape"):
                 if ID[a] in s:
                     return ID[a]
-        pcc = view["chars"][me["pc"]]
-        if ID["act_travel"] in s and pcc["location"] != "fandonia" and not pcc["banished"]:
+        pcc = chars[me.pc]
+        if ID["act_travel"] in s and pcc.location != "fandonia" and not pcc.banished:
             return ID["act_travel"]
-        if ID["free_propose"] in s and self._proposed_turn != view["turn"]:
-            self._proposed_turn = view["turn"]
+        if ID["free_propose"] in s and self._proposed_turn != view.turn:
+            self._proposed_turn = view.turn
             return ID["free_propose"]
         for a in ("act_hold_wedding", "act_recruit", "act_acquire_title", "act_fill_office",
                   "act_become_counselor"):
@@ -270,7 +273,7 @@ class NobleRuleV1(Agent):
         # Prestige: buy the +1 first when it helps and is affordable
         if ID["act_prestige"] in s:
             best = max((prestige_ev(view, t, 0), t) for t in PRESTIGE_TABLES)[0]
-            if (ID["free_buy_modifier"] in s and me["ip"] >= 6 and "prestige" not in done):
+            if (ID["free_buy_modifier"] in s and me.ip >= 6 and "prestige" not in done):
                 return ID["free_buy_modifier"]
             if best > 0.3:
                 return ID["act_prestige"]
@@ -281,11 +284,11 @@ class NobleRuleV1(Agent):
         if ID["act_intrigue_card"] in s:
             return ID["act_intrigue_card"]
         reserve = 6 if self.aggressive else 8
-        if ID["free_buy_pp"] in s and me["ip"] >= reserve + pp_price(view):
+        if ID["free_buy_pp"] in s and me.ip >= reserve + pp_price(view):
             return ID["free_buy_pp"]
         return PASS
 
-    def _aggressive_activity(self, view: dict[str, Any], s: set[int]) -> int | None:
+    def _aggressive_activity(self, view: SeatView, s: set[int]) -> int | None:
         return None
 
     # -- activity sub-decisions ---------------------------------------------
@@ -302,7 +305,7 @@ class NobleRuleV1(Agent):
     def _k_prestige_roll_again(self, view, legal, ctx):
         t = ctx.get("table")
         if t in PRESTIGE_TABLES:
-            mod = ctx.get("mod", 0) - max(-2, min(2, view["players"][view["me"]]["prestige_mods"].get(t, 0)))
+            mod = ctx.get("mod", 0) - max(-2, min(2, view.players[view.me].prestige_mods.get(t, 0)))
             return YES if prestige_ev(view, t, max(0, mod)) > 0 else NO
         return YES
 
@@ -310,9 +313,10 @@ class NobleRuleV1(Agent):
         cs = self._chars(legal)
         if not cs:
             return None
+        status, chars = view.status, view.chars
         def val(c):
-            v = view["status"][c]
-            if view["chars"][c]["office"]:
+            v = status[c]
+            if chars[c].office:
                 v += 2
             if c in ("53", "52", "54", "45", "55"):
                 v += 2
@@ -321,11 +325,13 @@ class NobleRuleV1(Agent):
 
     def _k_title_character(self, view, legal, ctx):
         pc = self._pc(view)
-        return self._pick_char(legal, lambda c: (c == pc, view["status"][c]))
+        status = view.status
+        return self._pick_char(legal, lambda c: (c == pc, status[c]))
 
     def _k_counselor_character(self, view, legal, ctx):
         pc = self._pc(view)
-        return self._pick_char(legal, lambda c: (c == pc, view["status"][c]))
+        status = view.status
+        return self._pick_char(legal, lambda c: (c == pc, status[c]))
 
     def _k_fill_office_office(self, view, legal, ctx):
         best = max(legal, key=lambda a: OFFICES[NAME[a][len("office_"):]].bonus if NAME[a].startswith("office_") else -1)
@@ -333,14 +339,16 @@ class NobleRuleV1(Agent):
 
     def _k_fill_office_char(self, view, legal, ctx):
         pc = self._pc(view)
-        return self._pick_char(legal, lambda c: (c == pc, -view["status"][c]))
+        status = view.status
+        return self._pick_char(legal, lambda c: (c == pc, -status[c]))
 
     def _k_office_fill(self, view, legal, ctx):
         pc = self._pc(view)
         cs = [c for c in self._chars(legal) if self._mine(view, c)]
         if not cs:
             return PASS
-        c = max(cs, key=lambda c: (c == pc, -view["status"][c]))
+        status = view.status
+        c = max(cs, key=lambda c: (c == pc, -status[c]))
         return ID[f"char_{c}"]
 
     def _k_royal_alignment(self, view, legal, ctx):
@@ -350,8 +358,8 @@ class NobleRuleV1(Agent):
         return max(legal, key=val)
 
     def _k_draw_choice(self, view, legal, ctx):
-        me = view["players"][view["me"]]
-        want_loyal = len(view["loyalty_drawn"]) < 2 and me["pp"] >= 4
+        me = view.players[view.me]
+        want_loyal = len(view.loyalty_drawn) < 2 and me.pp >= 4
         order = ["draw_loyalty", "draw_event", "draw_opportunity"] if want_loyal else \
             ["draw_event", "draw_loyalty", "draw_opportunity"]
         for n in order:
@@ -363,7 +371,8 @@ class NobleRuleV1(Agent):
 
     def _k_travel_character(self, view, legal, ctx):
         for c in self._chars(legal):
-            if view["chars"][c]["location"] != "fandonia" and not view["chars"][c]["banished"]:
+            ch = view.chars[c]
+            if ch.location != "fandonia" and not ch.banished:
                 return ID[f"char_{c}"]
         return PASS if PASS in legal else None
 
@@ -382,11 +391,11 @@ class NobleRuleV1(Agent):
         return YES
 
     def _k_intrigue_victim(self, view, legal, ctx):
-        me, n = view["me"], view["n_players"]
+        me, n, players = view.me, view.n, view.players
         lead = self._leader(view)
         def val(a):
             q = action_player(me, a, n)
-            return (view["players"][q]["hand_size"] + (3 if q == lead else 0))
+            return (players[q].hand_size + (3 if q == lead else 0))
         return max(legal, key=val)
 
     def _k_problem_leave_unresolved(self, view, legal, ctx):
@@ -399,7 +408,8 @@ class NobleRuleV1(Agent):
         return YES
 
     def _k_propose_proposee(self, view, legal, ctx):
-        return self._pick_char(legal, lambda c: (c in ROYALS, view["status"][c]))
+        status = view.status
+        return self._pick_char(legal, lambda c: (c in ROYALS, status[c]))
 
     def _k_hearing_hiding(self, view, legal, ctx):
         return NO
@@ -411,8 +421,9 @@ class NobleRuleV1(Agent):
         cs = self._chars(legal)
         if not cs:
             return None
+        status = view.status
         def key(c):
-            st = view["status"][c]
+            st = status[c]
             royal = c in ROYALS
             covers = st >= short
             return (royal, not covers, st if covers else -st)
@@ -420,7 +431,8 @@ class NobleRuleV1(Agent):
 
     def _designate_least(self, view, legal, ctx):
         pc = self._pc(view)
-        return self._pick_char(legal, lambda c: (c != pc, -view["status"][c]))
+        status = view.status
+        return self._pick_char(legal, lambda c: (c != pc, -status[c]))
 
     _k_prestige_designate = _designate_least
     _k_court_ball_designate = _designate_least
@@ -449,7 +461,8 @@ class NobleRuleV1(Agent):
 
     def _k_escape_target(self, view, legal, ctx):
         pc = self._pc(view)
-        return self._pick_char(legal, lambda c: (c == pc, view["status"][c]))
+        status = view.status
+        return self._pick_char(legal, lambda c: (c == pc, status[c]))
 
     _k_pardon_target = _k_escape_target
     _k_farc_pardon = _k_escape_target
@@ -461,7 +474,7 @@ class NobleRuleV1(Agent):
         return None
 
     def _k_escape_country(self, view, legal, ctx):
-        safe = [a for a in legal if NAME[a][len("country_"):] not in view["wars"]]
+        safe = [a for a in legal if NAME[a][len("country_"):] not in view.wars]
         if ID["country_fandonia"] in safe:
             return ID["country_fandonia"]
         return self.rng.choice(safe or legal)
@@ -474,7 +487,7 @@ class NobleRuleV1(Agent):
         return self.rng.choice(legal)
 
     def _k_counsel_target(self, view, legal, ctx):
-        me, n = view["me"], view["n_players"]
+        me, n = view.me, view.n
         lead = self._leader(view)
         pl = [a for a in legal if NAME[a].startswith("player_rel_")]
         if pl:
@@ -493,9 +506,10 @@ class NobleRuleV1(Agent):
 
     def _k_scandal_target(self, view, legal, ctx):
         lead = self._leader(view)
-        return self._pick_char(legal, lambda c: (view["chars"][c]["owner"] == lead,
-                                                 view["chars"][c]["owner"] is not None and not self._mine(view, c),
-                                                 view["status"][c]))
+        chars, status = view.chars, view.status
+        return self._pick_char(legal, lambda c: (chars[c].owner == lead,
+                                                 chars[c].owner is not None and not self._mine(view, c),
+                                                 status[c]))
 
     def _k_assassination_target(self, view, legal, ctx):
         return self._assassination_target(view, legal)
@@ -504,7 +518,8 @@ class NobleRuleV1(Agent):
         cs = [c for c in self._chars(legal) if not self._mine(view, c)]
         if not cs:
             return None
-        return ID[f"char_{max(cs, key=lambda c: view['status'][c])}"]
+        status = view.status
+        return ID[f"char_{max(cs, key=lambda c: status[c])}"]
 
     def _k_assassin(self, view, legal, ctx):
         return self._designate_least(view, legal, ctx)
@@ -519,17 +534,18 @@ class NobleRuleV1(Agent):
         return YES
 
     def _k_treachery_target(self, view, legal, ctx):
-        return self._pick_char(legal, lambda c: view["status"][c])
+        status = view.status
+        return self._pick_char(legal, lambda c: status[c])
 
     # -- rolls -----------------------------------------------------------------
-    def _roll_interest(self, view: dict[str, Any], label: str) -> int:
+    def _roll_interest(self, view: SeatView, label: str) -> int:
         """+1: the viewer wants the roll high; -1: low; 0: cannot tell / does not care."""
-        me = view["me"]
+        me, chars = view.me, view.chars
 
         def owner_of(text: str) -> int | None | str:
             for n in _NAMES_BY_LEN:
                 if n in text:
-                    return view["chars"][_NAME_TO_CID[n]]["owner"]
+                    return chars[_NAME_TO_CID[n]].owner
             return "?"
 
         last = self._last_kind or ""
@@ -560,9 +576,9 @@ class NobleRuleV1(Agent):
                     return +1
             if t_owner == me:
                 return -1
-            if t_txt and _NAME_TO_CID.get(t_txt.strip()) == view["monarch"]:
-                mon = view["monarch"]
-                if view["chars"][mon]["owner"] == me:
+            if t_txt and _NAME_TO_CID.get(t_txt.strip()) == view.monarch:
+                mon = view.monarch
+                if chars[mon].owner == me:
                     return -1
             return 0
         if label.startswith("Duel ("):
@@ -572,7 +588,7 @@ class NobleRuleV1(Agent):
             return 0
         if label == "Royal Favor Table":
             return +1 if last in ("favor_farc", "favor_henchman", "favor_through_henchman", "turn_main") and \
-                view.get("turn_state") is not None else 0
+                view.turn_state is not None else 0
         if label == "Counseling Results Table":
             return +1 if last.startswith("counsel_") else 0
         if label == "Seduction":
@@ -651,26 +667,26 @@ class NobleRuleV2(NobleRuleV1):
     usurp_threshold = 0.55
     aggressive = True
 
-    def _aggressive_activity(self, view: dict[str, Any], s: set[int]) -> int | None:
+    def _aggressive_activity(self, view: SeatView, s: set[int]) -> int | None:
         if ID["act_expose_scandal"] in s and self.rng.random() < 0.5:
             return ID["act_expose_scandal"]
         if ID["act_assassinate"] in s and self._worth_assassinating(view):
             return ID["act_assassinate"]
         return None
 
-    def _worth_assassinating(self, view: dict[str, Any]) -> bool:
+    def _worth_assassinating(self, view: SeatView) -> bool:
         return self._royal_target(view) is not None
 
-    def _royal_target(self, view: dict[str, Any]) -> str | None:
+    def _royal_target(self, view: SeatView) -> str | None:
         """The living RC just ahead of our best FARC in the succession (if we have one)."""
-        me = view["me"]
-        farcs = [c for c in SUCCESSION if view["chars"][c]["owner"] == me and not view["chars"][c]["dead"]]
+        me, chars = view.me, view.chars
+        farcs = [c for c in SUCCESSION if chars[c].owner == me and not chars[c].dead]
         if not farcs:
             return None
         pos = SUCCESSION.index(farcs[0])
         for c in SUCCESSION[:pos]:
-            ch = view["chars"][c]
-            if not ch["dead"] and ch["owner"] != me:
+            ch = chars[c]
+            if not ch.dead and ch.owner != me:
                 return c
         return None
 

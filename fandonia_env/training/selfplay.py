@@ -271,7 +271,8 @@ class Actor:
                 return
             legal = g.legal_actions()
             self.stats["decisions"] += 1
-            g.apply(c.act(g.view(p, log=False), legal, InfoSet(g.state, p)))
+            # the live SeatView (no player_view document built): every agent reads one (agents.base)
+            g.apply(c.act(g.seat_view(p), legal, InfoSet(g.state, p)))
 
     def step(self) -> int:
         """One round: every game to its next network decision, one forward pass per network,

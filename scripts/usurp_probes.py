@@ -33,17 +33,19 @@ import numpy as np
 from fandonia_env.agents.base import PREFIXES, register_prefix
 from fandonia_env.agents.ppo_agent import PPOAgent
 from fandonia_env.agents.search_noble import SearchAgent, _parse_knobs
+from fandonia_env.engine import SeatView, as_seat_view
 from fandonia_env.engine.core.actions import ID, NAME
 from fandonia_env.engine.rules.rule_queries import best_usurpation
 
 USURP = ID["free_usurp"]
 
 
-def _usurp_chance(view: dict[str, Any], legal: list[int]) -> float:
+def _usurp_chance(view: SeatView | dict[str, Any], legal: list[int]) -> float:
     """The seat's best usurpation chance at a main decision where it may usurp, else -1."""
-    if USURP not in legal or (view.get("decision") or {}).get("kind") != "turn_main":
+    sv = as_seat_view(view)
+    if USURP not in legal or sv.decision is None or sv.decision.kind != "turn_main":
         return -1.0
-    return best_usurpation(view, view["me"])[1]
+    return best_usurpation(sv, sv.me)[1]
 
 
 class ThresholdUsurper(PPOAgent):
@@ -54,7 +56,7 @@ class ThresholdUsurper(PPOAgent):
         self.t = t
         self.id = f"thr:{path}?t={t}"
 
-    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
         if _usurp_chance(view, legal) >= self.t:
             return USURP
         return super().act(view, legal, infoset)
@@ -68,11 +70,11 @@ class UsurpSearcher(SearchAgent):
         self.lo = lo
         self.id = f"us:{path}?lo={lo}"
 
-    def act(self, view: dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
         search = infoset is not None and _usurp_chance(view, legal) >= self.lo
         return self._decide(view, legal, infoset, search)[0]
 
-    def _search(self, view: dict[str, Any], legal: list[int], infoset: Any, z: np.ndarray, kind: str,
+    def _search(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any, z: np.ndarray, kind: str,
                 t0: float) -> Any:
         z = z.copy()
         i = legal.index(USURP)

@@ -198,7 +198,7 @@ def play_game(task: dict[str, Any], max_turns: int | None = None,
         p = g.current_player()
         legal = g.legal_actions()
         t = time.perf_counter()
-        a = bots[p].act(g.view(p, log=False), legal, InfoSet(g.state, p))
+        a = bots[p].act(g.seat_view(p), legal, InfoSet(g.state, p))
         think[p] += time.perf_counter() - t
         per_seat[p] += 1
         g.apply(a)

@@ -57,7 +57,7 @@ from gymnasium import spaces
 
 from ..engine import Game, IllegalActionError
 from ..engine.core.actions import NUM_ACTIONS
-from ..engine.face.game import make_config, player_view
+from ..engine.face.game import make_config
 from ..engine.face.hidden import InfoSet
 from ..spaces.observation import OBS_SIZE, encode
 from ..spaces.observation_v1 import OBS_V1_SIZE, encode_v1
@@ -181,7 +181,7 @@ class FandoniaGymEnv(gym.Env):
             opp = self.opponents[(p - self.seat - 1) % g.n_players]
             legal = g.legal_actions()
             if hasattr(opp, "act"):
-                a = opp.act(player_view(g.state, p, log=False), legal, InfoSet(g.state, p))
+                a = opp.act(g.seat_view(p), legal, InfoSet(g.state, p))
             else:
                 mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
                 mask[legal] = 1

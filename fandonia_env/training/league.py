@@ -206,7 +206,7 @@ def _network_requests(slots: list[_Slot], snaps: dict[str, Any],
             p = g.current_player()
             if p == s.seat or s.member in snaps:
                 break
-            g.apply(s.bots[p].act(g.view(p, log=False), g.legal_actions(), InfoSet(g.state, p)))
+            g.apply(s.bots[p].act(g.seat_view(p), g.legal_actions(), InfoSet(g.state, p)))
         if g.over:
             continue
         p = g.current_player()

@@ -231,7 +231,7 @@ class FandoniaMultiAgentEnv(PettingZooEnv):
             s = self.env.agent_selection
             g = self.game
             p = self.env.unwrapped.agent_name_mapping[s]
-            a = self.bots[s].act(g.view(p, log=False), g.legal_actions(), InfoSet(g.state, p))
+            a = self.bots[s].act(g.seat_view(p), g.legal_actions(), InfoSet(g.state, p))
             obs, r2, term, trunc, info = super().step({s: a})
             for k, v in r2.items():
                 rew[k] = rew.get(k, 0.0) + v

@@ -212,6 +212,28 @@ def _clip_signed(x: float) -> float:
     return -1.0 if x < -1 else 1.0 if x > 1 else x
 
 
+# the blocks' offsets and sizes as module constants (read on every call: no dict lookup)
+_O_CHARACTERS: Final = _OFFSET["characters"]
+_O_DECISION_CTX_CHARS: Final = _OFFSET["decision_ctx_chars"]
+_O_DECISION_CTX_NUMBERS: Final = _OFFSET["decision_ctx_numbers"]
+_O_DECISION_CTX_SEATS: Final = _OFFSET["decision_ctx_seats"]
+_O_DECISION_CTX_WORDS: Final = _OFFSET["decision_ctx_words"]
+_O_DECISION_KIND: Final = _OFFSET["decision_kind"]
+_O_DISCARD: Final = _OFFSET["discard"]
+_O_GLOBAL: Final = _OFFSET["global"]
+_O_HAND: Final = _OFFSET["hand"]
+_O_LOYALTY_DRAWN: Final = _OFFSET["loyalty_drawn"]
+_O_OPPORTUNITY_DRAWN: Final = _OFFSET["opportunity_drawn"]
+_O_PROBLEMS: Final = _OFFSET["problems"]
+_O_RULES: Final = _OFFSET["rules"]
+_O_SEATS: Final = _OFFSET["seats"]
+_O_TURN_STATE: Final = _OFFSET["turn_state"]
+_O_WARS: Final = _OFFSET["wars"]
+_N_CROWN: Final = len(CROWN_KEYS)
+_N_PHASES: Final = len(PHASES)
+_N_CARD_TYPES: Final = len(CARD_TYPE_KEYS)
+
+
 def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
     """The observation vector of ``observer`` (float32, length ``OBS_SIZE``) from his ``SeatView``
     (live, or read from a ``player_view`` document) or from the game state (read through his view).
@@ -227,7 +249,7 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
     n = state.n
     support = state.support
 
-    o = _OFFSET["global"]
+    o = _O_GLOBAL
     buf[o] = _clip(state.turn / 100)
     buf[o + 1] = _clip_signed(support / 120)
     buf[o + 2] = 1.0 if support == 0 else 0.0
@@ -239,10 +261,10 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
     i = _PHASE_INDEX.get(state.phase)
     if i is not None:
         buf[o2 + i] = 1.0
-    o2 += len(PHASES)
+    o2 += _N_PHASES
     crown = state.crown
-    buf[o2 + (len(CROWN_KEYS) if crown is None else _CROWN_INDEX.get(crown, len(CROWN_KEYS)))] = 1.0
-    o2 += len(CROWN_KEYS) + 1
+    buf[o2 + (_N_CROWN if crown is None else _CROWN_INDEX.get(crown, _N_CROWN))] = 1.0
+    o2 += _N_CROWN + 1
     buf[o2] = 1.0 if "court_ball" in state.forced_crown else 0.0
     o2 += 1
     reign = state.reign
@@ -251,19 +273,19 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
         turns = max(0, min(3, state.turn - int(reign.get("since", state.turn))))
         buf[o2 + 1 + turns] = 1.0
 
-    o = _OFFSET["problems"]
+    o = _O_PROBLEMS
     for i, pk in enumerate(PROBLEMS):
         pr = state.problems.get(pk)
         if pr is not None:
             buf[o + 3 * i] = 1.0
             buf[o + 3 * i + 1] = _clip(pr.get("fails", 0) / 3)
             buf[o + 3 * i + 2] = _clip(pr.get("turns", 0) / 10)
-    o = _OFFSET["wars"]
+    o = _O_WARS
     for i, c in enumerate(COUNTRIES):
         if c in state.wars:
             buf[o + i] = 1.0
 
-    o = _OFFSET["seats"]
+    o = _O_SEATS
     order = state.order
     chars = state.chars
     first, active = state.first_player, state.active
@@ -291,25 +313,25 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
             if nums and j is not None:
                 buf[b + 11 + _N_PRESTIGE + j] = _clip(len(nums) / 4)
 
-    o = _OFFSET["characters"]
+    o = _O_CHARACTERS
     buf[o:o + _CHARS_SIZE] = _char_block(state, me)
 
-    o = _OFFSET["hand"]
+    o = _O_HAND
     for card in state.hand:
         j = o + _CARD_INDEX[card]
         if buf[j] < 1.0:  # 0.25 a card, up to 1 (sums of quarters are exact in float32)
             buf[j] += 0.25
-    o = _OFFSET["loyalty_drawn"]
+    o = _O_LOYALTY_DRAWN
     for lc in state.loyalty_drawn:
         buf[o + _LOYALTY_INDEX[lc]] = 1.0
-    o = _OFFSET["opportunity_drawn"]
+    o = _O_OPPORTUNITY_DRAWN
     for oc in state.opportunity_drawn:
         j = o + _OPP_INDEX[oc]
         if buf[j] < 1.0:
             buf[j] += 0.5
     ts = state.turn_state
     if ts is not None:
-        o = _OFFSET["turn_state"]
+        o = _O_TURN_STATE
         buf[o] = _clip(len(ts.get("done", [])) / 4)
         buf[o + 1] = _clip(ts.get("extra", 0) / 4)
         buf[o + 2] = _clip(ts.get("any_activity", 0) / 2)
@@ -318,28 +340,28 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
         buf[o + 5] = 1.0 if ts.get("favor") else 0.0
         buf[o + 6] = 1.0 if ts.get("no_more") else 0.0
         buf[o + 7] = 1.0 if ts.get("restricted") else 0.0
-    o = _OFFSET["discard"]
-    buf[o:o + len(CARD_TYPE_KEYS)] = _discard_block(state)
+    o = _O_DISCARD
+    buf[o:o + _N_CARD_TYPES] = _discard_block(state)
 
     d = state.decision
     if d is not None:
-        buf[_OFFSET["decision_kind"] + _KIND_INDEX.get(d.kind, 0)] = 1.0
+        buf[_O_DECISION_KIND + _KIND_INDEX.get(d.kind, 0)] = 1.0
         slot = 0
         for key, val in _flatten(d.ctx):
             if isinstance(val, bool):
                 continue
             if isinstance(val, str):
                 if val in _CHAR_INDEX:
-                    buf[_OFFSET["decision_ctx_chars"] + _CHAR_INDEX[val]] = 1.0
+                    buf[_O_DECISION_CTX_CHARS + _CHAR_INDEX[val]] = 1.0
                 elif val in _CTX_INDEX:
-                    buf[_OFFSET["decision_ctx_words"] + _CTX_INDEX[val]] = 1.0
+                    buf[_O_DECISION_CTX_WORDS + _CTX_INDEX[val]] = 1.0
             elif isinstance(val, int):
                 if key in ("player", "victim", "target_player", "exposer") and 0 <= val < n:
-                    buf[_OFFSET["decision_ctx_seats"] + (val - me) % n] = 1.0
+                    buf[_O_DECISION_CTX_SEATS + (val - me) % n] = 1.0
                 elif slot < CTX_NUM_SLOTS:
-                    buf[_OFFSET["decision_ctx_numbers"] + slot] = max(-1.0, min(1.0, val / 12))
+                    buf[_O_DECISION_CTX_NUMBERS + slot] = max(-1.0, min(1.0, val / 12))
                     slot += 1
-    o = _OFFSET["rules"]
+    o = _O_RULES
     if state.edition == "errata":
         buf[o] = 1.0
     for k in state.optional:

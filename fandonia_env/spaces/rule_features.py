@@ -29,7 +29,7 @@ import numpy as np
 
 from ..engine.data.components import ALL_CHARACTER_IDS
 from ..engine.face.seat import SeatView
-from ..engine.rules.rule_queries import facts, gains_halved, pp_price, usurpation_chance, usurpers
+from ..engine.rules.rule_queries import PartsMemo, facts, gains_halved, pp_price, usurpation_chance, usurpers
 
 MAX_PLAYERS = 6
 RULE_FEATURES: tuple[str, ...] = tuple(
@@ -59,19 +59,20 @@ def encode_rule_features(src: Any, p: int) -> np.ndarray:
     if f.monarch is not None:
         out[_TAIL] = 1.0
         best_h = best_f = 0.0
+        memo = PartsMemo()  # every attempt below is on this one position
         cands = usurpers(f, p)
         for c in cands:
-            ph = usurpation_chance(f, p, c, True)
+            ph = usurpation_chance(f, p, c, True, memo)
             out[_HAND + _ROW[c]] = ph
             out[_OK + _ROW[c]] = 1.0
             best_h = max(best_h, ph)
-            best_f = max(best_f, usurpation_chance(f, p, c, False))
+            best_f = max(best_f, usurpation_chance(f, p, c, False, memo))
         out[0], out[1], out[2] = best_h, best_f, float(bool(cands))
         for k in range(1, n):
             q = (p + k) % n
             qc = usurpers(f, q)
             if qc:
-                out[_OPP + 2 * (k - 1)] = max(usurpation_chance(f, q, c, False) for c in qc)
+                out[_OPP + 2 * (k - 1)] = max(usurpation_chance(f, q, c, False, memo) for c in qc)
                 out[_OPP + 2 * (k - 1) + 1] = 1.0
     out[_TAIL + 1] = float(gains_halved(f, p))
     out[_TAIL + 2] = pp_price(f) / 10.0

@@ -46,7 +46,7 @@ from .ruleset import ruleset, ruleset_for
 
 __all__ = [
     "ARMY_WAR_MULT", "CATHERINE_BONUS", "MARRIED_MONARCH_BONUS", "NAVY_PIRATES_MULT", "PP_PRICE", "PP_PRICE_ERRATA",
-    "SUPPORT_VALUES", "Dist", "Facts", "Pool", "RatingParts", "belief_usurpation_chance", "counts", "dice_distribution", "facts", "faction_value",
+    "SUPPORT_VALUES", "Dist", "Facts", "PartsMemo", "Pool", "RatingParts", "belief_usurpation_chance", "counts", "dice_distribution", "facts", "faction_value",
     "gains_halved", "hidden_hand_size", "hidden_pool", "jane_halves", "married", "mean", "monarch_owner", "neutral_value", "p_greater", "pp_price",
     "royal_uv_distribution", "success_chance", "support_count", "support_multiplier", "usurpation_chance", "usurpation_parts",
     "usurpers",
@@ -544,37 +544,75 @@ class RatingParts:
     monarch_cards: tuple[int, ...]
 
 
-def usurpation_parts(src: Source, p: int, cid: str, with_hand: bool = True) -> RatingParts:
+class PartsMemo:
+    """What ``usurpation_parts`` works out once for several attempts on one unchanged position: each
+    seat's Support multipliers, each (seat, RC)'s faction value, the Monarch's side, the neutral
+    values and Jane's halving.  Pass one to a series of calls on the same source (a fresh one per
+    position: it is never checked against the source)."""
+
+    __slots__ = ("jane", "neutral", "side", "u_cards", "u_fixed")
+
+    def __init__(self) -> None:
+        self.u_cards: dict[tuple[int, bool], tuple[int, ...]] = {}
+        self.u_fixed: dict[tuple[int, str], int] = {}
+        self.neutral: dict[str, int] = {}
+        self.jane: dict[int, bool] = {}
+        #: the defender, Catherine's extra, the bonus, the fixed rating (less the neutral values under a
+        #: NRC Monarch, which depend on the usurper) and the defender's multipliers
+        self.side: tuple[int | None, str | None, int, int, tuple[int, ...]] | None = None
+
+
+def usurpation_parts(src: Source, p: int, cid: str, with_hand: bool = True,
+                     memo: PartsMemo | None = None) -> RatingParts:
     """Player p's attempt with ``cid``, every Support card he has in front (and in hand, if
     ``with_hand``) played; a FARC Monarch's player counts the cards already in front of him
     (his hand is not known to the usurper).  From a view, p must be the viewer when
-    ``with_hand``."""
+    ``with_hand``.  ``memo``: shared by calls on the same position (``PartsMemo``)."""
     f = facts(src)
     mon = f.monarch
     if mon is None:
         raise ValueError("no Monarch reigns: there is nothing to usurp")
+    if memo is None:
+        memo = PartsMemo()
     # the sums read the GameState directly when there is one (their fast paths; same values)
     raw: Source = f.state if type(f) is StateFacts else f
-    cards = f.in_front(p) + (f.hand(p) if with_hand else [])
-    u_cards = tuple(sorted(support_multiplier(f, p, t)[0] for t in cards if t in SUPPORT_VALUES))
-    u_fixed = sum(faction_value(raw, p, cid))
-    q = f.owner(mon)
-    sv = monarch_support_value(f.support)
-    extra = None
+    u_cards = memo.u_cards.get((p, with_hand))
+    if u_cards is None:
+        cards = f.in_front(p) + (f.hand(p) if with_hand else [])
+        u_cards = tuple(sorted(support_multiplier(f, p, t)[0] for t in cards if t in SUPPORT_VALUES))
+        memo.u_cards[(p, with_hand)] = u_cards
+    u_fixed = memo.u_fixed.get((p, cid))
+    if u_fixed is None:
+        u_fixed = memo.u_fixed[(p, cid)] = sum(faction_value(raw, p, cid))
+    side = memo.side
+    if side is None:
+        q = f.owner(mon)
+        sv = monarch_support_value(f.support)
+        extra = None
+        if q is None:
+            bonus = 0
+            if mon == "george":
+                if not f.dead("catherine"):
+                    extra, bonus = "catherine", CATHERINE_BONUS
+            elif married(f, mon):
+                bonus = MARRIED_MONARCH_BONUS
+            m_base = sv
+            m_cards: tuple[int, ...] = ()
+        else:
+            bonus = MARRIED_MONARCH_BONUS if married(f, mon) else 0
+            m_base = sum(faction_value(raw, q, mon)) + sv
+            m_cards = tuple(sorted(support_multiplier(f, q, t)[0] for t in f.in_front(q) if t in SUPPORT_VALUES))
+        side = memo.side = (q, extra, bonus, m_base, m_cards)
+    q, extra, bonus, m_fixed, m_cards = side
     if q is None:
-        bonus = 0
-        if mon == "george":
-            if not f.dead("catherine"):
-                extra, bonus = "catherine", CATHERINE_BONUS
-        elif married(f, mon):
-            bonus = MARRIED_MONARCH_BONUS
-        m_fixed = neutral_value(raw, cid) + sv
-        m_cards: tuple[int, ...] = ()
-    else:
-        bonus = MARRIED_MONARCH_BONUS if married(f, mon) else 0
-        m_fixed = sum(faction_value(raw, q, mon)) + sv
-        m_cards = tuple(sorted(support_multiplier(f, q, t)[0] for t in f.in_front(q) if t in SUPPORT_VALUES))
-    return RatingParts(cid, u_fixed, u_cards, mon, q, jane_halves(f, p), extra, bonus, m_fixed, m_cards)
+        nv = memo.neutral.get(cid)
+        if nv is None:
+            nv = memo.neutral[cid] = neutral_value(raw, cid)
+        m_fixed += nv
+    jane = memo.jane.get(p)
+    if jane is None:
+        jane = memo.jane[p] = jane_halves(f, p)
+    return RatingParts(cid, u_fixed, u_cards, mon, q, jane, extra, bonus, m_fixed, m_cards)
 
 
 Parts = tuple[tuple[Any, ...], ...]
@@ -597,20 +635,21 @@ def success_chance(parts: RatingParts) -> float:
     return _p_win(*_random_parts(parts))
 
 
-def usurpation_chance(src: Source, p: int, cid: str, with_hand: bool = True) -> float:
+def usurpation_chance(src: Source, p: int, cid: str, with_hand: bool = True, memo: PartsMemo | None = None) -> float:
     """P(player p's usurpation with ``cid`` succeeds), all his Support cards played
-    (``usurpation_parts``); 0 when no Monarch reigns."""
+    (``usurpation_parts``; ``memo`` shared by calls on the same position); 0 when no Monarch reigns."""
     if facts(src).monarch is None:
         return 0.0
-    return success_chance(usurpation_parts(src, p, cid, with_hand))
+    return success_chance(usurpation_parts(src, p, cid, with_hand, memo))
 
 
 def best_usurpation(src: Source, p: int, with_hand: bool = True) -> tuple[str | None, float]:
     """Player p's best RC for a usurpation now and its P(success) (``usurpation_chance``); (None, 0.0)
     when he may not usurp or every chance is 0.  The first listed RC wins ties."""
     best, bp = None, 0.0
+    memo = PartsMemo()
     for cid in usurpers(src, p):
-        q = usurpation_chance(src, p, cid, with_hand)
+        q = usurpation_chance(src, p, cid, with_hand, memo)
         if q > bp:
             best, bp = cid, q
     return best, bp

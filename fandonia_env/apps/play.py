@@ -174,7 +174,7 @@ class Session:
             p = g.current_player()
             assert p is not None
             legal = g.legal_actions()
-            a = self.bots[p].act(g.view(p, log=False), legal, InfoSet(g.state, p))
+            a = self.bots[p].act(g.seat_view(p), legal, InfoSet(g.state, p))
             if a not in legal:  # an agent bug must not end the game: as the server does, take the first legal
                 a = legal[0]
             self.apply(int(a))
@@ -229,7 +229,7 @@ class Session:
                                 "game: the file was changed or made with other agents")
             bot = s.bots[p]
             if bot is not None:  # move the noble's RNG and memory on exactly as in the game
-                bot.act(g.view(p, log=False), g.legal_actions(), InfoSet(g.state, p))
+                bot.act(g.seat_view(p), g.legal_actions(), InfoSet(g.state, p))
             s.apply(a)
         if s.game.over:
             raise PlayError(f"{path!r} is a finished game: open it on the replay page instead")

@@ -241,7 +241,7 @@ class ReplayStore:
                 raise ApiError(422, "bad_replay", f"over {MAX_TOURNAMENT_DECISIONS} decisions: not replayed")
             p = g.current_player()
             assert p is not None  # a game not over has a player to decide
-            a = int(bots[p].act(g.view(p, log=False), g.legal_actions(), InfoSet(g.state, p)))
+            a = int(bots[p].act(g.seat_view(p), g.legal_actions(), InfoSet(g.state, p)))
             moves.append((p, a))
             g.apply(a)
         if (g.result, g.winner) != (rec.get("result"), rec.get("winner")) or \

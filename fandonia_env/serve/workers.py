@@ -434,7 +434,7 @@ class Manager:
                 p = game.current_player()
                 assert p is not None  # a recorded action was taken at a decision
                 try:
-                    again = bot.act(game.view(p, log=False), game.legal_actions(), InfoSet(game.state, p))
+                    again = bot.act(game.seat_view(p), game.legal_actions(), InfoSet(game.state, p))
                 except Exception:
                     again = None
                 if again != action:

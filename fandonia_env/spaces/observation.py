@@ -14,7 +14,7 @@ fixed constant and clipped to [0, 1] (or [-1, 1] for signed values).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
@@ -29,11 +29,10 @@ from ..engine.data.components import (
     OFFICE_KEYS,
     OPPORTUNITY_TYPES,
 )
-from ..engine.face.seat import SeatView
+from ..engine.face.seat import Character, SeatView
 
 if TYPE_CHECKING:
     from ..engine import GameState
-    from ..engine.face.seat import Character
 
 MAX_PLAYERS: Final = 6
 PHASES: Final = ("setup", "first_player", "offices", "problems", "crown", "player_turns", "player_turn",
@@ -482,30 +481,45 @@ def _char_block(state: SeatView, me: int) -> array:
         rows = state.cache[_MEMO_KEY] = _Rows(state)
     else:
         rows.sync(state)
-    chars = state.chars
-    n = state.n
-    log = rows.log
-    entry = rows.seats.get(me)
+    return observer_rows(rows.block, rows.log, rows.seats, state.chars, me, state.n, _CHAR_POS, _CHAR_N, _mark_owner)
+
+
+#: writes the observer's columns of a character's row: ``mark(block, row_start, chars, cid, me, n)``
+MarkRow = Callable[[array, int, dict[str, Character], str, int, int], None]
+
+
+def observer_rows(shared: array, log: list[str], seats: dict[int, tuple[int, array]], chars: dict[str, Character],
+                  me: int, n: int, pos: dict[str, int], width: int, mark: MarkRow) -> array:
+    """Observer ``me``'s copy of an encoder's ``shared`` character rows (rows of ``width`` at
+    ``pos[cid]``, the same for every observer) with his own columns written by ``mark``; kept in
+    ``seats`` with the position read in ``log`` (every character whose shared row was rewritten, in
+    order): only the rows rewritten since are copied and marked again.  Not to modify."""
+    entry = seats.get(me)
+    cids: Iterable[str]
     if entry is None:
-        block = array("f", rows.block)
-        cids: Iterable[str] = ALL_CHARACTER_IDS
+        block = shared[:]
+        cids = ALL_CHARACTER_IDS
     else:
         seen, block = entry
         if seen == len(log):
             return block
         cids = set(log[seen:])
-        shared = rows.block
         for cid in cids:
-            b = _CHAR_POS[cid] * _CHAR_N
-            block[b:b + _CHAR_N] = shared[b:b + _CHAR_N]
+            b = pos[cid] * width
+            block[b:b + width] = shared[b:b + width]
     for cid in cids:
-        owner = chars[cid].owner
-        block[_CHAR_POS[cid] * _CHAR_N + (0 if owner is None else 1 + (owner - me) % n)] = 1.0
-    rows.seats[me] = (len(log), block)
+        mark(block, pos[cid] * width, chars, cid, me, n)
+    seats[me] = (len(log), block)
     return block
 
 
 _CHAR_POS: Final = {cid: i for i, cid in enumerate(ALL_CHARACTER_IDS)}
+
+
+def _mark_owner(block: array, b: int, chars: dict[str, Character], cid: str, me: int, n: int) -> None:
+    """The observer's column of ``cid``'s row at ``block[b:]``: its owner's seat relative to ``me``."""
+    owner = chars[cid].owner
+    block[b + (0 if owner is None else 1 + (owner - me) % n)] = 1.0
 
 
 def _char_row(buf: array, b: int, c: Character, cid: str, status: int, monarch: str) -> None:

@@ -36,7 +36,6 @@ from __future__ import annotations
 import re
 import zlib
 from array import array
-from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +61,7 @@ from ..engine.data.components import (
 )
 from ..engine.face.seat import SeatView
 from .observation import DECISION_KINDS as _V0_DECISION_KINDS  # v1 appends to v0's kinds
+from .observation import observer_rows
 
 if TYPE_CHECKING:
     from ..engine import GameState
@@ -741,29 +741,9 @@ def _char_rows(state: SeatView, tpl: array) -> _RowsV1:
 
 
 def _observer_block(rows: _RowsV1, state: SeatView, me: int, n: int) -> array:
-    """``me``'s ``characters`` block (not to modify): ``rows``' block with his columns marked, kept
-    in ``rows.seats`` with the position read in ``rows.log``; only the rows rewritten since are copied
-    and marked again."""
-    chars = state.chars
-    log = rows.log
-    entry: tuple[int, array] | None = rows.seats.get(me)
-    cids: Iterable[str]
-    if entry is None:
-        block = rows.block[:]
-        cids = ALL_CHARACTER_IDS
-    else:
-        seen, block = entry
-        if seen == len(log):
-            return block
-        cids = set(log[seen:])
-        shared = rows.block
-        for cid in cids:
-            b = CHAR_ROW[cid] * CF
-            block[b:b + CF] = shared[b:b + CF]
-    for cid in cids:
-        _mark_owners(block, CHAR_ROW[cid] * CF, chars, cid, me, n)
-    rows.seats[me] = (len(log), block)
-    return block
+    """``me``'s ``characters`` block (not to modify): ``rows``' block with his columns marked
+    (``observation.observer_rows``: only the rows rewritten since his last call are copied and marked)."""
+    return observer_rows(rows.block, rows.log, rows.seats, state.chars, me, n, CHAR_ROW, CF, _mark_owners)
 
 
 def encode_v1(src: SeatView | GameState, observer: int) -> np.ndarray:

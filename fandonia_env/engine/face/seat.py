@@ -150,6 +150,28 @@ def _type_counts(types: list[str], counts: dict[str, int]) -> dict[str, int]:
     for t in types:
         counts[t] = counts.get(t, 0) + 1
     return counts
+
+
+def _discard_memo(st: GameState) -> tuple[list[str], list[str], dict[str, int]]:
+    """The discard pile as ``st.memo`` keeps it: the card ids it was read from, their types (bottom
+    first) and the count of each type; brought up to date when the pile changed (only the cards laid
+    on top are added when the old pile lies below them).  Lists and dicts are replaced, never written."""
+    pile = st.discard
+    memo: tuple[list[str], list[str], dict[str, int]] | None = st.memo.get(_MEMO_DISCARD)
+    if memo is not None:
+        seen, types, counts = memo
+        k = len(seen)
+        if len(pile) == k and pile == seen:
+            return memo
+        if len(pile) > k and pile[:k] == seen:
+            added = [CARD_TYPE_OF[c] for c in pile[k:]]
+            memo = (list(pile), types + added, _type_counts(added, dict(counts)))
+            st.memo[_MEMO_DISCARD] = memo
+            return memo
+    types = [CARD_TYPE_OF[c] for c in pile]
+    memo = (list(pile), types, _type_counts(types, {}))
+    st.memo[_MEMO_DISCARD] = memo
+    return memo
 _MEMO_HAND: Final = tuple(f"seat.hand.{p}" for p in range(6))  # seats 0-5
 
 
@@ -404,46 +426,20 @@ class SeatView(FactsSource):
             assert doc is not None
             x: list[str] = doc["discard"]
             return x
-        pile = st.discard
-        memo: tuple[list[str], list[str]] | None = st.memo.get(_MEMO_DISCARD)
-        if memo is not None:
-            seen, types = memo
-            k = len(seen)
-            if len(pile) == k and pile == seen:
-                return types
-            if len(pile) > k and pile[:k] == seen:
-                types = types + [CARD_TYPE_OF[c] for c in pile[k:]]
-                st.memo[_MEMO_DISCARD] = (list(pile), types)
-                return types
-        types = [CARD_TYPE_OF[c] for c in pile]
-        st.memo[_MEMO_DISCARD] = (list(pile), types)
-        return types
+        return _discard_memo(st)[1]
 
     @property
     def discard_counts(self) -> dict[str, int]:
         """The discard pile as a count per card type (the pile is a multiset: no rule reads its
         order): what the encoders read.  The same dict object while the pile is unchanged (a new
         one when it changes; never written), so a cache built from it can be checked by identity;
-        on a live view kept in ``cache`` and brought up to date as the pile grows."""
+        on a live view kept in ``cache`` with ``discard`` and brought up to date as the pile grows."""
         st = self._state
-        if st is None:
-            memo_doc: dict[str, int] | None = self.cache.get(_MEMO_DISCARD_COUNTS)
-            if memo_doc is None:
-                memo_doc = self.cache[_MEMO_DISCARD_COUNTS] = _type_counts(self.discard, {})
-            return memo_doc
-        pile = st.discard
-        memo: tuple[list[str], dict[str, int]] | None = st.memo.get(_MEMO_DISCARD_COUNTS)
-        if memo is not None:
-            seen, counts = memo
-            k = len(seen)
-            if len(pile) == k and pile == seen:
-                return counts
-            if len(pile) > k and pile[:k] == seen:
-                counts = _type_counts([CARD_TYPE_OF[c] for c in pile[k:]], dict(counts))
-                st.memo[_MEMO_DISCARD_COUNTS] = (list(pile), counts)
-                return counts
-        counts = _type_counts([CARD_TYPE_OF[c] for c in pile], {})
-        st.memo[_MEMO_DISCARD_COUNTS] = (list(pile), counts)
+        if st is not None:
+            return _discard_memo(st)[2]
+        counts: dict[str, int] | None = self.cache.get(_MEMO_DISCARD_COUNTS)
+        if counts is None:
+            counts = self.cache[_MEMO_DISCARD_COUNTS] = _type_counts(self.discard, {})
         return counts
 
     @property

@@ -162,6 +162,8 @@ def label(i: int) -> str:
 
 
 _PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
+_PROBLEM_INDEX: Final = {p: i for i, p in enumerate(PROBLEMS)}
+_COUNTRY_INDEX: Final = {c: i for i, c in enumerate(COUNTRIES)}
 _PRESTIGE_INDEX: Final = {t: i for i, t in enumerate(PRESTIGE_TABLES)}
 _COUNSEL_INDEX: Final = {t: i for i, t in enumerate(COUNSEL_TABLES)}
 def _sums(k: int) -> list[float]:
@@ -248,13 +250,19 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
     n = state.n
     support = state.support
 
+    # the clips are written out inline (_clip, _clip_signed): a call each costs more than the test
     o = _O_GLOBAL
-    buf[o] = _clip(state.turn / 100)
-    buf[o + 1] = _clip_signed(support / 120)
+    x = state.turn / 100
+    buf[o] = 0.0 if x < 0 else 1.0 if x > 1 else x
+    x = support / 120
+    buf[o + 1] = -1.0 if x < -1 else 1.0 if x > 1 else x
     buf[o + 2] = 1.0 if support == 0 else 0.0
-    buf[o + 3] = _clip(state.deck_size / 120)
-    buf[o + 4] = _clip(state.loyalty_pool_size / 36)
-    buf[o + 5] = _clip(state.discard_size / 120)
+    x = state.deck_size / 120
+    buf[o + 3] = 0.0 if x < 0 else 1.0 if x > 1 else x
+    x = state.loyalty_pool_size / 36
+    buf[o + 4] = 0.0 if x < 0 else 1.0 if x > 1 else x
+    x = state.discard_size / 120
+    buf[o + 5] = 0.0 if x < 0 else 1.0 if x > 1 else x
     buf[o + 6 + (n - 2)] = 1.0
     o2 = o + 11
     i = _PHASE_INDEX.get(state.phase)
@@ -272,45 +280,56 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
         turns = max(0, min(3, state.turn - int(reign.get("since", state.turn))))
         buf[o2 + 1 + turns] = 1.0
 
-    o = _O_PROBLEMS
-    for i, pk in enumerate(PROBLEMS):
-        pr = state.problems.get(pk)
-        if pr is not None:
-            buf[o + 3 * i] = 1.0
-            buf[o + 3 * i + 1] = _clip(pr.get("fails", 0) / 3)
-            buf[o + 3 * i + 2] = _clip(pr.get("turns", 0) / 10)
-    o = _O_WARS
-    for i, c in enumerate(COUNTRIES):
-        if c in state.wars:
-            buf[o + i] = 1.0
+    problems = state.problems
+    if problems:
+        for pk, pr in problems.items():
+            i = _PROBLEM_INDEX.get(pk)
+            if i is not None:
+                b = _O_PROBLEMS + 3 * i
+                buf[b] = 1.0
+                buf[b + 1] = _clip(pr.get("fails", 0) / 3)
+                buf[b + 2] = _clip(pr.get("turns", 0) / 10)
+    for c in state.wars:
+        i = _COUNTRY_INDEX.get(c)
+        if i is not None:
+            buf[_O_WARS + i] = 1.0
 
     o = _O_SEATS
     order = state.order
     chars = state.chars
     first, active = state.first_player, state.active
     for pl in state.players:
-        idx = pl.idx  # each field read once: a seat's fields are properties
+        # every field in one call (a seat's fields are properties)
+        idx, pc, ip, pp, hand_size, ball_mod, lost_turns, n_front, prestige_mods, counsels = pl.numbers()
         b = o + ((idx - me) % n) * _SEAT_N
         buf[b] = 1.0
-        buf[b + 1] = _clip(pl.ip / 50)
-        buf[b + 2] = _clip(pl.pp / 100)
-        buf[b + 3] = _clip(pl.hand_size / 15)
-        buf[b + 4] = _clip_signed(pl.ball_mod / 2)
-        buf[b + 5] = _clip(pl.lost_turns / 2)
-        buf[b + 6] = _clip(len(pl.in_front) / 6)
+        x = ip / 50
+        buf[b + 1] = 0.0 if x < 0 else 1.0 if x > 1 else x
+        x = pp / 100
+        buf[b + 2] = 0.0 if x < 0 else 1.0 if x > 1 else x
+        x = hand_size / 15
+        buf[b + 3] = 0.0 if x < 0 else 1.0 if x > 1 else x
+        x = ball_mod / 2
+        buf[b + 4] = -1.0 if x < -1 else 1.0 if x > 1 else x
+        x = lost_turns / 2
+        buf[b + 5] = 0.0 if x < 0 else 1.0 if x > 1 else x
+        x = n_front / 6
+        buf[b + 6] = 0.0 if x < 0 else 1.0 if x > 1 else x
         if idx in order:
             buf[b + 7] = order.index(idx) / (MAX_PLAYERS - 1)
         buf[b + 8] = 1.0 if idx == first else 0.0
         buf[b + 9] = 1.0 if idx == active else 0.0
-        buf[b + 10] = 1.0 if chars[pl.pc].dead else 0.0
-        for tk, mod in pl.prestige_mods.items():
+        buf[b + 10] = 1.0 if chars[pc].dead else 0.0
+        for tk, mod in prestige_mods.items():
             j = _PRESTIGE_INDEX.get(tk)
             if mod and j is not None:
-                buf[b + 11 + j] = _clip_signed(mod / 2)
-        for tk, nums in pl.counsels.items():
+                x = mod / 2
+                buf[b + 11 + j] = -1.0 if x < -1 else 1.0 if x > 1 else x
+        for tk, nums in counsels.items():
             j = _COUNSEL_INDEX.get(tk)
             if nums and j is not None:
-                buf[b + 11 + _N_PRESTIGE + j] = _clip(len(nums) / 4)
+                x = len(nums) / 4
+                buf[b + 11 + _N_PRESTIGE + j] = 1.0 if x > 1 else x
 
     o = _O_CHARACTERS
     buf[o:o + _CHARS_SIZE] = _char_block(state, me)
@@ -331,11 +350,16 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
     ts = state.turn_state
     if ts is not None:
         o = _O_TURN_STATE
-        buf[o] = _clip(len(ts.get("done", [])) / 4)
-        buf[o + 1] = _clip(ts.get("extra", 0) / 4)
-        buf[o + 2] = _clip(ts.get("any_activity", 0) / 2)
-        buf[o + 3] = _clip(ts.get("intrigue", 0) / 2)
-        buf[o + 4] = _clip(ts.get("scandal", 0) / 2)
+        x = len(ts.get("done", ())) / 4
+        buf[o] = 0.0 if x < 0 else 1.0 if x > 1 else x
+        x = ts.get("extra", 0) / 4
+        buf[o + 1] = 0.0 if x < 0 else 1.0 if x > 1 else x
+        x = ts.get("any_activity", 0) / 2
+        buf[o + 2] = 0.0 if x < 0 else 1.0 if x > 1 else x
+        x = ts.get("intrigue", 0) / 2
+        buf[o + 3] = 0.0 if x < 0 else 1.0 if x > 1 else x
+        x = ts.get("scandal", 0) / 2
+        buf[o + 4] = 0.0 if x < 0 else 1.0 if x > 1 else x
         buf[o + 5] = 1.0 if ts.get("favor") else 0.0
         buf[o + 6] = 1.0 if ts.get("no_more") else 0.0
         buf[o + 7] = 1.0 if ts.get("restricted") else 0.0
@@ -347,14 +371,16 @@ def encode(src: SeatView | GameState, observer: int) -> np.ndarray:
         buf[_O_DECISION_KIND + _KIND_INDEX.get(d.kind, 0)] = 1.0
         slot = 0
         for key, val in _flatten(d.ctx):
-            if isinstance(val, bool):
-                continue
-            if isinstance(val, str):
-                if val in _CHAR_INDEX:
-                    buf[_O_DECISION_CTX_CHARS + _CHAR_INDEX[val]] = 1.0
-                elif val in _CTX_INDEX:
-                    buf[_O_DECISION_CTX_WORDS + _CTX_INDEX[val]] = 1.0
-            elif isinstance(val, int):
+            t = type(val)
+            if t is str:
+                j = _CHAR_INDEX.get(val)
+                if j is not None:
+                    buf[_O_DECISION_CTX_CHARS + j] = 1.0
+                else:
+                    j = _CTX_INDEX.get(val)
+                    if j is not None:
+                        buf[_O_DECISION_CTX_WORDS + j] = 1.0
+            elif t is int or (t is not bool and isinstance(val, int)):
                 if key in ("player", "victim", "target_player", "exposer") and 0 <= val < n:
                     buf[_O_DECISION_CTX_SEATS + (val - me) % n] = 1.0
                 elif slot < CTX_NUM_SLOTS:
@@ -578,7 +604,10 @@ def _flatten(ctx: Any, key: str = "", out: list[tuple[str, Any]] | None = None) 
         out = []
     if isinstance(ctx, dict):
         for k, x in ctx.items():
-            _flatten(x, k, out)
+            if isinstance(x, (dict, list, tuple)):
+                _flatten(x, k, out)
+            else:  # a scalar: most of a context (one call less each)
+                out.append((k, x))
     elif isinstance(ctx, (list, tuple)):
         for x in ctx:
             _flatten(x, key, out)

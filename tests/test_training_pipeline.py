@@ -242,6 +242,56 @@ def test_numpy_forward_matches_torch(tmp_path: Path) -> None:
     assert np.allclose(l1, lt1.numpy(), atol=1e-5, rtol=1e-5) and np.allclose(v1, vt1.numpy(), atol=1e-5)
 
 
+def test_first_layer_reads_only_the_batchs_nonzero_columns_with_the_dense_products_value_and_gradient() -> None:
+    """PolicyNet._trunk: a batch of real observations (mostly zeros) goes through the pruned product; the
+    logits, values and every parameter's gradient are the dense product's (a skip head and a non-trivial
+    input scale included)."""
+    from fandonia_env.agents.random_agent import RandomAgent
+
+    enc = get_encoder("v1r")
+    torch.manual_seed(5)
+    m = PolicyNet.for_encoder(enc, NUM_ACTIONS, hidden=[32, 16], entity_hidden=8, entity_dim=4,
+                              skip=list(range(enc.size - 8, enc.size)))
+    with torch.no_grad():
+        m.input_scale.mul_(torch.rand(enc.size) + 0.5)
+        m.skip.weight.normal_()
+    obs, masks, acts = [], [], []
+    for seed in range(6):
+        g = Game(players=2 + seed % 5, seed=seed, preset="errata" if seed % 2 else "1981")
+        bot = RandomAgent(seed=seed)
+        while not g.over and len(obs) < 40 * (seed + 1):
+            p = g.current_player()
+            legal = g.legal_actions()
+            obs.append(enc.encode(g.state, p))
+            masks.append(np.isin(np.arange(NUM_ACTIONS), legal))
+            a = bot.act(g.seat_view(p), legal, InfoSet(g.state, p))
+            acts.append(a)
+            g.apply(a)
+    x = torch.as_tensor(np.stack(obs))
+    mask, act = torch.as_tensor(np.stack(masks)), torch.as_tensor(acts)
+    used = int(((x.amax(0) != 0) | (x.amin(0) != 0)).sum())
+    assert used < 0.75 * enc.size  # the batch takes the pruned path
+
+    def run(dense: bool) -> tuple[list[torch.Tensor], dict[str, torch.Tensor]]:
+        if dense:
+            m._trunk = lambda o, scale: m.trunk(o * scale)  # type: ignore[method-assign]
+        m.zero_grad()
+        lp, ent, v = m.evaluate_actions(x, mask, act)
+        (lp.sum() + ent.sum() + v.sum()).backward()
+        grads = {k: p.grad.clone() for k, p in m.named_parameters() if p.grad is not None}
+        return [lp.detach(), ent.detach(), v.detach()], grads
+
+    out_pruned, g_pruned = run(False)
+    out_dense, g_dense = run(True)
+    for a, b in zip(out_pruned, out_dense):
+        assert torch.allclose(a, b, atol=1e-5, rtol=1e-4)
+    assert g_pruned.keys() == g_dense.keys() and "trunk.0.weight" in g_pruned
+    for k in g_dense:
+        assert torch.allclose(g_pruned[k], g_dense[k], atol=1e-5, rtol=1e-4), k
+    unused = ((x.amax(0) == 0) & (x.amin(0) == 0))
+    assert torch.count_nonzero(g_pruned["trunk.0.weight"][:, unused]) == 0
+
+
 def test_half_precision_export_is_half_the_size_and_plays_the_same(tmp_path: Path) -> None:
     from fandonia_env.agents.ppo_agent import load_policy
 

@@ -377,7 +377,8 @@ def ppo_update(model: Any, opt: Any, batch: dict[str, np.ndarray], cfg: dict[str
     import torch
 
     N = len(batch["action"])
-    obs = torch.as_tensor(batch["obs"].astype(np.float32))
+    # kept as stored (float16 from self-play): a minibatch is widened when it is drawn, not the whole batch
+    obs = torch.as_tensor(batch["obs"])
     mask = torch.as_tensor(np.unpackbits(batch["mask"], axis=-1, count=num_actions).astype(bool))
     act = torch.as_tensor(batch["action"]).long()
     old = torch.as_tensor(batch["logp"]).float()
@@ -391,7 +392,7 @@ def ppo_update(model: Any, opt: Any, batch: dict[str, np.ndarray], cfg: dict[str
         kls = []
         for s in range(0, N, mb):
             idx = perm[s: s + mb]
-            lp, ent, v = model.evaluate_actions(obs[idx], mask[idx], act[idx])
+            lp, ent, v = model.evaluate_actions(obs[idx].float(), mask[idx], act[idx])
             ratio = (lp - old[idx]).exp()
             a = adv[idx]
             pg = -torch.min(ratio * a, ratio.clamp(1 - cfg["clip"], 1 + cfg["clip"]) * a).mean()

@@ -123,6 +123,7 @@ def wait_over(c: Client, gid: str, timeout: float = 120) -> None:
 def test_meta_lists_agents_presets_and_names(server):
     m = httpx.get(server.url + "/meta").json()
     assert "noble-rule-v1" in m["agents"] and "short-game" in m["presets"]
+    assert [lv["id"] for lv in m["levels"]] == [f"noble-level-{k}" for k in range(1, 7)]
     assert m["characters"]["george"]["name"] == "King George" and len(m["characters"]) == 47
     assert m["cards"]["dwtk"] == "DOWN WITH THE KING" and m["succession"][0] == "george"
     assert m["counsel_tables"]["court_ball"]["counsels"][0].startswith("Gambling Advice")
@@ -294,6 +295,36 @@ def act_posts(page) -> list[dict]:
     page.on("request", lambda r: posts.append(json.loads(r.post_data)) if r.method == "POST" and "/act" in r.url
             else None)
     return posts
+
+
+def test_setup_difficulty_sets_every_computer_seat_to_a_level_with_its_sentence(server, browser):
+    """The set-up page offers the six levels (from /meta) as one "Difficulty" choice: picking one puts that
+    level in every computer seat (a human seat stays human, a seat added later gets it too), shows the
+    level's sentence, and the game is created with those nobles."""
+    levels = httpx.get(server.url + "/meta").json()["levels"]
+    page, errors = open_page(browser, WIDE)
+    page.goto(server.url + "/ui/")
+    page.wait_for_selector("#difficulty option[value='noble-level-6']", state="attached")
+    labels = page.locator("#difficulty option").all_inner_texts()
+    assert labels[0] == "seat by seat" and labels[1] == "level 1 (beginner)" and labels[-1] == "level 6 (strongest)"
+    page.select_option("#players", "3")
+    page.select_option("#difficulty", "noble-level-2")
+    assert [page.input_value(f"#seat-{i}") for i in range(3)] == ["human", "noble-level-2", "noble-level-2"]
+    about = page.inner_text("#difficulty-about")
+    assert about.startswith("Level 2: ") and levels[1]["sentence"] in about
+    page.select_option("#players", "4")
+    assert page.input_value("#seat-3") == "noble-level-2"
+    page.select_option("#seat-3", "noble-rule-v1")  # one seat changed by hand after the choice
+    page.select_option("#preset", "short-game")
+    page.fill("#max_turns", "1")
+    page.click("#create")
+    page.wait_for_url("**/play.html#game=*")
+    gid = dict(x.split("=", 1) for x in page.url.split("#", 1)[1].split("&"))["game"]
+    summary = httpx.get(f"{server.url}/games/{gid}").json()
+    assert [s["agent"] or "human" for s in summary["seats"]] == ["human", "noble-level-2", "noble-level-2",
+                                                                  "noble-rule-v1"]
+    assert not errors, errors
+    page.close()
 
 
 def test_play_page_whole_turn_with_card_window_reload_and_no_other_hand(server, browser, shots):

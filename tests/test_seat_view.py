@@ -35,7 +35,8 @@ ATTRS = ("me", "n", "edition", "optional", "turn", "phase", "first_player", "ord
 PLAYER_ATTRS = ("idx", "pc", "ip", "pp", "hand_size", "in_front", "prestige_mods", "ball_mod", "counsels",
                 "lost_turns")
 #: the cheap nobles checked at every sampled decision; the slow searchers at fewer
-CHEAP = ("noble-rule-v1", "noble-rule-v2", "random-v1", "noble-ppo-v1", "noble-ppo-v2")
+CHEAP = ("noble-rule-v1", "noble-rule-v2", "random-v1", "noble-ppo-v1", "noble-ppo-v2",
+         *(f"noble-level-{k}" for k in range(1, 7)))
 SLOW = ("noble-ismcts-v1", "noble-ismcts-v2", "noble-ismcts-v3")
 
 

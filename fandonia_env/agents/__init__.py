@@ -14,6 +14,7 @@ from .base import AGENTS, Agent, check_agent, make_agent, register, register_pre
 from .ismcts import NobleISMCTSV1
 from .ismcts_v2 import NobleISMCTSV2
 from .ismcts_v3 import NobleISMCTSV3
+from .levels import LEVELS, NobleLevel
 from .noble_rule import NobleRuleV1, NobleRuleV2
 from .ppo_agent import PPOAgent
 from .random_agent import RandomAgent
@@ -22,4 +23,4 @@ from .search_noble import from_spec as _search_from_spec
 
 register_prefix(SEARCH_PREFIX, _search_from_spec)  # search:PATH?knob=value (docs/agents.md)
 
-__all__ = ["AGENTS", "Agent", "NobleISMCTSV1", "NobleISMCTSV2", "NobleISMCTSV3", "NobleRuleV1", "NobleRuleV2", "PPOAgent", "RandomAgent", "SearchAgent", "check_agent", "make_agent", "register"]
+__all__ = ["AGENTS", "LEVELS", "Agent", "NobleLevel", "NobleISMCTSV1", "NobleISMCTSV2", "NobleISMCTSV3", "NobleRuleV1", "NobleRuleV2", "PPOAgent", "RandomAgent", "SearchAgent", "check_agent", "make_agent", "register"]

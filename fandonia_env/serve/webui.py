@@ -3,8 +3,8 @@
 * ``/ui/`` the static pages (``fandonia_env/serve/static``: plain HTML/CSS/JS, no build step); ``/`` redirects
   there.
 * ``GET /meta``: the game's fixed public data - names of characters, offices, cards, counters, problems,
-  tables and counsels, the order of succession, the title ladders, the rules presets and the agents this
-  server may seat - so that a front end can write readable labels. Nothing in it depends on a game.
+  tables and counsels, the order of succession, the title ladders, the rules presets, the agents this
+  server may seat and its difficulty levels (``levels``: id, sentence, measured strength) - so that a front end can write readable labels. Nothing in it depends on a game.
 * ``GET /help``: plain explanations of the cards, counters, offices, titles and terms (``wording.HELP``), for
   people learning the game; nothing in it depends on a game.
 * ``POST /replays`` and ``GET /replays/{id}/frames/{i}``: open a finished or saved game and step through it
@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from fandonia_env import words as wording
+from fandonia_env.agents.levels import LEVELS
 from fandonia_env.engine import OPTIONAL_RULES, preset_names
 from fandonia_env.engine.core.actions import COUNSEL_TABLES, PRESTIGE_TABLES, PROBLEMS
 from fandonia_env.engine.data import components as C
@@ -59,6 +60,9 @@ def meta(manager: Manager) -> dict[str, Any]:
         "presets": preset_names(),
         "optional_rules": sorted(OPTIONAL_RULES),
         "agents": sorted(manager.allowed_agents),
+        # the difficulty levels this server offers, weakest first, with the sentence a page shows and
+        # their measured strength (fandonia_env.agents.levels, docs/agents.md)
+        "levels": [lv.to_json() for lv in LEVELS if lv.id in manager.allowed_agents],
     }
 
 

@@ -7,7 +7,29 @@
   preset.replaceChildren(h("option", { value: "" }, "1981 rules (default)"), ...meta.presets.map((p) => h("option", { value: p }, p)));
   const seatsEl = document.getElementById("seats");
   const players = document.getElementById("players");
-  const defaultAgent = meta.agents.includes("noble-rule-v1") ? "noble-rule-v1" : meta.agents[0];
+  let defaultAgent = meta.agents.includes("noble-rule-v1") ? "noble-rule-v1" : meta.agents[0];
+  // Difficulty: one choice sets every computer seat to that level (each seat can still be changed)
+  const levels = meta.levels || [];
+  const difficulty = document.getElementById("difficulty");
+  const about = document.getElementById("difficulty-about");
+  const pct = (x) => Math.round(100 * x) + " %";
+  function describe(lv) {
+    if (!lv) return "Choose each computer seat's noble below, or a difficulty for all of them.";
+    let s = "Level " + lv.level + ": " + lv.sentence;
+    if (lv.vs_below_2p !== null && lv.level > 1) s += " Wins " + pct(lv.vs_below_2p) + " of 2-player games against level " + (lv.level - 1) + ".";
+    if (lv.vs_rule_v1_2p !== null && lv.level < 5) s += " Wins " + pct(lv.vs_rule_v1_2p) + " against noble-rule-v1.";
+    return s;
+  }
+  difficulty.replaceChildren(h("option", { value: "" }, "seat by seat"),
+    ...levels.map((lv) => h("option", { value: lv.id }, "level " + lv.level + (lv.level === 1 ? " (beginner)" : lv.level === levels.length ? " (strongest)" : ""))));
+  about.textContent = describe(null);
+  difficulty.addEventListener("change", () => {
+    const lv = levels.find((x) => x.id === difficulty.value);
+    about.textContent = describe(lv);
+    if (!lv) return;
+    defaultAgent = lv.id;
+    seatsEl.querySelectorAll("select").forEach((s) => { if (s.value !== "human") s.value = lv.id; });
+  });
   function drawSeats() {
     const n = parseInt(players.value, 10);
     const old = [...seatsEl.querySelectorAll("select")].map((s) => s.value);

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from strength_table import command, play_row  # noqa: E402
+from strength_table import command, describe, play_row  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,8 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         for noble, opp in plan:
             r = play_row(noble, (opp, 2, preset, a.games), a.seed, 0, a.jobs)
             rows.append(r)
-            print(f"{noble} vs {opp} ({preset}, 2 players): {r['win_share']:.3f} [{r['ci_lo']:.3f}, "
-                  f"{r['ci_hi']:.3f}] over {r['games']} games ({r['wall_s']} s)", file=sys.stderr)
+            print(describe(r), file=sys.stderr)
     print("| level | against | preset | games | win share [95% CI] |")
     print("|---|---|---|---:|---|")
     for r in rows:

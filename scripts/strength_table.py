@@ -58,6 +58,13 @@ def play_row(noble: str, row: tuple[str, int, str, int], seed: int, max_turns: i
             "fair": round(1 / players, 4), "wall_s": round(time.perf_counter() - t, 1)}
 
 
+def describe(row: dict[str, Any]) -> str:
+    """One played row as a line of progress: who against whom, the win share with its CI, games, wall time."""
+    return (f"{row['noble']} vs {row['players'] - 1}x {row['opponent']} ({row['preset']}, {row['players']} players): "
+            f"{row['win_share']:.3f} [{row['ci_lo']:.3f}, {row['ci_hi']:.3f}] over {row['games']} games "
+            f"({row['wall_s']} s)")
+
+
 def command(noble: str, row: dict[str, Any], jobs: int) -> str:
     lineup = ",".join([noble] + [row["opponent"]] * (row["players"] - 1))
     return (f"python -m fandonia_env.tournament --lineup {lineup} --games {row['games']} --seed {row['seed']} "
@@ -94,8 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         old = next((d for d in done if all(d.get(k) == v for k, v in key.items()) and d["games"] >= row[3]), None)
         res = old or play_row(a.noble, row, a.seed, a.max_turns, a.jobs)
         results.append(res)
-        print(f"{a.noble} vs {players - 1}x {opp} ({preset}, {players} players): {res['win_share']:.3f} "
-              f"[{res['ci_lo']:.3f}, {res['ci_hi']:.3f}] over {res['games']} games ({res['wall_s']} s)", file=sys.stderr)
+        print(describe(res), file=sys.stderr)
         if out and not old:
             done.append(res)
             out.parent.mkdir(parents=True, exist_ok=True)

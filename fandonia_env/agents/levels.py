@@ -22,6 +22,7 @@ view and the legal ids like every noble) and has its own seeded RNG.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,20 +99,6 @@ class NobleLevel(NobleRuleV1):
         return super()._k_turn_main(view, seen, ctx)
 
 
-class LevelAlias(Agent):
-    """A level that plays exactly as another registered noble (levels 5 and 6)."""
-
-    def __init__(self, agent_id: str, base: str, seed: int | None = None) -> None:
-        self.id = agent_id
-        self.inner = make_agent(base, seed=seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.inner.reset(seed)
-
-    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
-        return self.inner.act(view, legal, infoset)
-
-
 #: the six levels, weakest first (ids never change meaning: a retuned level is a new id)
 LEVELS: tuple[Level, ...] = (
     Level(1, "noble-level-1", "noble-rule-v1", overlook=0.9, usurp_error=0.2, vs_rule_v1_2p=0.075,
@@ -142,15 +129,9 @@ def make_level(level_id: str, seed: int | None = None) -> Agent:
         raise ValueError(f"unknown level {level_id!r}; levels: {sorted(LEVEL_BY_ID)}")
     if lv.overlook or lv.usurp_error:
         return NobleLevel(seed, overlook=lv.overlook, usurp_error=lv.usurp_error, agent_id=lv.id)
-    return LevelAlias(lv.id, lv.base, seed=seed)
-
-
-def _factory(level_id: str) -> Any:
-    def build(seed: int | None = None) -> Agent:
-        return make_level(level_id, seed=seed)
-
-    return build
+    return make_agent(lv.base, seed=seed)  # levels 5 and 6: the noble itself
 
 
 for _lv in LEVELS:
-    register(_lv.id, _factory(_lv.id))
+    register(_lv.id, functools.partial(make_level, _lv.id))
+del _lv

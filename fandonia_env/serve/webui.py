@@ -4,7 +4,8 @@
   there.
 * ``GET /meta``: the game's fixed public data - names of characters, offices, cards, counters, problems,
   tables and counsels, the order of succession, the title ladders, the rules presets, the agents this
-  server may seat and its difficulty levels (``levels``: id, sentence, measured strength) - so that a front end can write readable labels. Nothing in it depends on a game.
+  server may seat and its difficulty levels (``levels``: id, sentence, measured strength) - so that a front
+  end can write readable labels. Nothing in it depends on a game.
 * ``GET /help``: plain explanations of the cards, counters, offices, titles and terms (``wording.HELP``), for
   people learning the game; nothing in it depends on a game.
 * ``POST /replays`` and ``GET /replays/{id}/frames/{i}``: open a finished or saved game and step through it

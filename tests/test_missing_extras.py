@@ -38,6 +38,8 @@ CASES = [
      "fandonia_env.training.recipe"),
     (["-m", "fandonia_env.training.expert", "--config", "configs/expert.yaml", "--set", "out=OUT"], "torch", "train",
      "fandonia_env.training.expert"),
+    (["-m", "fandonia_env.training.exploit", "--target", "noble-rule-v1", "--out", "OUT"], "torch", "train",
+     "fandonia_env.training.exploit"),
     (["-m", "fandonia_env.training.rllib_train", "--config", "configs/rllib_ppo.yaml", "--set", "out=OUT"], "ray", "rllib",
      "fandonia_env.training.rllib_train"),
     (["-m", "fandonia_env.compile"], "mypyc", "fast", "fandonia_env.compile"),

@@ -20,7 +20,7 @@ Each iteration:
    alone (docs/agents.md, "Strength"), so its visit distributions would teach nothing new yet;
 4. the value head regresses on the game outcome;
 5. every ``eval_every`` iterations the new policy plays ``eval_games`` duplicate-seed games against
-   each anchor (``eval_anchors``: three of them at a 4-player table, both editions) through the
+   each anchor (``eval_anchors``: three of them at a 4-player table, ``eval_players``; both editions) through the
    tournament runner, on deal seeds reserved for evaluation (``eval_seed``: never drawn by the
    actors, whose seeds come from ``seed``); ``eval.csv`` and ``curve.png`` get a row / point.
 
@@ -95,7 +95,8 @@ SCHEMA: dict[str, Opt] = {
     "max_snapshots": Opt(8, (int,), "earlier iterations kept as 'snapshot' opponents"),
     "eval_every": Opt(2, (int,), "iterations between evaluations (0: only at the end)"),
     "eval_games": Opt(200, (int,), "games per anchor and edition at each evaluation (duplicate seeds, rotated)"),
-    "eval_anchors": Opt(["noble-rule-v1", "random-v1"], (list,), "evaluation opponents (three seats each)"),
+    "eval_anchors": Opt(["noble-rule-v1", "random-v1"], (list,), "evaluation opponents (every other seat each)"),
+    "eval_players": Opt(4, (int,), "table size of the evaluation games (the policy and eval_players - 1 of an anchor)"),
     "eval_presets": Opt(["1981", "errata"], (list,), "rules of the evaluation games"),
     "eval_seed": Opt(7_000_000, (int,), "first deal seed of the evaluation games (the actors never draw them)"),
     "eval_max_turns": Opt(0, (int,), "turn limit of the evaluation games (0: the rules' end, ruling R11)"),
@@ -135,6 +136,8 @@ def check_config(cfg: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"encoder: unknown encoder {cfg['encoder']!r}; known: {list(ENCODERS)} (or null: the init's)")
     if cfg["max_seconds"] is not None and cfg["max_seconds"] <= 0:
         raise ConfigError(f"max_seconds must be > 0 (or null: no budget), got {cfg['max_seconds']}")
+    if not 2 <= cfg["eval_players"] <= 6:
+        raise ConfigError(f"eval_players must be a table size 2..6, got {cfg['eval_players']}")
     if cfg["eval_max_turns"] < 0:
         raise ConfigError(f"eval_max_turns must be >= 0 (0: the rules' end), got {cfg['eval_max_turns']}")
     if not 0.0 < cfg["gae_lambda"] <= 1.0:
@@ -218,10 +221,10 @@ def _advantages(b: Any, lam: float = 1.0, discount: float = 1.0) -> tuple[np.nda
 
 
 def evaluate_policy(path: str, anchors: list[str], presets: list[str], games: int, seed: int,
-                    jobs: int = 2, max_turns: int = 0) -> list[dict[str, Any]]:
-    """The policy at ``path`` against three of each anchor at 4 players, per preset: win share and
-    95% bootstrap CI of its seat (duplicate deals, every seat rotation) through the tournament runner;
-    ``max_turns`` 0 plays every game to the rules' end (ruling R11)."""
+                    jobs: int = 2, max_turns: int = 0, players: int = 4) -> list[dict[str, Any]]:
+    """The policy at ``path`` against ``players - 1`` of each anchor (three at 4 players), per preset: win
+    share and 95% bootstrap CI of its seat (duplicate deals, every seat rotation) through the tournament
+    runner; ``max_turns`` 0 plays every game to the rules' end (ruling R11)."""
     from fandonia_env.arena.tournament import run_tournament
 
     from .evaluate import win_share
@@ -230,7 +233,7 @@ def evaluate_policy(path: str, anchors: list[str], presets: list[str], games: in
     spec = f"ppo:{path}"
     for preset in presets:
         for anchor in anchors:
-            r = run_tournament(lineup=[spec, anchor, anchor, anchor], games=games, seed=seed, jobs=jobs,
+            r = run_tournament(lineup=[spec] + [anchor] * (players - 1), games=games, seed=seed, jobs=jobs,
                                max_turns=max_turns or None, progress=False, plot=False, rules={"preset": preset})
             games_played, share, lo, hi = win_share(r.summary, spec)
             rows.append({"preset": preset, "anchor": anchor, "games": games_played, "win_share": share,
@@ -334,7 +337,8 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         nonlocal last_eval
         made_at, t = wall(), time.perf_counter()
         last_eval = evaluate_policy(str(path), cfg["eval_anchors"], cfg["eval_presets"], cfg["eval_games"],
-                                    cfg["eval_seed"], jobs=cfg["workers"], max_turns=cfg["eval_max_turns"])
+                                    cfg["eval_seed"], jobs=cfg["workers"], max_turns=cfg["eval_max_turns"],
+                                    players=cfg["eval_players"])
         spent = time.perf_counter() - t
         with open(eval_csv, "a", newline="") as f:
             w = csv.writer(f)

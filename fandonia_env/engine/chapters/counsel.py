@@ -89,9 +89,9 @@ Errata edition (ruling R1), each chosen by its ``Ruleset`` field:
   this turn (``state.tstate["crown_problems"]``, recorded by ``problems.new_problem``) is
   open this turn even if the problem was resolved at once.
 * D79/A24 (ES §33.2.4): counseling is allowed in a government crisis, -1 to the roll.
-* D27 (ES §13.4.3, §14.2.4, §29.3, §30.4): :func:`counselor_leaves_court`, called by the
-  justice chapter where a character is imprisoned, banished or goes into hiding,
-  discards his 'Monarch's Counselor' card.  D28 (+2 Status) is in ``queries.status``,
+* D27 (ES §13.4.3, §14.2.4, §29.3, §30.4): ``court.leaves_court``, called by the justice
+  chapters where a character is imprisoned, banished or goes into hiding, discards his
+  'Monarch's Counselor' card (the Ruleset's ``counselor_leaves_court_hook``).  D28 (+2 Status) is in ``queries.status``,
   D29 (henchman and Monarch's Counselor at once) in the activities chapter.
 
 Optional rule "Additional Monarch's Counselor Powers" (§38, ``counselor_powers``):

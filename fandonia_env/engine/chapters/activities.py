@@ -86,6 +86,7 @@ from ..rules.turn_steps import (
     discard_posts,
     do_draw,
     join_faction,
+    seducer_out,
     use_intrigue_grant,
     waived,
 )
@@ -600,17 +601,16 @@ def _seducers(state: GameState, p: int) -> list[str]:
 
 @registry.hook("seducers_1981")
 def seducers_1981(state: GameState, p: int) -> list[str]:
-    """Female PC/FAC (cards 56-66), unmarried, not imprisoned/hiding/stuck at war.
-
-    Reading: the seducer is held to the same situation limits as the target
-    (imprisoned, in hiding, stuck at war); female RCs never seduce (§13.4.15).
-    The errata edition says so (D35).
-    """
+    """§13.4.15: female PC/FAC (cards 56-66), unmarried; female RCs never seduce.  Who may not
+    seduce now is the Ruleset's ``seducer_out_hook`` (``turn_steps.seducer_out``): the dead; in the
+    errata edition also one imprisoned, in hiding or stuck at war (D35).  In the 1981 edition she
+    may seduce from prison or hiding (the English text limits only the target); the target must
+    still be in her country (``seduce_targets_1981``)."""
     out = []
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
         n = NOBLES.get(cid)
-        if n is None or not n.female or n.seduction is None or c.spouse is not None or blocked(state, c):
+        if n is None or not n.female or n.seduction is None or c.spouse is not None or seducer_out(state, c):
             continue
         out.append(cid)
     return out

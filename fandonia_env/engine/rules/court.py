@@ -11,7 +11,7 @@ from typing import Any, Final
 from ..core import registry
 from ..core.machine import log
 from ..core.records import mark_restricted
-from ..core.state import GameState
+from ..core.state import Character, GameState
 from ..data.components import COUNTRY_NAMES, FANDONIA, OFFICES
 from ..data.tables import PROBLEMS
 from .queries import abroad, discard, name
@@ -109,6 +109,13 @@ def counselor_card_discarded(state: GameState, cid: str, why: str) -> None:
     discard(state, c.counselor_card)
     state.wchar(cid).counselor_card = None
     log(state, f"{name(cid)} is {why}: his 'Monarch's Counselor' card is discarded (ES §14.2.4).")
+
+
+def counselor_present(c: Character) -> bool:
+    """§15.2, ruling R18: may this Monarch's Counselor act for his player (counsel the Monarch, ask
+    for §38 Clemency)?  Not when dead or abroad, a banished one included; imprisoned or in hiding in
+    Fandonia he still may (in the errata edition he has lost the card by then, D27)."""
+    return not c.dead and c.location == FANDONIA
 
 
 def has_counselor(state: GameState, p: int) -> bool:

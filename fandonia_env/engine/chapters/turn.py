@@ -421,10 +421,10 @@ def _start_activity(state: GameState, p: int, key: str, waiver: bool, counter: b
 
 @op("activity_done")
 def activity_done(state: GameState) -> None:
-    """After each activity: the waiver ends, and the PP limit is enforced (§35.5)."""
+    """After each activity the waiver ends.  (The PP limit needs no step here: it is held after
+    every step of the game, ``queries.pp_limit_watch``, ruling R17.)"""
     if state.pt:
         state.pt["waiver"] = False
-    seq(state, ("pp_check_all", {}))
 
 
 @cache  # a pure function of the activity key (the catalogue's words)

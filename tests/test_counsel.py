@@ -94,7 +94,7 @@ def test_15_2_ambassador_abroad_may_counsel_but_not_if_country_at_war_7_10_4():
 def test_15_2_other_office_holders_and_counselors_abroad_may_not_counsel():
     pos = counsel_turn(mc=True)
     pos.state.wchar(MC).location = "epalin"
-    pos.char("36", owner=0)
+    pos.char("36", owner=0).player(0, pp=40)
     pos.office("high_minister", "36")
     pos.state.wchar("36").location = "sandarkan"
     g = pos.run("counsel_step", p=0)

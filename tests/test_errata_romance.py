@@ -11,6 +11,7 @@ from fandonia_env.engine.chapters.romance import _legal_propose, pair_ok
 from fandonia_env.engine.core.actions import PASS, YES, char_action
 from fandonia_env.engine.face.builder import Position
 from fandonia_env.engine.face.invariants import check
+from fandonia_env.engine.rules.queries import status
 
 
 def errata_pos(**kw) -> Position:
@@ -64,7 +65,7 @@ def test_errata_d36_six_without_pp_seducer_stays_fac():
     pos = errata_pos()
     pos.char("66", owner=0)
     pos.char("21", owner=1)
-    pos.player(1, pp=0)
+    pos.player(1, pp=status(pos.state, "21"))  # covers his FAC 21 and no more
     pos.dice(6)
     g = seduce(pos, 0, "66", "21")
     assert g.state.chars["66"].owner == 0

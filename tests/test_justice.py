@@ -869,6 +869,7 @@ def test_31_4_fac_death_heir_neutral_cards_discarded_counter_returned_spouse_wid
     pos.char(wife, owner=1, spouse=ROLAND)
     pos.state.wchar(ROLAND).spouse = wife
     pos.office("minister_of_state", ROLAND)
+    pos.player(1, pp=40)  # within his PP limit (R17 would have him give up characters at once)
     g = pos.run("kill", cid=ROLAND, cause="duel")
     halted(g)
     c = g.state.chars[ROLAND]
@@ -883,6 +884,7 @@ def test_31_7_widow_of_rc_gets_status_eight():
     wife = lady(pos)
     pos.char(wife, owner=1, spouse="alfred")
     pos.state.wchar("alfred").spouse = wife
+    pos.player(1, pp=40)  # within his PP limit with the widow's Status 8 (§31.7, R17)
     g = pos.run("kill", cid="alfred", cause="test")
     halted(g)
     assert g.state.chars[wife].fixed_status == 8 and g.state.chars[wife].spouse is None
@@ -987,6 +989,7 @@ def test_24_5_rcs_never_hide_30_6_prisoners_never_hide():
     pos.turn_state(1)
     pos.char("john", owner=1)
     pos.char(ROLAND, owner=1, imprisoned=True, wrongdoer=True)
+    pos.player(1, pp=40)  # within his PP limit (R17)
     g = pos.run("justice_hide", p=1)
     halted(g)  # the PC was the only choice
     ch = g.state.chars

@@ -203,7 +203,7 @@ def test_6_2_monarchs_counselor_who_fills_an_office_loses_his_card():
 def test_6_3_banished_imprisoned_hiding_or_stuck_characters_may_not_fill_offices():
     pos = make(vacant=("minister_of_army",), ip=0)
     st = pos.state
-    pos.player(0, ip=2)
+    pos.player(0, ip=2, pp=40)  # within his PP limit (R17)
     pos.char("41", owner=0, banished=True, location="cronos")
     pos.char("42", owner=0, imprisoned=True)
     pos.char("43", owner=0, hiding=True)

@@ -123,6 +123,7 @@ def test_7_6_fac_modifying_character_and_minister_are_cumulative():
     pos.char("31", owner=1)
     pos.char("55", owner=1)  # Archbishop
     pos.char("52", owner=2)  # Sheriff
+    pos.player(1, pp=40).player(2, pp=40)  # within their PP limits (R17)
     g = attempt(pos, {"treason_trials": rec()}, 2)
     d = g.decision()
     assert d["kind"] == "problem_leave_unresolved" and d["player"] == 1

@@ -66,6 +66,8 @@ EDITION_RULES |= {
     "counselor_candidates_hook", "fandonia_return_ops", "guest_auto_proposal_hook",
     "ri_seduction_negating_cards", "seduction_success_hooks", "seduction_failure_hooks",
 }
+#: issue 45 (the errata-only note under ruling R19): restrictions of the Spanish text alone
+EDITION_RULES |= {"seducer_out_hook", "proposal_lock_hook"}  # D35, D56
 
 
 # ---------------------------------------------------------------------------

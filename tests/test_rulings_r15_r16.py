@@ -9,10 +9,9 @@ import pathlib
 import pytest
 from helpers import halted, home_position, logged
 
-from fandonia_env.engine.chapters.usurpation import pp_candidates
 from fandonia_env.engine.core.actions import char_action
 from fandonia_env.engine.face.builder import Position
-from fandonia_env.engine.rules.queries import lose_pp, pp_required, status
+from fandonia_env.engine.rules.queries import lose_pp, pp_candidates, pp_required, status
 from fandonia_env.engine.rules.ruleset import ruleset
 
 ENGINE = pathlib.Path(__file__).resolve().parent.parent / "fandonia_env" / "engine"

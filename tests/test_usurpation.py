@@ -184,8 +184,13 @@ def test_35_5_4_player_within_the_limit_loses_nothing(calls):
     assert halted(g) and calls == []
 
 
-def test_35_5_pp_check_runs_at_the_end_of_the_turn():
-    assert registry.END_OF_TURN[0] == "pp_check_all"
+def test_35_5_pp_limit_is_held_after_every_step_not_at_the_end_of_the_turn():
+    """Ruling R17: the machine runs ``queries.pp_limit_watch`` after every step, so no end-of-turn
+    step is needed."""
+    from fandonia_env.engine.core.machine import WATCHES
+    from fandonia_env.engine.rules.queries import pp_limit_watch
+
+    assert "pp_check_all" not in registry.END_OF_TURN and WATCHES == [pp_limit_watch]
 
 
 # ---------------------------------------------------------------------------

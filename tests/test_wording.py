@@ -178,16 +178,52 @@ def _marriage_spouse() -> Game:
     return g
 
 
+def _prestige_designate() -> Game:
+    return _asked("prestige_designate", [char_action("56"), char_action("21")],
+                  {"result": "scandal", "rule": "§17.2.5", "why": "Prestige Table"})
+
+
+def _assassinate() -> Game:
+    """assassination_target -> intrigue_grant -> assassination_card (1981: an Intrigue card may stand
+    for either)."""
+    pos = Position(players=3, seed=1)
+    pos.give(0, "assassination", "intrigue")
+    pos.turn_state(0, intrigue=1)
+    return pos.run("justice_assassinate", p=0)
+
+
+def _fill_office() -> Game:
+    """fill_office_office -> fill_office_char (§13.4.2)."""
+    pos = Position(players=3, seed=1)
+    st = pos.state
+    for cid in ("41", "42"):
+        pos.char(cid, owner=0)
+        if st.chars[cid].office:
+            pos.office(st.chars[cid].office, None)
+        st.wchar(cid).location = "fandonia"
+    pos.office("minister_of_trade", None).player(0, ip=10, pp=40).turn_state(0)
+    return pos.run("fill_office_start", p=0)
+
+
+def _hand_limit() -> Game:
+    """Thirteen cards of several types at the end of the Player Turn (§14.2.1)."""
+    pos = Position(players=3, seed=1)
+    pos.turn_state(0)
+    pos.give(0, "henchman", "henchman", "henchman")
+    return pos.run("end_player_turn", p=0)
+
+
 def _halt() -> Game:
     return Position(players=3, seed=1).run("check_draw")
 
 
 #: builder positions for the decisions random games seldom reach: the kinds met on the way, in order
-#: (each step answers yes, or takes the last option)
+#: (each step answers yes, or takes the last option); the last four since issue 45, when the random
+#: games no longer happened to meet those kinds
 POSITIONS = {
     "favor": (_favor, ["favor_farc", "favor_through_henchman", "favor_henchman"]),
     "suicide": (_suicide_char, ["suicide_char"]),
-    "wedding": (_wedding_pair, ["wedding_pair"]),
+    "wedding": (_wedding_pair, ["wedding_pair", "wedding_attend"]),
     "farc_pardon": (_farc_pardon, ["farc_pardon"]),
     "pardon": (_pardon, ["pardon_target"]),
     "escape": (_escape, ["escape_target", "escape_card"]),
@@ -196,6 +232,10 @@ POSITIONS = {
     "court_ball_ban": (_court_ball_ban, ["court_ball_ban"]),
     "court_ball_designate": (_court_ball_designate, ["court_ball_designate"]),
     "marriage_spouse": (_marriage_spouse, ["marriage_spouse"]),
+    "prestige_designate": (_prestige_designate, ["prestige_designate"]),
+    "assassinate": (_assassinate, ["assassination_target", "intrigue_grant", "assassination_card"]),
+    "fill_office": (_fill_office, ["fill_office_office", "fill_office_char"]),
+    "hand_limit": (_hand_limit, ["hand_limit_discard"]),
     "halt": (_halt, ["halt"]),
 }
 

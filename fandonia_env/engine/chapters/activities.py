@@ -14,11 +14,11 @@ returns a FAC/FARC to neutral; other chapters schedule it by name.
 
 Readings chosen here (rules and rulings silent):
 
-* Reading (PP and titles): a title that raises a FAC's Status is acquired only if
-  the player's PP still covers his faction afterwards (by analogy with §18.3/§35.4,
-  "enough PPs to marry ... if the marriage increases ... Status"); the PC (and the
-  PC's spouse) are exempt from the PP total (§35.6, A17), so the PC may always take
-  a title.
+* Ruling R17 (PP and titles): a title may be bought for a FAC whatever his player's PP
+  (§13.4.1 asks for IP only), as an office may be paid for (§6.1.1, §13.4.2); if the
+  PP no longer cover the faction, the player gives up FACs/FARCs of his choice at once
+  (``queries.pp_limit_watch``), before the next title is chosen.  The PC (and the PC's
+  spouse) are exempt from the PP total (§35.6, A17).
 * Reading (PP checks): "enough PPs to recruit" (§13.4.13-§13.4.15, §14.5.19) is
   checked on the Status the character will have inside the faction (a NRC's Status
   is no longer halved by a crisis once it is a FARC, §33.2.3).
@@ -86,6 +86,7 @@ from ..rules.turn_steps import (
     discard_posts,
     do_draw,
     join_faction,
+    seducer_out,
     use_intrigue_grant,
     waived,
 )
@@ -223,7 +224,7 @@ def title_cost(state: GameState, cid: str) -> int | None:
 
 def _title_candidates(state: GameState, p: int, first: bool = False) -> list[str]:
     """§13.4.1: PC or FAC below Duke/Duchess, not banished/hiding/imprisoned/stuck at war,
-    not titled this turn, affordable in IP (and PP, see the module's reading).
+    not titled this turn, affordable in IP (the PP limit follows the rise, ruling R17).
     With ``first``, only the first (a legality check stops there)."""
     out: list[str] = []
     done = state.tstate.get("titled", [])
@@ -233,8 +234,6 @@ def _title_candidates(state: GameState, p: int, first: bool = False) -> list[str
             continue
         cost = title_cost(state, cid)
         if cost is None or not can_spend(state, p, cost):
-            continue
-        if not c.is_pc and not can_hold(state, p, titles=[cid]):
             continue
         out.append(cid)
         if first:
@@ -600,17 +599,16 @@ def _seducers(state: GameState, p: int) -> list[str]:
 
 @registry.hook("seducers_1981")
 def seducers_1981(state: GameState, p: int) -> list[str]:
-    """Female PC/FAC (cards 56-66), unmarried, not imprisoned/hiding/stuck at war.
-
-    Reading: the seducer is held to the same situation limits as the target
-    (imprisoned, in hiding, stuck at war); female RCs never seduce (§13.4.15).
-    The errata edition says so (D35).
-    """
+    """§13.4.15: female PC/FAC (cards 56-66), unmarried; female RCs never seduce.  Who may not
+    seduce now is the Ruleset's ``seducer_out_hook`` (``turn_steps.seducer_out``): the dead; in the
+    errata edition also one imprisoned, in hiding or stuck at war (D35).  In the 1981 edition she
+    may seduce from prison or hiding (the English text limits only the target); the target must
+    still be in her country (``seduce_targets_1981``)."""
     out = []
     for cid in _pc_or_facs(state, p):
         c = state.chars[cid]
         n = NOBLES.get(cid)
-        if n is None or not n.female or n.seduction is None or c.spouse is not None or blocked(state, c):
+        if n is None or not n.female or n.seduction is None or c.spouse is not None or seducer_out(state, c):
             continue
         out.append(cid)
     return out
@@ -921,14 +919,13 @@ def free_alignment_pick(state: GameState, choice: int, p: int) -> None:
     """The NRC becomes a FARC placed on its card (§14.5.19); not an activity.
 
     A spouse of the RC now enjoys Status 8 (§18.10), which can raise another player's PP
-    requirement: the PP limit is checked at once (§35.5), as after an activity."""
+    requirement: the PP limit check follows at once (``queries.pp_limit_watch``, ruling R17)."""
     r = suffix(choice, "play_ra_")
     card = take_card(state, p, f"ra_{r}")
     c = state.wchar(r)
     c.alignment_card = card
     c.owner = p
     log(state, f"player {p} plays the Royal Alignment card of {name(r)}: {name(r)} becomes his FARC (§14.5.19).")
-    seq(state, ("pp_check_all", {}))
 
 
 # ---------------------------------------------------------------------------

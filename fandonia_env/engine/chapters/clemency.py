@@ -6,10 +6,10 @@ a counsel's effect).  ``trials`` schedules ``justice_clemency`` {cid} after a tr
 was Banished, Imprisoned or Awaiting Execution (also when Banished became imprisonment), once
 the sentence is applied.
 
-§38 Clemency: every player with a Monarch's Counselor (his PC or FAC holding the card, not
-banished, imprisoned or dead) is asked in player order whether he asks clemency for the
-character, whoever he is; "King overrules judge": a banished or awaiting-execution character
-becomes a plain prisoner.  ES D93 (errata with Clemency on, A51): a FARC Monarch may pardon any
+§38 Clemency: every player with a Monarch's Counselor (his PC or FAC holding the card, alive and in
+Fandonia, imprisoned or hiding there included: ruling R18) is asked in player order whether he asks
+clemency for the character, whoever he is; "King overrules judge": a banished or awaiting-execution
+character becomes a plain prisoner.  ES D93 (errata with Clemency on, A51): a FARC Monarch may pardon any
 wrongdoer, on the terms of §36.10.4 (``d93_pardonable`` of ``rules/situation.py``, asked by the
 FARC Monarch's pardon in ``usurpation``, where the pardon of another player's or a neutral
 character lifts no Court Ball ban).
@@ -25,6 +25,7 @@ from ..core.machine import ask, log, op, seq
 from ..core.state import Character, GameState
 from ..data.components import ROYALS
 from ..data.tables import CLEMENCY, lookup
+from ..rules.court import counselor_present
 from ..rules.effects import Ctx, apply_row
 from ..rules.queries import name, player_order
 from ..rules.situation import is_wrongdoer, restore
@@ -98,10 +99,11 @@ def _clemency_case(c: Character) -> bool:
 
 
 def _has_counselor(state: GameState, q: int) -> bool:
-    """§38 Clemency: q has a Monarch's Counselor (a PC or FAC holding the card, §13.4.3)."""
+    """§38 Clemency: q has a Monarch's Counselor (a PC or FAC holding the card, §13.4.3) who may act
+    for him: not dead or abroad, a banished one included; imprisoned or hiding in Fandonia he may
+    (§15.2, ruling R18; ``court.counselor_present``)."""
     for c in state.chars.values():
-        if (c.owner == q and c.counselor_card is not None and not c.dead and not c.banished
-                and not c.imprisoned):
+        if c.owner == q and c.counselor_card is not None and counselor_present(c):
             return True
     return False
 

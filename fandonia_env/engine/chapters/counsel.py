@@ -35,10 +35,13 @@ Who may counsel (§15.2, §15.3, §7.10.4, §20.4, §36.10.2):
 
 Readings (where the rules are silent):
 
-* Reading: a character who is dead, imprisoned, in hiding or banished cannot
-  counsel or stand in as a henchman (counseling is done at court; banished
-  characters are abroad anyway); a face-down PC's player does not counsel at all
-  (A47: the player has no Player Turn).
+* Ruling R18: a Monarch's Counselor counsels unless he is dead or abroad (a banished
+  one is abroad): imprisoned or in hiding in Fandonia he keeps his card in the 1981
+  edition and still counsels (the errata edition discards the card then, D27).
+  Reading: an Office Holder, or a henchman standing in, who is dead, imprisoned, in
+  hiding or banished cannot counsel (an Office Holder loses his office then anyway,
+  §24.4, §29.3, §30.4); a face-down PC's player does not counsel at all (A47: the
+  player has no Player Turn).
 * Reading: with a free counsel the whole counsel is free, whichever character
   speaks (§15.9/§15.10 attach the protection to the player), so the character
   choice is skipped and the player counsels through his PC, who attended the Court
@@ -89,9 +92,9 @@ Errata edition (ruling R1), each chosen by its ``Ruleset`` field:
   this turn (``state.tstate["crown_problems"]``, recorded by ``problems.new_problem``) is
   open this turn even if the problem was resolved at once.
 * D79/A24 (ES §33.2.4): counseling is allowed in a government crisis, -1 to the roll.
-* D27 (ES §13.4.3, §14.2.4, §29.3, §30.4): :func:`counselor_leaves_court`, called by the
-  justice chapter where a character is imprisoned, banished or goes into hiding,
-  discards his 'Monarch's Counselor' card.  D28 (+2 Status) is in ``queries.status``,
+* D27 (ES §13.4.3, §14.2.4, §29.3, §30.4): ``court.leaves_court``, called by the justice
+  chapters where a character is imprisoned, banished or goes into hiding, discards his
+  'Monarch's Counselor' card (the Ruleset's ``counselor_leaves_court_hook``).  D28 (+2 Status) is in ``queries.status``,
   D29 (henchman and Monarch's Counselor at once) in the activities chapter.
 
 Optional rule "Additional Monarch's Counselor Powers" (§38, ``counselor_powers``):
@@ -118,7 +121,7 @@ from ..core.machine import ask, log, op, seq
 from ..core.state import Character, GameState
 from ..data.components import AMBASSADOR_OF, NOBLES, OFFICES, OPPORTUNITY_TYPE_OF, ROYALS
 from ..data.tables import COUNSELING_RESULTS, COUNSELING_TABLES, lookup
-from ..rules.court import bribe_signs, has_counselor
+from ..rules.court import bribe_signs, counselor_present, has_counselor
 from ..rules.effects import Ctx, apply_effect, apply_row, office_ok
 from ..rules.queries import abroad, discard, henchmen, monarch_owner, name, pc, stuck_at_war
 from ..rules.rolls import modified_roll
@@ -184,16 +187,17 @@ def _at_court(c: Character) -> bool:
 
 
 def counselor_can_speak(state: GameState, c: Character) -> bool:
-    """§15.2, §7.10.4, §20.4: may this Office Holder / Monarch's Counselor counsel now?"""
-    if not _at_court(c):
-        return False
+    """§15.2, §7.10.4, §20.4: may this Office Holder / Monarch's Counselor counsel now?  A Monarch's
+    Counselor: unless dead or abroad (``court.counselor_present``, ruling R18)."""
     if c.office is not None and c.office != "monarch":
+        if not _at_court(c):
+            return False
         country = OFFICES[c.office].country
         if country is not None:  # an Ambassador, abroad by office (§20.4)
             return country not in state.wars and not stuck_at_war(state, c)
         return not abroad(c)
     if c.counselor_card is not None:
-        return not abroad(c)
+        return counselor_present(c)
     return False
 
 

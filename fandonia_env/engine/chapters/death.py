@@ -380,10 +380,9 @@ def _kill_pc(state: GameState, cid: str, why: str, fun: tuple | None = None) -> 
     _clear_situation(c)
     c.dead = True
     pl.pc_dead_turn = state.turn
-    # the half PP lost has scheduled the PP limit check (R15); this one also holds the player to
-    # his limit when he lost nothing but the former spouse now counts (§31.5)
-    seq(state, vac, fun, ("justice_death_discard", {"p": p, "left": PC_DEATH_DISCARDS}),
-        ("pp_check_all", {}))
+    # the half PP lost has scheduled the PP limit check (R15); when he lost nothing but the former
+    # spouse now counts (§31.5), the check follows that rise at once (R17, queries.pp_limit_watch)
+    seq(state, vac, fun, ("justice_death_discard", {"p": p, "left": PC_DEATH_DISCARDS}))
 
 
 @op("justice_death_discard")

@@ -22,10 +22,9 @@ from typing import Any
 from ..core import registry
 from ..core.actions import ID, NAME, NO, YES, char_action, suffix
 from ..core.machine import ask, log, op, seq
-from ..core.records import mark_restricted
 from ..core.state import Character, GameState
 from ..data.components import COUNTRIES, COUNTRY_NAMES, FANDONIA, NEVER_ABROAD, OFFICES, ROYALS
-from ..rules.court import counselor_leaves_court
+from ..rules.court import leaves_court
 from ..rules.queries import (
     abroad,
     card_options,
@@ -56,7 +55,7 @@ def justice_go_hiding(state: GameState, cid: str, why: str = "") -> None:
     c.hid_turn = state.turn
     where = "Fandonia" if not abroad(c) else COUNTRY_NAMES[c.location]
     log(state, f"{name(cid)} goes into hiding in {where}{' ' + why if why else ''} (§24.1).")
-    counselor_leaves_court(state, cid, "in hiding")  # D27 (errata)
+    leaves_court(state, cid, "in hiding")  # §13.1 (R19); D27 (errata)
 
 
 # ---------------------------------------------------------------------------
@@ -346,9 +345,7 @@ def justice_hide_char(state: GameState, choice: int, p: int) -> None:
     cid = NAME[choice][len("char_"):]
     justice_go_hiding(state, cid)
     if cid == state.players[p].pc and state.pt:
-        # §24.3, §13.1: one activity while the PC is in hiding
-        state.pt["restricted"] = True
-        mark_restricted(state.tstate, p)
+        state.pt["restricted"] = True  # §24.3, §13.1: one activity while the PC is in hiding
 
 
 @op("justice_unhide")

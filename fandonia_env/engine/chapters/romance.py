@@ -24,8 +24,11 @@ player's Romance Prestige modifier (+1 for a FAC proposing to Princess Anne) and
 clamped to 1..6 (A5): 3-6 accepted (``engaged_to`` on both), 2 refused, 1 refused and
 the proposee becomes a NC/NRC (operation ``release``).
 
-Reading: an engaged character may not take part in another proposal until the
-engagement is negated (otherwise one character could be engaged to two).
+Reading: in the 1981 edition an engaged character may take part in another proposal (the English
+text does not forbid it; D56's lock is errata-only, see the note under ruling R19): once accepted,
+the new proposal replaces the engagement he had, which is negated (§18.4.6), so that nobody is ever
+engaged to two.  In the errata edition the engagement keeps both out of other proposals until it is
+negated (D56, ``marriage.proposal_locked``).
 
 Reading: a "Proposal Automatically Accepted" grant (§18.4.5) is stored in
 ``state.pt["auto_proposal"]`` when it falls in the receiver's own Player Turn; a
@@ -49,9 +52,9 @@ attending player rolls on the Socializing Table (operation ``socializing_roll``
 
 Errata edition and optional rules (issue 5)
 -------------------------------------------
-* ES §18.4 "unlimited proposals per Player Turn" (D54) and the pending-proposal lock
-  (D56) are what the 1981 engine already does (no count per turn; an engaged character
-  is not marriageable); ES §18.4.4 proposing to Anne subtracts one (D55); ES §36.10.5 a
+* ES §18.4 "unlimited proposals per Player Turn" (D54) is what the 1981 rules already say
+  (no count per turn, §18.4.3 limits each character); the pending-proposal lock (D56) is the
+  Ruleset's ``proposal_lock_hook``; ES §18.4.4 proposing to Anne subtracts one (D55); ES §36.10.5 a
   FARC Monarch neither proposes nor is proposed to (D83).
 * ES §13.4.16: the host rolls on the Socializing Table too (D38), first, in his own Player
   Turn (so A44's activity-loss clauses apply to him); if his PC is marrying he rolls twice
@@ -119,7 +122,7 @@ from ..core.machine import ask, log, op, seq
 from ..core.records import DecisionContext
 from ..core.state import GameState
 from ..data.components import DUELISTS, FANDONIA, NOBLE_IDS, NOBLES, OFFICES, ROYALS
-from ..rules.marriage import engaged_valid, marry, wedding_pp_ok
+from ..rules.marriage import engaged_valid, marry, proposal_locked, wedding_pp_ok
 from ..rules.queries import (
     abroad,
     can_spend,
@@ -159,7 +162,7 @@ def _unmarried(state: GameState, cid: str) -> bool:
 def _marriageable(state: GameState, cid: str, p: int) -> bool:
     c = state.chars[cid]
     return (c.owner == p and not c.dead and cid not in NEVER_MARRY and not c.consort
-            and _unmarried(state, cid) and not engaged_valid(state, cid))
+            and _unmarried(state, cid) and not proposal_locked(state, cid))  # D56 (errata only)
 
 
 def _candidates(state: GameState, p: int) -> list[str]:
@@ -223,12 +226,6 @@ def _pairs(state: GameState, p: int, first: bool = False) -> list[tuple[str, str
                 if first:
                     return out
     return out
-
-
-def _clear_stale(state: GameState, cid: str) -> None:
-    c = state.chars[cid]
-    if c.engaged_to is not None and not engaged_valid(state, cid):
-        break_engagement(state, cid)
 
 
 def break_engagement(state: GameState, cid: str) -> None:
@@ -349,8 +346,10 @@ def propose_result(state: GameState, roll: dict[str, Any], p: int, a: str, b: st
 
 
 def _engage(state: GameState, a: str, b: str) -> None:
-    _clear_stale(state, a)
-    _clear_stale(state, b)
+    """§18.4: ``a`` and ``b`` are engaged; an engagement either had is negated (§18.4.6): void, or,
+    in the 1981 edition, replaced by this one (an engaged character may propose again there)."""
+    break_engagement(state, a)
+    break_engagement(state, b)
     state.wchar(a).engaged_to = b
     state.wchar(b).engaged_to = a
     log(state, f"{name(a)} and {name(b)} are engaged; a wedding may now be held (§18.4.7).")

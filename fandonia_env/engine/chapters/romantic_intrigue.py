@@ -53,8 +53,12 @@ Readings:
 
 * Reading (RI seducers): Jane seduces only through 1a; a married male may seduce under
   RI 4 (only RI 6 speaks of married seducers, and only of females); "a male PC or FAC who
-  is a henchman" is the PC or a male FAC henchman; the seducer must not be dead,
-  imprisoned, in hiding or stuck at war (D35 for females, the same limits for the others).
+  is a henchman" is the PC or a male FAC henchman.  Who may not seduce now is the
+  Ruleset's ``seducer_out_hook``: in the 1981 edition only the dead (neither §13.4.15 nor
+  the Romantic Intrigue text limits the seducer's situation: the errata-only note under
+  ruling R19); in the errata edition also one imprisoned, in hiding or stuck at war (D35
+  for females, the same limits for the others).  The target must still be in the
+  seducer's country (RI closing paragraph), so one stuck at war seduces nobody.
 * Reading (RC targets): an RC target must be unmarried or widowed (§13.4.15 excludes
   married characters and RI 5 extends only to married EACs); the consort is never a
   target.  In 1981 the reigning Monarch and his spouse are excluded too, by analogy with
@@ -103,7 +107,7 @@ from ..rules.marriage import engaged_valid, marry, wedding_pp_ok
 from ..rules.queries import henchmen, is_female, name, pc, status
 from ..rules.rolls import modified_roll
 from ..rules.ruleset import ruleset
-from ..rules.turn_steps import blocked, can_hold, join_faction, use_intrigue_grant
+from ..rules.turn_steps import blocked, can_hold, join_faction, seducer_out, use_intrigue_grant
 
 RI: Final = "romantic_intrigue"
 NEVER_SEDUCED: Final = frozenset({"george", "thomas"})  # RI 1c
@@ -145,7 +149,7 @@ def seducers(state: GameState, p: int) -> list[str]:
     pcid = state.players[p].pc
     hm: set[str] | None = None
     for cid, c in state.chars.items():
-        if c.owner != p or blocked(state, c):
+        if c.owner != p or seducer_out(state, c):  # D35 in the errata edition only
             continue
         if cid == "jane":
             out.append(cid)

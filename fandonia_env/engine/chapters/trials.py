@@ -12,7 +12,7 @@ hiding does not attend the trial.  ``to_trial`` with ``extradited=True`` is the 
 Links to the other chapters: hiding from a hearing schedules ``justice_go_hiding``
 (``hiding``); a sentence of Banished, Imprisoned or Awaiting Execution schedules
 ``justice_clemency`` (``clemency``, §38); ``imprison`` (§30.4, in ``rules/situation.py``) is also called by
-``hiding`` and ``clemency``; D27 (errata): ``counselor_leaves_court`` (``rules/court.py``) when a
+``hiding`` and ``clemency``; §13.1 (R19) and D27 (errata): ``leaves_court`` (``rules/court.py``) when a
 character is imprisoned or banished.  ES §30.10: ``death.py`` rolls the prison death and schedules
 ``justice_es_prison_death`` in the errata edition.
 """
@@ -27,7 +27,7 @@ from ..core.machine import ask, log, op, seq
 from ..core.state import Character, GameState
 from ..data.components import COUNTRY_NAMES, FANDONIA, JUDGES, NOBLES, ROYALS
 from ..data.tables import INTERROGATION, TRIAL, lookup
-from ..rules.court import counselor_leaves_court, vacate_step
+from ..rules.court import leaves_court, vacate_step
 from ..rules.effects import Ctx, apply_row, minister_of_justice
 from ..rules.queries import (
     abroad,
@@ -357,7 +357,7 @@ def justice_banish(state: GameState, choice: int, cid: str) -> None:
 def justice_banish_apply(state: GameState, cid: str, country: str) -> None:
     set_situation(state.wchar(cid), country, banished=True, wrongdoer=True)
     log(state, f"{name(cid)} is banished to {COUNTRY_NAMES[country]} (§28.6.2, §29).")
-    counselor_leaves_court(state, cid, "banished")  # D27 (errata)
+    leaves_court(state, cid, "banished")  # §13.1 (R19); D27 (errata)
 
 
 # ---------------------------------------------------------------------------

@@ -172,6 +172,9 @@ def new_turn(state: GameState) -> None:
         state.phase = "over"
         log(state, f"The game is stopped after {state.turn} turns (turn limit).")
         return
+    for pl in state.players:
+        if restricted(state, pl.idx):
+            pl.restricted_turn = state.turn  # §13.1, ruling R19: the turn ends with the PC away
     state.turn += 1
     state.tstate = {"ip_start": {str(pl.idx): pl.ip for pl in state.players}}
     state.crown = None
@@ -234,9 +237,10 @@ def player_turn(state: GameState, p: int) -> None:
         "done": [],
         "extra": 0,
         "no_more": False,
-        # §13.1: one activity until the turn after the PC is back in a normal situation
+        # §13.1, ruling R19: one activity while the PC is away now, was away earlier in this game
+        # turn, or ended the last one away (he returned to a normal situation in this turn)
         "restricted": (restricted(state, p) or was_restricted(state.tstate, p)
-                       or pl.restricted_turn >= state.turn - 1),
+                       or pl.restricted_turn == state.turn - 1),
         "imprisoned": c.imprisoned,
         "any_activity": 0,
         "intrigue": 0,
@@ -417,10 +421,10 @@ def _start_activity(state: GameState, p: int, key: str, waiver: bool, counter: b
 
 @op("activity_done")
 def activity_done(state: GameState) -> None:
-    """After each activity: the waiver ends, and the PP limit is enforced (§35.5)."""
+    """After each activity the waiver ends.  (The PP limit needs no step here: it is held after
+    every step of the game, ``queries.pp_limit_watch``, ruling R17.)"""
     if state.pt:
         state.pt["waiver"] = False
-    seq(state, ("pp_check_all", {}))
 
 
 @cache  # a pure function of the activity key (the catalogue's words)
@@ -475,9 +479,6 @@ def hand_limit_choice(state: GameState, choice: int, p: int) -> None:
 def end_of_turn(state: GameState) -> None:
     state.phase = "end_of_turn"
     state.active = None
-    for pl in state.players:
-        if restricted(state, pl.idx) or state.tstate.get(f"restricted_{pl.idx}"):
-            pl.restricted_turn = state.turn  # §13.1
     for pl in state.players:  # safety: nothing drawn survives the turn
         state.loyalty_pool.extend(pl.loyalty_drawn)
         pl.loyalty_drawn = []

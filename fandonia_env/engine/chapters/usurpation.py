@@ -2,11 +2,11 @@
 
 What lives here
 ---------------
-* op ``pp_check_all`` (§35.4-§35.5, A17, rulings R15, R16): every player, in player order, whose PP
+* op ``pp_check_all`` (§35.4-§35.5, A17, rulings R15-R17): every player, in player order, whose PP
   total is below ``queries.pp_required`` loses FACs/FARCs of his choice until he is within his limit.
-  Every PP loss schedules it at once (``queries.lose_pp``, ruling R15), whatever its source; the
-  turn sequence also runs it after each activity (a Status raised), and it is an end-of-turn hook
-  (priority 10).
+  Every PP loss schedules it at once (``queries.lose_pp``, ruling R15), whatever its source; so does
+  every step of the game that leaves a player short with someone to give up, whatever raised the
+  Status total (``queries.pp_limit_watch``, run by the machine after each step, ruling R17).
 * free action ``usurp`` (§36.1-§36.9, §36.12-§36.13; rulings A9, A13-A16, A53, A59).
 * free action ``farc_pardon`` (§36.10.4, ruling A51); §36.11 (lost Player Turn) in ``victory_check``.
 * end-of-turn hook ``victory_check`` (priority 90; §37, ruling A48) and op ``check_draw``
@@ -26,7 +26,7 @@ Readings (where the rules and rulings are silent)
   Monarch is never offered (A59): in the 1981 edition his Status counts toward the limit all the same
   (ruling R16), so the player gives up others; if none is left he stays short.  A FAC who is married
   (to anyone alive) dies (§35.5.3, ``kill`` with cause ``"pp_limit"``); any other lost FAC or FARC is
-  released to neutral (``release``).
+  released to neutral (``release``).  Who may be given up is ``queries.pp_candidates``.
 * Reading (§36.1, §36.13): a usurpation is a free action (not an activity) that a player may
   start at any point of his own Player Turn when his FARC is not already Monarch.  No explicit
   once-per-turn limit is needed: a failure kills his PC (his turn ends) and a success makes his
@@ -127,11 +127,10 @@ from ..rules.queries import (
     gain_pp,
     monarch_owner,
     name,
-    owned_ids,
     player_order,
+    pp_candidates,
     pp_required,
     pp_required_all,
-    pp_totals,
     take_card,
 )
 from ..rules.rule_queries import (
@@ -388,8 +387,7 @@ def _success(state: GameState, p: int, cid: str, rating: int, m_rating: int, q: 
     if bonus:  # D84, A34: once, when the FARC becomes Monarch
         gain_pp(state, p, bonus, "FARC Monarch bonus, ES §36.10.6")
         gain_ip(state, p, bonus, "FARC Monarch bonus, ES §36.10.6")
-    steps.append(("pp_check_all", {}))
-    seq(state, *steps)
+    seq(state, *steps)  # the PP limit check follows the Status he now counts (R16) at once (R17)
 
 
 def _failure(state: GameState, p: int, cid: str, rating: int, m_rating: int) -> None:
@@ -401,7 +399,6 @@ def _failure(state: GameState, p: int, cid: str, rating: int, m_rating: int) -> 
     if cid != "thomas":
         steps.append(("kill", {"cid": cid, "cause": "usurpation"}))
     steps.append(("kill", {"cid": state.players[p].pc, "cause": "usurpation"}))
-    steps.append(("pp_check_all", {}))
     seq(state, *steps)
 
 
@@ -459,16 +456,6 @@ def farc_pardon_chosen(state: GameState, choice: int, p: int) -> None:
 # ---------------------------------------------------------------------------
 # §35 PP limit and buying PP
 # ---------------------------------------------------------------------------
-
-
-def pp_candidates(state: GameState, p: int) -> list[str]:
-    """The FACs and FARCs p may give up to his PP limit (§35.5): those his total counts
-    (``queries.pp_totals``: §35.4-§35.6, A17, R16), in ``state.chars`` order, but never the Monarch
-    (a FARC Monarch is his for life, A59)."""
-    exempt = pp_totals(state).exempt
-    chars = state.chars
-    mon = state.monarch
-    return [cid for cid in owned_ids(state, p) if cid not in exempt and cid != mon and not chars[cid].dead]
 
 
 @op("pp_check_all")

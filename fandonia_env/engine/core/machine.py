@@ -40,6 +40,11 @@ from .records import DecisionContext
 from .state import EngineError, Frame, GameState
 
 OPS: Final[dict[str, Callable[..., None]]] = {}
+#: what runs after every step (an operation, or a decision taken), given the state and the step's
+#: frame: the rules that hold at all times and schedule their own step when broken (the PP limit,
+#: ruling R17: ``queries.pp_limit_watch``).  Filled by ``watch`` while the modules are imported,
+#: never during play.
+WATCHES: Final[list[Callable[[GameState, Frame], None]]] = []
 
 #: the player id of chance (OpenSpiel's ``kChancePlayerId``)
 CHANCE: Final = -1
@@ -62,6 +67,13 @@ def op(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
         return fn
 
     return deco
+
+
+def watch(fn: Callable[[GameState, Frame], None]) -> Callable[[GameState, Frame], None]:
+    """Run ``fn(state, step)`` after every step of every game (see ``WATCHES``); returns it unchanged."""
+    if fn not in WATCHES:
+        WATCHES.append(fn)
+    return fn
 
 
 def ask(player: int, kind: str, options: Iterable[int], then: str, ctx: DecisionContext | None = None,
@@ -175,13 +187,15 @@ def _step(state: GameState, action: int | None, chosen: list[list[Any]]) -> bool
 
 
 def _run_top(state: GameState) -> None:
-    """Pop the top frame and run it (a decision with one option is taken)."""
+    """Pop the top frame and run it (a decision with one option is taken), then the watches."""
     top = state.stack.pop()
     if top.op == "decide":
         a = top.args
         _call_choice(state, OPS[a["then"]], a["options"][0], a["then_args"])
     else:
         _call(state, OPS[top.op], top.args)
+    for w in WATCHES:
+        w(state, top)
 
 
 #: an operation -> the names of its parameters after ``state``, or None when it has other kinds
@@ -339,10 +353,13 @@ def apply(state: GameState, action: int) -> None:
 
 
 def _take(state: GameState, action: int) -> None:
-    """Take ``action`` (legal) for the decision on top."""
-    a = state.stack.pop().args
+    """Take ``action`` (legal) for the decision on top, then the watches."""
+    top = state.stack.pop()
+    a = top.args
     state.steps += 1
     _call_choice(state, OPS[a["then"]], action, a["then_args"])
+    for w in WATCHES:
+        w(state, top)
 
 
 # ---------------------------------------------------------------------------

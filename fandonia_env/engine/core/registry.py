@@ -9,8 +9,8 @@
   waived), and the activity must then not require or consume those cards.
 * ``FREE_ACTIONS``: things done during one's Player Turn that are not activities
   (§18.4 propose, §35.8 buy PP, §24.2 hide, §36 usurp...), same shape.
-* ``END_OF_TURN``, ``TURN_START``: the operations run at the end of all Player Turns (PP limits,
-  executions, suicides, prison deaths, romance, victory) and at the start of each Player Turn,
+* ``END_OF_TURN``, ``TURN_START``: the operations run at the end of all Player Turns (executions,
+  suicides, prison deaths, romance, victory) and at the start of each Player Turn,
   declared here in their order (the chapters register the operations, not their order).
 * ``ACTIVITY_ORDER``, ``FREE_ACTION_ORDER``: the order in which a Player Turn's decision offers
   the activities and free actions.  Every order is declared once in this module, never the
@@ -68,9 +68,10 @@ FREE_ACTION_ORDER: Final[tuple[str, ...]] = (
 #: operations (``{p}``) run at the start of every Player Turn, in this order: §30.10 prison deaths,
 #: the Prestige Table's turn-start effects, the errata's turn start of characters abroad (ES §20.8)
 TURN_START: Final[tuple[str, ...]] = ("justice_prison_deaths", "prestige_turn_start", "justice_es_turn_start")
-#: operations (no arguments) run at the end of all Player Turns, in this order: §35 PP limits,
-#: §30 executions / suicides / prison deaths, §18 romance sweep, §37 victory
-END_OF_TURN: Final[tuple[str, ...]] = ("pp_check_all", "justice_end_of_turn", "romance_sweep", "victory_check")
+#: operations (no arguments) run at the end of all Player Turns, in this order: §30 executions /
+#: suicides / prison deaths, §18 romance sweep, §37 victory (the §35 PP limit holds after every step,
+#: ruling R17: ``queries.pp_limit_watch``)
+END_OF_TURN: Final[tuple[str, ...]] = ("justice_end_of_turn", "romance_sweep", "victory_check")
 #: operations (``{countries}``) run when a war starts / ends (§7.10; none yet: proceedings frozen
 #: by a war resume by themselves, ruling A61), in this order
 WAR_START: Final[tuple[str, ...]] = ()

@@ -10,7 +10,8 @@ from typing import Any, Final
 
 from ..core import registry
 from ..core.machine import log
-from ..core.state import GameState
+from ..core.records import mark_restricted
+from ..core.state import Character, GameState
 from ..data.components import COUNTRY_NAMES, FANDONIA, OFFICES
 from ..data.tables import PROBLEMS
 from .queries import abroad, discard, name
@@ -83,10 +84,18 @@ def nothing(state: GameState, *args: Any) -> None:
     other edition, or only an optional rule, does something there (``rs.war_expulsion_hook``...)."""
 
 
-def counselor_leaves_court(state: GameState, cid: str, why: str) -> None:
-    """``cid`` is imprisoned, banished or goes into hiding (``why``: "imprisoned"...): the
-    justice chapter calls this where the situation is set; the Ruleset's
-    ``counselor_leaves_court_hook`` says what becomes of his 'Monarch's Counselor' card."""
+def leaves_court(state: GameState, cid: str, why: str) -> None:
+    """``cid`` is imprisoned, banished or goes into hiding (``why``: "imprisoned"...): the justice
+    chapters call this where the situation is set.
+
+    * §13.1, ruling R19: if he is a PC, his player may perform one activity in this game turn, also
+      when the PC is back in a normal situation before that player's turn comes (the turn's
+      ``restricted_<seat>`` flag, read when his Player Turn begins);
+    * the Ruleset's ``counselor_leaves_court_hook`` says what becomes of his 'Monarch's Counselor'
+      card: nothing in the 1981 edition (ruling R18), discarded in the errata (D27)."""
+    for pl in state.players:
+        if pl.pc == cid:
+            mark_restricted(state.tstate, pl.idx)
     registry.HOOKS[ruleset(state).counselor_leaves_court_hook](state, cid, why)
 
 
@@ -100,6 +109,13 @@ def counselor_card_discarded(state: GameState, cid: str, why: str) -> None:
     discard(state, c.counselor_card)
     state.wchar(cid).counselor_card = None
     log(state, f"{name(cid)} is {why}: his 'Monarch's Counselor' card is discarded (ES §14.2.4).")
+
+
+def counselor_present(c: Character) -> bool:
+    """§15.2, ruling R18: may this Monarch's Counselor act for his player (counsel the Monarch, ask
+    for §38 Clemency)?  Not when dead or abroad, a banished one included; imprisoned or in hiding in
+    Fandonia he still may (in the errata edition he has lost the card by then, D27)."""
+    return not c.dead and c.location == FANDONIA
 
 
 def has_counselor(state: GameState, p: int) -> bool:

@@ -5,8 +5,10 @@ these, never each other.
 
 from __future__ import annotations
 
+from ..core import registry
 from ..core.state import GameState
 from .queries import pp_required
+from .ruleset import ruleset
 
 
 def engaged_valid(state: GameState, cid: str) -> bool:
@@ -19,6 +21,28 @@ def engaged_valid(state: GameState, cid: str) -> bool:
     o = state.chars[other]
     return (o.engaged_to == cid and not c.dead and not o.dead and c.owner is not None
             and c.owner == o.owner)
+
+
+def proposal_locked(state: GameState, cid: str) -> bool:
+    """Does an engagement keep ``cid`` out of another proposal?  The Ruleset's
+    ``proposal_lock_hook``: never in the 1981 edition, while it stands in the errata one (D56)."""
+    locked: bool = registry.HOOKS[ruleset(state).proposal_lock_hook](state, cid)
+    return locked
+
+
+@registry.hook("no_engagement_lock")
+def no_engagement_lock(state: GameState, cid: str) -> bool:
+    """§18.4 (1981): the English text lets an engaged character take part in another proposal (the
+    errata-only note under ruling R19); an accepted one then replaces the engagement
+    (``romance._engage``)."""
+    return False
+
+
+@registry.hook("engagement_lock_d56")
+def engagement_lock_d56(state: GameState, cid: str) -> bool:
+    """D56 (ES §18.4.6): once a proposal is accepted neither character may propose or be proposed
+    to again until it is negated."""
+    return engaged_valid(state, cid)
 
 
 def marry(state: GameState, a: str, b: str) -> None:

@@ -14,8 +14,8 @@ from typing import Any, Final, Protocol, TypeVar
 
 from ..core import chance
 from ..core.actions import ID, NAME
-from ..core.machine import log, seq
-from ..core.state import Character, GameState, Scan
+from ..core.machine import log, seq, watch
+from ..core.state import Character, Frame, GameState, Scan
 from ..data.components import (
     CARD_TYPE_OF,
     CARD_TYPES,
@@ -418,7 +418,7 @@ class PPTotals:
     without it."""
 
     __slots__ = ("seen", "rs", "printed", "ccs", "crisis", "monarch", "pcs", "exempt", "st", "counted", "spouse",
-                 "named_by", "totals")
+                 "named_by", "totals", "quiet")
 
     def __init__(self, state: GameState) -> None:
         self.seen = 0
@@ -434,6 +434,8 @@ class PPTotals:
         self.spouse: dict[str, str | None] = {}  # every character's spouse, as last seen
         self.named_by: dict[str, set[str]] = {}  # who names each character as spouse, as last seen
         self.totals: list[int] = []
+        # what ``pp_limit_watch`` last found within the limit: (write log length, crisis, Monarch)
+        self.quiet: tuple[int, bool, str] | None = None
         self.build(state)
 
     def build(self, state: GameState) -> None:
@@ -622,6 +624,65 @@ def gain_pp(state: GameState, p: int, n: int, why: str = "") -> None:
 
 #: the operation that holds every player to his PP limit (``usurpation.pp_check_all``, §35.5)
 PP_CHECK_OP: Final = "pp_check_all"
+#: the steps of a PP limit check under way (``usurpation``): the check itself, a player's turn to
+#: give up characters, and (as the ``then`` of his decision) the character he gives up
+_PP_CHECK_STEPS: Final = frozenset({PP_CHECK_OP, "pp_check_player"})
+_PP_GIVE_UP: Final = "pp_lose_chosen"
+
+
+def pp_candidates(state: GameState, p: int) -> list[str]:
+    """The FACs and FARCs p may give up to his PP limit (§35.5): those his total counts
+    (``pp_totals``: §35.4-§35.6, A17, R16), in ``state.chars`` order, but never the Monarch (a FARC
+    Monarch is his for life, A59)."""
+    exempt = pp_totals(state).exempt
+    chars = state.chars
+    mon = state.monarch
+    return [cid for cid in owned_ids(state, p) if cid not in exempt and cid != mon and not chars[cid].dead]
+
+
+def pp_limit_broken(state: GameState) -> bool:
+    """Is some player short of his PP limit (§35.4) with a FAC or FARC he could give up (§35.5)?"""
+    totals = pp_totals(state).totals
+    for pl in state.players:
+        if pl.pp < totals[pl.idx] and pp_candidates(state, pl.idx):
+            return True
+    return False
+
+
+def _pp_check_step(f: Frame) -> bool:
+    """Is ``f`` a step of a PP limit check (the check, a player's turn, his give-up decision)?"""
+    return f.op in _PP_CHECK_STEPS or (f.op == "decide" and f.args["then"] == _PP_GIVE_UP)
+
+
+@watch
+def pp_limit_watch(state: GameState, step: Frame) -> None:
+    """Ruling R17 (§35.4-§35.5): the PP limit holds at all times.  Run by the machine after every
+    step: when a step has left a player short of his limit with someone to give up - whatever rose
+    (an office, a title, a Status doubled back after a crisis, a spouse's Status...) - the PP limit
+    check is scheduled at once, before play goes on: on top of what the step scheduled, but below the
+    decisions already put to a player (their options are set).  Nothing is scheduled while a check is
+    pending or under way (a loss schedules its own in ``lose_pp``, ruling R15; the check then covers
+    every player), right after a step of a check (so a check that leaves someone short cannot start
+    itself again and again), nor once the game is over."""
+    # nothing a total reads has changed since every player was found within his limit (a PP loss
+    # always goes through ``lose_pp``, which schedules the check itself, R15): the usual step
+    key = (len(state.writes), state.support == 0, state.monarch)
+    t = state.memo.get(_MEMO_PP)
+    if t is not None and t.quiet == key:
+        return
+    if state.over or _pp_check_step(step):
+        return
+    if not pp_limit_broken(state):
+        pp_totals(state).quiet = key
+        return
+    stack = state.stack
+    for f in stack:
+        if _pp_check_step(f):
+            return
+    i = len(stack)
+    while i > 0 and stack[i - 1].op == "decide":
+        i -= 1
+    stack.insert(i, Frame(PP_CHECK_OP, {}))
 
 
 def lose_pp(state: GameState, p: int, n: int, why: str = "") -> int:

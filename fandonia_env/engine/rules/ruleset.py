@@ -101,6 +101,8 @@ class Ruleset:
     seducers_hook: str  # registry hook listing a player's seducers: 1981 §13.4.15, or RI
     seduce_targets_hook: str  # registry hook listing a seducer's targets: 1981 §13.4.15, or RI
     seduction_hook: str  # registry hook running a seduction: 1981 §13.4.15, or ES (D35-D37) / RI
+    seducer_out_hook: str  # D35 (ES §13.4.15): the hook saying who cannot seduce now (1981: only the dead)
+    proposal_lock_hook: str  # D56 (ES §18.4.6): the hook saying whether an engagement keeps one out of proposals
     married_recruitment_hook: str | None  # RI 2: who joins when a married character is recruited
     married_treachery_hook: str | None  # RI 2: the negation window of that recruitment
     seduction_six_backfires: bool  # D36, A33 (ES §13.4.15): a natural 6 hands the seductress over
@@ -273,6 +275,8 @@ class Ruleset:
             seducers_hook="ri_seducers" if ri else "seducers_1981",
             seduce_targets_hook=("ri_seduce_targets_d90" if es else "ri_seduce_targets") if ri else "seduce_targets_1981",
             seduction_hook="ri_seduce_start" if es or ri else "seduce_1981",
+            seducer_out_hook="seducer_away_d35" if es else "seducer_dead",
+            proposal_lock_hook="engagement_lock_d56" if es else "no_engagement_lock",
             married_recruitment_hook="ri_married_joining" if ri else None,
             married_treachery_hook="ri_married_treachery" if ri else None,
             seduction_six_backfires=es,

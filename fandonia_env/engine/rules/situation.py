@@ -13,7 +13,7 @@ from ..core.actions import ID
 from ..core.machine import log, seq
 from ..core.state import Character, GameState
 from ..data.components import COUNTRIES, FANDONIA, ROYALS
-from .court import counselor_leaves_court, vacate_step
+from .court import leaves_court, vacate_step
 from .queries import abroad, name, stuck_at_war
 from .ruleset import ruleset
 
@@ -97,7 +97,7 @@ def imprison(state: GameState, cid: str, execute: bool, why: str) -> None:
     vac = vacate_step(state, cid)
     set_situation(state.wchar(cid), imprisoned=True, awaiting_execution=execute, wrongdoer=True)
     log(state, f"{name(cid)} is {why}.")
-    counselor_leaves_court(state, cid, "imprisoned")  # D27 (errata)
+    leaves_court(state, cid, "imprisoned")  # §13.1 (R19); D27 (errata)
     seq(state, vac)
 
 

@@ -195,6 +195,27 @@ def blocked(state: GameState, c: Character) -> bool:
     return c.dead or c.imprisoned or c.hiding or stuck_at_war(state, c)
 
 
+def seducer_out(state: GameState, c: Character) -> bool:
+    """May ``c`` not seduce now (§13.4.15, §38 Romantic Intrigue)?  The Ruleset's
+    ``seducer_out_hook``: in the 1981 edition only a dead character, in the errata one also one
+    imprisoned, in hiding or stuck in a country at war (D35)."""
+    out: bool = registry.HOOKS[ruleset(state).seducer_out_hook](state, c)
+    return out
+
+
+@registry.hook("seducer_dead")
+def seducer_dead(state: GameState, c: Character) -> bool:
+    """§13.4.15 (1981): the English text limits the target's situation, never the seducer's (the
+    errata-only note under ruling R19): a female imprisoned, in hiding or stuck abroad may seduce."""
+    return c.dead
+
+
+@registry.hook("seducer_away_d35")
+def seducer_away_d35(state: GameState, c: Character) -> bool:
+    """D35 (ES §13.4.15): a female imprisoned, in hiding or stuck in a country at war cannot seduce."""
+    return blocked(state, c)
+
+
 def can_hold(state: GameState, p: int, owners: Sequence[str] = (), titles: Sequence[str] = ()) -> bool:
     """§35.4: would p's PP cover his faction if ``owners`` joined it and each of
     ``titles`` gained one title?  (Weighed without writing the state: ``pp_required_with``.)"""

@@ -43,6 +43,8 @@ CASES = [
     (["-m", "fandonia_env.training.rllib_train", "--config", "configs/rllib_ppo.yaml", "--set", "out=OUT"], "ray", "rllib",
      "fandonia_env.training.rllib_train"),
     (["-m", "fandonia_env.compile"], "mypyc", "fast", "fandonia_env.compile"),
+    (["-m", "fandonia_env.datasets", "create", "--noble", "random-v1", "--episodes", "1", "--out", "OUT"], "minari",
+     "datasets", "fandonia_env.datasets"),
     (["scripts/ismcts_vs_nobles.py", "--games", "1", "--out", "OUT"], "pyspiel", "openspiel",
      "scripts/ismcts_vs_nobles.py"),
 ]
@@ -89,7 +91,7 @@ def test_require_extra_raises_or_exits_by_context(monkeypatch, capsys):
     assert e.value.code == 2
     assert capsys.readouterr().err == extra_message("serve", "fandonia_env.serve") + "\n"
     require_extra("serve", "fandonia_env.serve", modules=["json"], cli=True)  # present: nothing happens
-    with pytest.raises(ValueError, match=r"unknown extra 'srve'; extras: \['fast', "):
+    with pytest.raises(ValueError, match=r"unknown extra 'srve'; extras: \['datasets', 'fast', "):
         require_extra("srve", "x")
 
 

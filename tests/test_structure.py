@@ -52,6 +52,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("apps", ("fandonia_env.apps",)),  # front ends: terminal game, bot, demo, bench
     ("serve", ("fandonia_env.serve",)),  # the game server and its pages
     ("training", ("fandonia_env.training",)),  # recipes: use everything below, nothing uses them
+    ("datasets", ("fandonia_env.datasets",)),  # Minari datasets of the nobles' games, behaviour cloning from them
     # the package root and its thin entry points (old import paths, ``python -m fandonia_env.X``): they
     # only import from the folders; nothing inside the package imports them
     ("entry", ("fandonia_env",)),

@@ -26,6 +26,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "fast": ("mypyc", "setuptools"),
     "tournament": ("openskill", "matplotlib", "tqdm"),
     "openspiel": ("pyspiel",),
+    "datasets": ("minari", "h5py", "jax"),
 }
 
 

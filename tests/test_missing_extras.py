@@ -43,6 +43,10 @@ CASES = [
     (["-m", "fandonia_env.training.rllib_train", "--config", "configs/rllib_ppo.yaml", "--set", "out=OUT"], "ray", "rllib",
      "fandonia_env.training.rllib_train"),
     (["-m", "fandonia_env.compile"], "mypyc", "fast", "fandonia_env.compile"),
+    (["-m", "fandonia_env.datasets", "create", "--noble", "random-v1", "--episodes", "1", "--out", "OUT"], "minari",
+     "datasets", "fandonia_env.datasets"),
+    (["scripts/ismcts_vs_nobles.py", "--games", "1", "--out", "OUT"], "pyspiel", "openspiel",
+     "scripts/ismcts_vs_nobles.py"),
 ]
 
 
@@ -87,7 +91,7 @@ def test_require_extra_raises_or_exits_by_context(monkeypatch, capsys):
     assert e.value.code == 2
     assert capsys.readouterr().err == extra_message("serve", "fandonia_env.serve") + "\n"
     require_extra("serve", "fandonia_env.serve", modules=["json"], cli=True)  # present: nothing happens
-    with pytest.raises(ValueError, match=r"unknown extra 'srve'; extras: \['fast', "):
+    with pytest.raises(ValueError, match=r"unknown extra 'srve'; extras: \['datasets', 'fast', "):
         require_extra("srve", "x")
 
 
@@ -113,3 +117,13 @@ def test_the_readme_lists_every_extra_by_use():
     assert table, "README.md has no table of the extras (a header row starting '| extra |')"
     rows = {m.group(1) for m in re.finditer(r"^\| `([a-z]+)` \|", table.group(0), re.M)}
     assert rows == set(extras), (sorted(rows), sorted(extras))
+
+
+def test_an_openspiel_agent_id_without_the_extra_names_the_extra(tmp_path):
+    code = ("from fandonia_env.agents import check_agent\n"
+            "try:\n    check_agent('openspiel:ismcts?simulations=4')\n"
+            "except ValueError as e:\n    print(e)\n")
+    out = _run(["-c", code], "pyspiel", tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == ("agent 'openspiel:ismcts?simulations=4': "
+                                  + extra_message("openspiel", "fandonia_env.openspiel"))

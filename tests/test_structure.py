@@ -40,7 +40,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engine.rules", ("fandonia_env.engine.rules",)),
     ("engine.chapters", ("fandonia_env.engine.chapters",)),
     ("engine.face", ("fandonia_env.engine.face", "fandonia_env.engine")),
+    # the optional extras and their guard (stdlib only): any layer may check its extra with it
+    ("extras", ("fandonia_env.extras",)),
     ("spaces", ("fandonia_env.spaces",)),  # observation encoders and their registry
+    ("openspiel", ("fandonia_env.openspiel",)),  # the game for OpenSpiel (pyspiel) and its bots: engine + encoders
     ("agents", ("fandonia_env.agents",)),  # nobles: see only their seat's view
     ("words", ("fandonia_env.words",)),  # the plain words people read: prompts, options, glossary, race
     ("tools", ("fandonia_env.tools",)),  # command-line options, progress bar, extras check; the mypyc build
@@ -49,6 +52,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("apps", ("fandonia_env.apps",)),  # front ends: terminal game, bot, demo, bench
     ("serve", ("fandonia_env.serve",)),  # the game server and its pages
     ("training", ("fandonia_env.training",)),  # recipes: use everything below, nothing uses them
+    ("datasets", ("fandonia_env.datasets",)),  # Minari datasets of the nobles' games, behaviour cloning from them
     # the package root and its thin entry points (old import paths, ``python -m fandonia_env.X``): they
     # only import from the folders; nothing inside the package imports them
     ("entry", ("fandonia_env",)),

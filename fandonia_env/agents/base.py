@@ -51,18 +51,26 @@ PREFIXES: dict[str, Callable[..., Agent]] = {}
 
 
 def register_prefix(prefix: str, factory: Callable[..., Agent]) -> None:
+    """Agent ids starting with ``prefix`` are built by ``factory(spec, seed=..., **kw)``.  By default the
+    rest of the id names a policy file (``ppo:PATH``, ``search:PATH?knob=value``), which ``check_agent``
+    looks for; a factory with a ``check_spec(spec)`` attribute checks its ids itself (``openspiel:...``)."""
     if prefix in PREFIXES:
         raise ValueError(f"agent prefix {prefix!r} is already registered")
     PREFIXES[prefix] = factory
 
 
 def check_agent(agent_id: str) -> None:
-    """Raise ValueError unless ``agent_id`` is a registered id or a ``ppo:PATH`` of an existing file."""
+    """Raise ValueError unless ``agent_id`` is a registered id, a ``ppo:PATH`` of an existing file, or an id
+    that its prefix's ``check_spec`` accepts."""
     if agent_id in AGENTS:
         return
     if isinstance(agent_id, str):
-        for prefix in PREFIXES:
+        for prefix, factory in PREFIXES.items():
             if agent_id.startswith(prefix):
+                check = getattr(factory, "check_spec", None)
+                if check is not None:  # a prefix whose ids name no file (openspiel:ismcts?...)
+                    check(agent_id)
+                    return
                 import os
 
                 path = agent_id[len(prefix):].split("?", 1)[0]  # search:PATH?knob=value
@@ -71,8 +79,10 @@ def check_agent(agent_id: str) -> None:
                 if not path and prefix == PPO_PREFIX:
                     raise ValueError(f"agent {agent_id!r}: ppo: needs the path of a policy file")
                 return
-    raise ValueError(f"unknown agent {agent_id!r}; registered: {sorted(AGENTS)} (or "
-                     f"{' / '.join(p + 'PATH' for p in sorted(PREFIXES)) or 'ppo:PATH'} to a policy file)")
+    files = [p + "PATH" for p in sorted(PREFIXES) if not hasattr(PREFIXES[p], "check_spec")] or ["ppo:PATH"]
+    specs = [p + "..." for p in sorted(PREFIXES) if hasattr(PREFIXES[p], "check_spec")]
+    raise ValueError(f"unknown agent {agent_id!r}; registered: {sorted(AGENTS)} (or {' / '.join(files)} to a "
+                     f"policy file{''.join(', or ' + s for s in specs)})")
 
 
 def make_agent(agent_id: str, seed: int | None = None, **kw: Any) -> Agent:

@@ -199,4 +199,10 @@ class NobleISMCTSV1(Agent):
         return v
 
 
+def seat_score(g: Game, q: int) -> float:
+    """noble-ismcts-v1's heuristic score of seat ``q``'s position (``NobleISMCTSV1.evaluate`` turns the
+    seats' scores into shares); the OpenSpiel agents' rollouts end with it (``openspiel_bot``)."""
+    return NobleISMCTSV1._score(g, q)
+
+
 register("noble-ismcts-v1", NobleISMCTSV1)

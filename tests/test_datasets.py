@@ -146,3 +146,17 @@ def test_behaviour_cloning_trains_a_policy_the_tournament_plays(datasets_path, t
     r = run_tournament(lineup=[m["agent"], "noble-rule-v1"], games=2, max_turns=3, jobs=1, progress=False,
                        plot=False, bootstrap=10, rules={"preset": "errata"})
     assert r.summary["agents"][m["agent"]]["games"] == 2
+
+
+def test_the_cloning_command_measures_to_the_rules_end_on_the_seeds_given(datasets_path, tmp_path, capsys):
+    """`bc` measures strength as the project does: no turn limit unless asked (ruling R11), on a seed range the
+    user names (fresh deals), whatever turn limit the dataset was recorded under (12 here)."""
+    pytest.importorskip("torch")
+    args = ["bc", "--dataset", DATASET, "--path", str(datasets_path), "--out", str(tmp_path / "bc"),
+            "--set", "epochs=1", "--set", "hidden=[32]", "--set", "entity_hidden=8", "--set", "entity_dim=4",
+            "--set", "progress=false", "--set", "threads=1"]
+    assert main(args + ["--seed", "44300000"]) == 0
+    cmd = capsys.readouterr().out.split("measure it: ")[1]
+    assert "--seed 44300000 --max-turns 0 --preset errata" in cmd
+    with pytest.raises(SystemExit):
+        main(args + ["--seed", "-1"])

@@ -68,6 +68,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--games", type=int, default=0,
                    help="then measure the policy in a tournament of this many games against the dataset's noble at "
                         "every other seat, on the dataset's rules (default 0: print the command)")
+    b.add_argument("--seed", type=seed_arg, default=0,
+                   help="first deal seed of that tournament: use seeds no training or tuning saw (default 0)")
+    b.add_argument("--max-turns", type=max_turns_arg, default=None,
+                   help="the tournament's turn limit (default 0: none, strength is measured to the rules' end)")
     b.add_argument("--jobs", type=positive_int, default=None, help="the tournament's worker processes")
     return ap
 
@@ -97,7 +101,7 @@ def _bc(a: argparse.Namespace, ds: Any) -> int:
     rules = ([f"--preset {meta['preset']}"] if meta.get("preset") else
              [f"--edition {meta['edition']}", f"--optional {','.join(meta['optional'])}"])
     cmd = (f"python -m fandonia_env.tournament --lineup {','.join(lineup)} --games 1000 "
-           f"--max-turns {meta['max_turns'] or 0} {' '.join(rules)}")
+           f"--seed {a.seed} --max-turns {a.max_turns or 0} {' '.join(rules)}")
     if a.games <= 0:
         print(f"measure it: {cmd}")
         return 0
@@ -105,7 +109,7 @@ def _bc(a: argparse.Namespace, ds: Any) -> int:
 
     rules_kw = {"preset": meta["preset"]} if meta.get("preset") else {"edition": meta["edition"],
                                                                        "optional": meta["optional"]}
-    show_result(run_tournament(lineup=lineup, games=a.games, max_turns=meta["max_turns"], jobs=a.jobs,
+    show_result(run_tournament(lineup=lineup, games=a.games, seed=a.seed, max_turns=a.max_turns, jobs=a.jobs,
                                out=str(Path(a.out) / "tournament"), rules=rules_kw))
     return 0
 

@@ -22,7 +22,7 @@ router = APIRouter()
 def create_game(body: CreateGame, manager: Mgr) -> Any:
     rules = body.rules.model_dump() if body.rules is not None else None
     r, tokens = manager.create(body.seats, rules, None if body.seed is None else int(body.seed), body.start,
-                               body.public_seed)
+                               body.public_seed, body.rated, body.advisor)
     seats = []
     for info, tok in zip(seat_infos(r.seats), tokens):
         url = f"/games/{r.gid}/seats/{info['seat']}" if info["kind"] == HUMAN else None

@@ -52,7 +52,7 @@
     const { sw, body } = panel(anchor, "advisor-sec");
     let state = null, asked = null, allowed = null;
     async function update() {
-      if (allowed === null) return;  // the game's summary is not in yet
+      if (allowed !== true) return;  // the summary is not in yet, or the game does not allow the advisor
       if (!sw.checked) { delete body.dataset.suggestion; F.fill(body, h("p", { class: "hint", text: "Switch on to see what the strongest noble would play." })); return; }
       if (!state || !state.decision) { delete body.dataset.suggestion; F.fill(body, h("p", { class: "hint", text: "Nothing to advise on now." })); return; }
       const step = state.step;

@@ -39,6 +39,7 @@ def play_game(n: int, edition: str, seed: int, times: list[float]) -> list[tuple
     seen: list[tuple[int, float]] = []
     while not g.over:
         p = g.current_player()
+        assert p is not None
         v, legal = g.view(p, log=False), g.legal_actions()
         t0 = time.perf_counter()
         a = advice_words(v, bot=adv)

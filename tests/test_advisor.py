@@ -203,6 +203,9 @@ def test_rated_games_refuse_the_advisor_unless_allowed_and_say_so(client, tmp_pa
     assert r.status_code == 200 and r.json()["step"] == st["step"]
     plain = create(client, seats=["human", "noble-rule-v1"])
     assert client.get(f"/games/{plain['game_id']}").json()["rated"] is False
+    listed = {x["game_id"]: (x["rated"], x["advisor"]) for x in client.get("/games").json()["games"]}
+    assert listed[rated["game_id"]] == (True, False) and listed[off["game_id"]] == (False, False)
+    assert listed[on["game_id"]] == (True, True) and listed[plain["game_id"]] == (False, True)
     assert client.post("/games", json={"seats": ["human", "human"], "rated": "yes"}).status_code == 422
 
 
@@ -344,13 +347,20 @@ def test_rated_game_page_shows_the_advisor_off_and_the_replay_page_advises_every
     from fandonia_env.serve.client import Client
 
     c = Client(server.url)
-    r = c.http.post("/games", json={"seats": ["human", "noble-rule-v1"], "rated": True}).json()
     page, errors = _page(browser)
-    page.goto(f"{server.url}/ui/play.html#game={r['game_id']}&seat=0&token={r['seats'][0]['token']}")
+    page.goto(server.url + "/ui/")  # the set-up page's "Rated game" box
+    page.wait_for_selector("#seat-1 option[value='noble-rule-v1']", state="attached")
+    page.select_option("#players", "2")
+    page.select_option("#seat-1", "noble-rule-v1")
+    page.check("#rated")
+    page.click("#create")
+    page.wait_for_url("**/play.html#game=*")
+    gid = dict(x.split("=", 1) for x in page.url.split("#", 1)[1].split("&"))["game"]
+    assert c.summary(gid)["rated"] is True and c.summary(gid)["advisor"] is False
     page.wait_for_selector("#advisor-switch[disabled]", timeout=30_000)
     assert "off in this game" in page.inner_text("#advisor-body")
     g = c.create(["noble-ppo-v2", "noble-rule-v1", "random-v1"], rules={"preset": "short-game", "max_turns": 2},
-                 seed=11)
+                 seed=11, public_seed=True)
     t0 = time.monotonic()
     while c.summary(g["game_id"])["status"] == "playing":
         assert time.monotonic() - t0 < 120
@@ -359,7 +369,9 @@ def test_rated_game_page_shows_the_advisor_off_and_the_replay_page_advises_every
     page.wait_for_selector("#position:has-text('position 0 / ')")
     page.check("#advisor-switch")
     seen = set()
-    for _ in range(6):
+    for _ in range(80):  # until two seats' advice was shown
+        if len(seen) >= 2:
+            break
         pos = page.inner_text("#position").split()[1]
         page.wait_for_selector(f"#advisor-body[data-step='{pos}'][data-suggestion]", timeout=30_000)
         text = page.inner_text("#advisor-body")

@@ -57,7 +57,7 @@ def advisor_noble(noble: str = DEFAULT_NOBLE) -> PPOAgent:
     if not isinstance(bot, PPOAgent):
         raise AdvisorError(f"{noble!r} cannot advise: only a policy noble (noble-ppo-v2, ppo:PATH) has a value head "
                            "and a move computed from the view alone")
-    if bot.temperature != 0.0 or bot.policy.encoder.memory:
+    if bot.temperature != 0.0 or bot.policy.encoder is None or bot.policy.encoder.memory:
         raise AdvisorError(f"{noble!r} cannot advise: its move is sampled or depends on earlier decisions")
     return bot
 

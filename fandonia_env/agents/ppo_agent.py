@@ -235,6 +235,7 @@ class PPOAgent(Agent):
         """(the logits of ``legal``, in their order; the value head's estimate) from the seat's view, as
         ``act`` reads them; changes nothing (the advisor, ``agents.advisor``, asks this)."""
         enc = self.policy.encoder
+        assert enc is not None  # __init__ refuses a policy without one
         sv = as_seat_view(view)  # the seat's view is all an encoder reads
         x = enc.observe(sv, None, self.prev_kind) if enc.memory else enc.observe(sv)
         logits, value = self.policy.forward(x)
@@ -243,7 +244,7 @@ class PPOAgent(Agent):
     def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
         sv = as_seat_view(view)
         z, _ = self.scores(sv, legal)
-        if self.policy.encoder.memory and len(legal) > 1:
+        if self.policy.encoder is not None and self.policy.encoder.memory and len(legal) > 1:
             self.prev_kind = "other" if sv.decision is None else sv.decision.kind
         if self.temperature == 0.0:
             return greedy(legal, z)

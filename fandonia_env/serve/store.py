@@ -150,11 +150,12 @@ class Store:
         with self.lock:
             total = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             rows = self.conn.execute(
-                "SELECT id, created, updated, config, seats, status, result, winner, seeding FROM games "
+                "SELECT id, created, updated, config, seats, status, result, winner, seeding, options FROM games "
                 "ORDER BY created, id LIMIT ? OFFSET ?", (limit, offset)).fetchall()
         return total, [{"id": r[0], "created": r[1], "updated": r[2], "config": json.loads(r[3]),
                         "seats": json.loads(r[4]), "status": r[5], "result": r[6], "winner": r[7],
-                        "seeding": None if r[8] is None else json.loads(r[8])} for r in rows]
+                        "seeding": None if r[8] is None else json.loads(r[8]),
+                        "options": None if r[9] is None else json.loads(r[9])} for r in rows]
 
     def actions(self, gid: str, after: int = 0) -> list[tuple[int, int, int]]:
         """(idx, seat, action) of the actions with idx >= after, in order."""

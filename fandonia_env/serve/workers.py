@@ -131,6 +131,12 @@ NO_PRIVATE: list[int] = []
 DEFAULT_OPTIONS: Mapping[str, Any] = MappingProxyType({"rated": False, "advisor": True})
 
 
+def game_options(stored: dict[str, Any] | None) -> dict[str, bool]:
+    """A game's set-up options (``rated``, ``advisor``) from its row (None: a game from before issue 43)."""
+    opts = {**DEFAULT_OPTIONS, **(stored or {})}
+    return {"rated": bool(opts["rated"]), "advisor": bool(opts["advisor"])}
+
+
 def seat_infos(seats: list[str]) -> list[dict[str, Any]]:
     return [{"seat": i, "kind": "human" if s == HUMAN else "agent", "agent": None if s == HUMAN else s}
             for i, s in enumerate(seats)]
@@ -149,7 +155,7 @@ class GameRunner:
         #: database from before chosen seeds were kept secret, or one started from a saved game)
         self.seeding: dict[str, Any] | None = row.get("seeding")
         #: set-up choices besides the rules: ``rated`` and whether the seats may ask the ``advisor`` (issue 43)
-        self.options: dict[str, Any] = {**DEFAULT_OPTIONS, **(row.get("options") or {})}
+        self.options: dict[str, Any] = game_options(row.get("options"))
         self.seats: list[str] = [s["agent"] or HUMAN for s in row["seats"]]
         self.token_hashes: list[str | None] = row["tokens"]
         self.created: float = row["created"]
@@ -225,7 +231,7 @@ class GameRunner:
                 "result": self.game.result,
                 "winner": self.game.winner, "created": self.created,
                 "updated": self.created if self.status == "playing" else self.updated,
-                "rated": bool(self.options["rated"]), "advisor": bool(self.options["advisor"])}
+                **self.options}
 
     def noble_to_move(self) -> int | None:
         if self.status != "playing" or self.closed or self.game.over:

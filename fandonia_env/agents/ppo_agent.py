@@ -201,6 +201,12 @@ def load_policy(path: str | os.PathLike[str]) -> NumpyPolicy:
     return pol
 
 
+def greedy(legal: list[int], z: np.ndarray) -> int:
+    """The id of ``legal`` with the highest logit ``z`` (the first of equals): what a noble at temperature 0
+    plays, and what the advisor suggests."""
+    return int(legal[int(np.argmax(z))])
+
+
 class PPOAgent(Agent):
     """Plays a trained policy from its own view (argmax, or a sample at ``temperature`` > 0)."""
 
@@ -225,19 +231,23 @@ class PPOAgent(Agent):
             self.rng = np.random.default_rng(seed)
         self.prev_kind = None
 
-    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+    def scores(self, view: SeatView | dict[str, Any], legal: list[int]) -> tuple[np.ndarray, float]:
+        """(the logits of ``legal``, in their order; the value head's estimate) from the seat's view, as
+        ``act`` reads them; changes nothing (the advisor, ``agents.advisor``, asks this)."""
         enc = self.policy.encoder
+        assert enc is not None  # __init__ refuses a policy without one
         sv = as_seat_view(view)  # the seat's view is all an encoder reads
-        if enc.memory:
-            x = enc.observe(sv, None, self.prev_kind)
-            if len(legal) > 1:
-                self.prev_kind = "other" if sv.decision is None else sv.decision.kind
-        else:
-            x = enc.observe(sv)
-        logits, _ = self.policy.forward(x)
-        z = logits[0, legal]
+        x = enc.observe(sv, None, self.prev_kind) if enc.memory else enc.observe(sv)
+        logits, value = self.policy.forward(x)
+        return logits[0, legal], float(value[0])
+
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+        sv = as_seat_view(view)
+        z, _ = self.scores(sv, legal)
+        if self.policy.encoder is not None and self.policy.encoder.memory and len(legal) > 1:
+            self.prev_kind = "other" if sv.decision is None else sv.decision.kind
         if self.temperature == 0.0:
-            return int(legal[int(np.argmax(z))])
+            return greedy(legal, z)
         z = (z - z.max()) / self.temperature
         p = np.exp(z)
         p /= p.sum()

@@ -9,7 +9,9 @@ every player's IP/PP/hand size/cards in front, your hand and drawn counters, the
 lines - and choose by number. Every question and choice is in plain words (``fandonia_env.wording``, the
 same words as the server's play page); a fatal or risky choice (a usurpation, an assassination, a duel, a
 dangerous table roll) shows its odds and what is lost and asks ``y/n`` first. At any decision: ``help``,
-``status`` (the race for the throne and your faction), ``explain N`` (more about option N), ``view`` (the
+``status`` (the race for the throne and your faction), ``explain N`` (more about option N), ``advise`` (what
+the strongest noble would play here, its estimate of your chance to win and the options it weighs; ``--advisor``
+shows it at every decision), ``view`` (the
 whole table), ``hand``, ``court``, ``log [N]``, ``save FILE``, ``load FILE``, ``quit``. Bad input is
 answered with what was wrong and what is allowed; it never ends the game. A saved file is a game record (rules, seats, every action
 and the current position) that ``load`` resumes and the server's replay page opens.
@@ -51,6 +53,8 @@ HELP = """Commands (at any decision):
   status       the race for the throne (goal, each player's claim, PP/IP/Status, countdown, odds) and
                your faction
   explain N    more about option N: what it does, the rule, the risk
+  advise       the advisor: what the strongest noble (noble-ppo-v2) would choose here, its estimate of
+               your chance to win from here and the options it weighs (--advisor: at every decision)
   view         the whole table: kingdom, throne and succession, players, court, your hand
   hand         your hand and drawn counters
   court        the 47 characters (Status, office, title, faction, situation)
@@ -160,6 +164,7 @@ class Session:
             self.bots.append(bot)
         self.shown = 0  # log lines already printed
         self.words: list[dict[str, Any]] = []  # the plain words of the options shown (wording.decision_words)
+        self.advisor = False  # show the advisor's advice at every decision (--advisor)
 
     # -- state changes -----------------------------------------------------------------------
     def apply(self, a: int) -> None:
@@ -355,6 +360,21 @@ class Session:
             c = o["confirm"]
             self.say(f"   risky: chance of success {odds_text(c['odds'])}; {c['lose']}")
 
+    def show_advice(self, options: list[int]) -> None:
+        """The advisor (``words.advice``): the noble's choice among the options shown, by their numbers."""
+        from ..words.advice import AdvisorError, advice_words
+
+        try:
+            a = advice_words(self.game.view(self.seat, log=False))
+        except AdvisorError as e:
+            raise PlayError(f"no advice: {e}") from None
+        num = {a_id: i for i, a_id in enumerate(options, 1)}
+        s = a["suggestion"]
+        self.say(f"advisor ({a['noble']}): choose {num[s['id']]}) {s['label']} ({round(100 * s['prob'])}% of its "
+                 f"weight); its estimate of your chance to win from here: {round(100 * a['win_chance'])}%")
+        self.say("   it weighs: " + "; ".join(f"{num[w['id']]}) {w['label']} {round(100 * w['prob'])}%"
+                                          for w in a["weighs"]))
+
     def option(self, k: int, options: list[int]) -> dict[str, Any]:
         """The words of option number ``k`` (1-based) of the decision shown."""
         words = self.words
@@ -406,6 +426,8 @@ class Session:
             self.show_status()
         elif w == "explain":
             self.explain(arg, options)
+        elif w in ("advise", "advice", "advisor"):
+            self.show_advice(options)
         elif w == "view":
             self.show_view()
         elif w == "hand":
@@ -429,7 +451,7 @@ class Session:
             return -1
         else:
             raise PlayError(f"unknown command {word!r}: type a number 1-{len(options)}, or help, status, explain N, "
-                            "view, hand, court, log, save FILE, load FILE, quit")
+                            "advise, view, hand, court, log, save FILE, load FILE, quit")
         return None
 
 
@@ -448,6 +470,11 @@ def play(session: Session, inp: TextIO = sys.stdin) -> int:
             s.say(f"Game over: {g.result}{who} (turn {g.state.turn}, {len(s.actions)} actions).")
             return 0
         options = s.show_decision()
+        if s.advisor:
+            try:
+                s.show_advice(options)
+            except PlayError as e:
+                s.say(f"error: {e}")
         while True:
             s.out.write(f"choose 1-{len(options)} (or help)> ")
             s.out.flush()
@@ -463,6 +490,7 @@ def play(session: Session, inp: TextIO = sys.stdin) -> int:
             if r is None:
                 continue
             if isinstance(r, Session):
+                r.advisor = s.advisor
                 s = r
                 s.shown = max(0, len(s.game.log_lines(s.seat)) - 15)  # the last lines, for context
                 break
@@ -491,6 +519,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--seed", type=seed_arg, default=None, help="the game's seed (random if omitted)")
     ap.add_argument("--max-turns", type=max_turns_arg, default=None, help="end the game after this many turns")
     ap.add_argument("--load", default=None, metavar="FILE", help="resume a game saved with 'save FILE'")
+    ap.add_argument("--advisor", action="store_true",
+                    help="show the advisor (what noble-ppo-v2 would choose, its estimate of your chance to win) at "
+                         "every decision; the 'advise' command shows it once")
     add_rules_args(ap)
     a = ap.parse_args(argv)
     a.rules = rules_from_args(a, ap)
@@ -515,6 +546,7 @@ def main(argv: list[str] | None = None) -> int:
     except (PlayError, ConfigError, StateError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    s.advisor = a.advisor
     try:
         return play(s)
     except KeyboardInterrupt:

@@ -53,6 +53,11 @@ class CreateGame(BaseModel):
     start: dict[str, Any] | None = Field(
         None, description="a saved game (Game.to_json) to start from; its rules and seed are used, so "
                           "'rules' and 'seed' must be omitted")
+    rated: StrictBool = Field(
+        False, description="a rated game: the advisor is off unless 'advisor' is true (issue 43)")
+    advisor: StrictBool | None = Field(
+        None, description="may a seat ask the advisor (GET /games/{id}/seats/{seat}/advice)? Default: yes, "
+                          "unless the game is rated")
 
     @field_validator("seed", mode="before")
     @classmethod
@@ -90,6 +95,8 @@ class GameSummary(BaseModel):
     winner: int | None = None
     created: float
     updated: float = Field(description="when the game ended (equal to created while it is being played)")
+    rated: bool = Field(False, description="a rated game (set at creation)")
+    advisor: bool = Field(True, description="whether the seats may ask the advisor while the game is played")
 
 
 class GameList(BaseModel):
@@ -271,3 +278,28 @@ class ReplayFrame(BaseModel):
     next_action: dict[str, Any] | None
     view: dict[str, Any] = Field(description="the public view, with the whole log ({turn, text, to})")
     hidden: list[dict[str, Any]] = Field(description="every player's hand and drawn counters")
+
+
+class AdvisedOption(BaseModel):
+    id: int = Field(description="action id, one of the decision's options")
+    name: str = Field(description="the catalogue name of the id (actions.NAME)")
+    label: str = Field(description="plain words, as the option's own label")
+    prob: float = Field(description="the noble policy's probability of it: softmax of its logits over the options")
+
+
+class Advice(BaseModel):
+    """The advisor (issue 43): what the noble would play here, from the seat's view only."""
+
+    seat: int
+    step: int = Field(description="the seat's step the advice belongs to (as SeatState.step)")
+    noble: str = Field(description="the noble that advises, e.g. 'noble-ppo-v2'")
+    suggestion: AdvisedOption = Field(description="the option the noble plays in this position (its argmax)")
+    win_chance: float = Field(description="the noble's own estimate of the seat's chance to win from here (its value "
+                                          "head read as a win probability: docs/server.md, 'The advisor')")
+    value: float = Field(description="the value head itself: the expected zero-sum reward (docs/rewards.md)")
+    weighs: list[AdvisedOption] = Field(description="the two or three options it rates highest, best first")
+    n_options: int = Field(description="how many options the decision has")
+    text: str = Field(description="all of it in one plain sentence")
+    ms: float = Field(description="how long the advice took, milliseconds")
+    index: int | None = Field(None, description="replay advice: the frame")
+    played: int | None = Field(None, description="replay advice: the id actually played at the frame")

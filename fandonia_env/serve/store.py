@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT,
     winner INTEGER,
     n_actions INTEGER NOT NULL DEFAULT 0,
-    seeding TEXT
+    seeding TEXT,
+    options TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id TEXT NOT NULL,
@@ -68,6 +69,8 @@ class Store:
         cols = {r[1] for r in self.conn.execute("PRAGMA table_info(games)").fetchall()}
         if "seeding" not in cols:  # a database written before chosen seeds were kept secret (issue 41)
             self.conn.execute("ALTER TABLE games ADD COLUMN seeding TEXT")
+        if "options" not in cols:  # a database written before rated games and the advisor (issue 43)
+            self.conn.execute("ALTER TABLE games ADD COLUMN options TEXT")
 
     def journal_mode(self) -> str:
         with self.lock:
@@ -80,17 +83,18 @@ class Store:
     # -- writes ---------------------------------------------------------------------
     def create_game(self, gid: str, config: dict[str, Any], seats: list[dict[str, Any]],
                     start: dict[str, Any] | None, token_hashes: list[str | None],
-                    seeding: dict[str, Any] | None = None) -> None:
+                    seeding: dict[str, Any] | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game's row; ``seeding`` (``seeds.game_seed``): whether its seed is public, the chosen
-        seed and the secret it was mixed with (never sent while the game is played)."""
+        seed and the secret it was mixed with (never sent while the game is played); ``options``: the game's
+        set-up choices besides the rules (``{"rated", "advisor"}``, issue 43)."""
         now = time.time()
         with self.lock:
             self.conn.execute(
-                "INSERT INTO games (id, created, updated, config, seats, start, tokens, status, seeding) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?)",
+                "INSERT INTO games (id, created, updated, config, seats, start, tokens, status, seeding, options) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'playing', ?, ?)",
                 (gid, now, now, json.dumps(config), json.dumps(seats),
                  None if start is None else json.dumps(start), json.dumps(token_hashes),
-                 None if seeding is None else json.dumps(seeding)))
+                 None if seeding is None else json.dumps(seeding), None if options is None else json.dumps(options)))
 
     def add_action(self, gid: str, idx: int, seat: int, action: int, *, status: str,
                    result: str | None, winner: int | None,
@@ -131,7 +135,7 @@ class Store:
         with self.lock:
             row = self.conn.execute(
                 "SELECT id, created, updated, config, seats, start, tokens, status, result, winner, n_actions, "
-                "seeding FROM games WHERE id=?", (gid,)).fetchone()
+                "seeding, options FROM games WHERE id=?", (gid,)).fetchone()
         if row is None:
             return None
         return {
@@ -139,17 +143,19 @@ class Store:
             "seats": json.loads(row[4]), "start": None if row[5] is None else json.loads(row[5]),
             "tokens": json.loads(row[6]), "status": row[7], "result": row[8], "winner": row[9],
             "n_actions": row[10], "seeding": None if row[11] is None else json.loads(row[11]),
+            "options": None if row[12] is None else json.loads(row[12]),
         }
 
     def summaries(self, limit: int, offset: int) -> tuple[int, list[dict[str, Any]]]:
         with self.lock:
             total = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             rows = self.conn.execute(
-                "SELECT id, created, updated, config, seats, status, result, winner, seeding FROM games "
+                "SELECT id, created, updated, config, seats, status, result, winner, seeding, options FROM games "
                 "ORDER BY created, id LIMIT ? OFFSET ?", (limit, offset)).fetchall()
         return total, [{"id": r[0], "created": r[1], "updated": r[2], "config": json.loads(r[3]),
                         "seats": json.loads(r[4]), "status": r[5], "result": r[6], "winner": r[7],
-                        "seeding": None if r[8] is None else json.loads(r[8])} for r in rows]
+                        "seeding": None if r[8] is None else json.loads(r[8]),
+                        "options": None if r[9] is None else json.loads(r[9])} for r in rows]
 
     def actions(self, gid: str, after: int = 0) -> list[tuple[int, int, int]]:
         """(idx, seat, action) of the actions with idx >= after, in order."""

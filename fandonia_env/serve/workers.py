@@ -22,8 +22,10 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import fandonia_env.agents as agent_registry
@@ -125,6 +127,14 @@ class Push:
 
 
 NO_PRIVATE: list[int] = []
+#: a game's set-up options when its row has none (a database from before issue 43): unrated, advisor allowed
+DEFAULT_OPTIONS: Mapping[str, Any] = MappingProxyType({"rated": False, "advisor": True})
+
+
+def game_options(stored: dict[str, Any] | None) -> dict[str, bool]:
+    """A game's set-up options (``rated``, ``advisor``) from its row (None: a game from before issue 43)."""
+    opts = {**DEFAULT_OPTIONS, **(stored or {})}
+    return {"rated": bool(opts["rated"]), "advisor": bool(opts["advisor"])}
 
 
 def seat_infos(seats: list[str]) -> list[dict[str, Any]]:
@@ -144,6 +154,8 @@ class GameRunner:
         #: whether the seed is public, the chosen seed and its secret (``seeds.game_seed``; None: a game of a
         #: database from before chosen seeds were kept secret, or one started from a saved game)
         self.seeding: dict[str, Any] | None = row.get("seeding")
+        #: set-up choices besides the rules: ``rated`` and whether the seats may ask the ``advisor`` (issue 43)
+        self.options: dict[str, Any] = game_options(row.get("options"))
         self.seats: list[str] = [s["agent"] or HUMAN for s in row["seats"]]
         self.token_hashes: list[str | None] = row["tokens"]
         self.created: float = row["created"]
@@ -218,7 +230,8 @@ class GameRunner:
                 "seats": seat_infos(self.seats), "config": config_shown(self.config, self.seeding),
                 "result": self.game.result,
                 "winner": self.game.winner, "created": self.created,
-                "updated": self.created if self.status == "playing" else self.updated}
+                "updated": self.created if self.status == "playing" else self.updated,
+                **self.options}
 
     def noble_to_move(self) -> int | None:
         if self.status != "playing" or self.closed or self.game.over:
@@ -350,10 +363,12 @@ class Manager:
 
     # -- games -----------------------------------------------------------------------
     def create(self, seats: list[str], rules: dict[str, Any] | None, seed: int | None,
-               start: dict[str, Any] | None, public_seed: bool = False) -> tuple[GameRunner, list[str | None]]:
+               start: dict[str, Any] | None, public_seed: bool = False, rated: bool = False,
+               advisor: bool | None = None) -> tuple[GameRunner, list[str | None]]:
         """A new game.  ``seed``: the creator's chosen seed, mixed with a secret of this game's
         (``seeds.game_seed``) unless ``public_seed``, when the game plays it (or a drawn one) as it is
-        and shows it to every seat."""
+        and shows it to every seat.  ``rated``: a rated game, where the advisor is off unless ``advisor``
+        is true; ``advisor`` None: allowed unless rated."""
         for i, s in enumerate(seats):
             if s != HUMAN and s not in self.allowed_agents:
                 raise ApiError(422, "unknown_agent", f"seat {i}: {s!r} is neither 'human' nor an agent of this "
@@ -395,7 +410,8 @@ class Manager:
             tokens = [secrets.token_urlsafe(24) if s == HUMAN else None for s in seats]
             hashes = [None if t is None else hash_token(t) for t in tokens]
             agents = make_agents(seats, int(config["seed"]), game.state.steps)
-            self.store.create_game(gid, config, seat_infos(seats), start, hashes, seeding)
+            options = {"rated": rated, "advisor": (not rated) if advisor is None else advisor}
+            self.store.create_game(gid, config, seat_infos(seats), start, hashes, seeding, options)
             row = self.store.load_game(gid)
             assert row is not None
             r = GameRunner(self, gid, row, game, agents, 0, [0] * len(seats))

@@ -11,7 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from ...engine.core.actions import NAME
 from ..models import ApiError, CreateGame, CreateGameResponse, GameList, GameSummary, PublicState, Replay
 from ..seeds import config_shown, saved_out, seed_text, seeding_out
-from ..workers import HUMAN, seat_infos
+from ..workers import HUMAN, game_options, seat_infos
 from .common import ERRORS, LogFlag, Mgr, json_response
 
 router = APIRouter()
@@ -22,7 +22,7 @@ router = APIRouter()
 def create_game(body: CreateGame, manager: Mgr) -> Any:
     rules = body.rules.model_dump() if body.rules is not None else None
     r, tokens = manager.create(body.seats, rules, None if body.seed is None else int(body.seed), body.start,
-                               body.public_seed)
+                               body.public_seed, body.rated, body.advisor)
     seats = []
     for info, tok in zip(seat_infos(r.seats), tokens):
         url = f"/games/{r.gid}/seats/{info['seat']}" if info["kind"] == HUMAN else None
@@ -49,7 +49,8 @@ def list_games(manager: Mgr,
               "config": config_shown(g["config"], g.get("seeding")), "result": g["result"], "winner": g["winner"],
               "created": g["created"],
               # while playing, the time of the last action would tell when a seat passed in secret
-              "updated": g["created"] if g["status"] == "playing" else g["updated"]} for g in rows]
+              "updated": g["created"] if g["status"] == "playing" else g["updated"],
+              **game_options(g.get("options"))} for g in rows]
     return {"total": total, "games": games}
 
 

@@ -117,6 +117,7 @@
       " ", h("a", { href: "replay.html#game=" + encodeURIComponent(gid) }, "Replay it"));
     }
     drawDecision(state);
+    document.dispatchEvent(new CustomEvent("fandonia:seat-state", { detail: state }));  // advisor.js
   }
 
   function focusInDecision() {

@@ -71,6 +71,7 @@
     const log = document.getElementById("log");
     delete log.dataset.seen;
     F.renderLog(log, v.log);
+    document.dispatchEvent(new CustomEvent("fandonia:replay-frame", { detail: f }));  // advisor.js
   }
 
   document.getElementById("first").onclick = () => go(0);

@@ -56,6 +56,7 @@
     const seed = document.getElementById("seed").value;
     if (seed.trim() !== "") body.seed = seed.trim();  // a string: a 63-bit seed is not rounded (the server checks it)
     if (document.getElementById("public_seed").checked) body.public_seed = true;
+    if (document.getElementById("rated").checked) body.rated = true;  // the advisor off (advisor.js)
     let g;
     try { g = await F.api("POST", "/games", body); } catch (e) { err.textContent = e.message; return; }
     const humans = g.seats.filter((s) => s.kind === "human");

@@ -171,6 +171,13 @@ class PublicState(BaseModel):
     race: Race = Field(description="the race for the throne from public information")
 
 
+class Basics(BaseModel):
+    """How to win and the few terms the race for the throne uses (``words.BASICS``)."""
+
+    how_to_win: str
+    terms: list[tuple[str, str]]
+
+
 class Help(BaseModel):
     """``GET /help``: plain explanations for people learning the game."""
 
@@ -179,6 +186,7 @@ class Help(BaseModel):
     offices: dict[str, str]
     titles: dict[str, str]
     terms: dict[str, str]
+    basics: Basics = Field(description="how to win and the terms a newcomer needs, shown as text on the pages")
 
 
 class Act(BaseModel):

@@ -128,3 +128,28 @@ def test_how_to_win_and_terms_are_given_in_plain_text():
     for t in ("PP", "IP", "Status", "Faction", "Thomas (the Pretender)"):
         assert t in terms and len(terms[t]) > 20, t
     assert "line of succession" in terms["Thomas (the Pretender)"]
+
+
+def _duel_view() -> dict:
+    """A seat's view at a duel_fighter decision, from a random short game (seed 10 meets one early)."""
+    import random
+
+    g = Game(players=3, seed=10, max_turns=8, preset="short-game")
+    rng = random.Random(10)
+    while not g.over:
+        v = g.view(g.current_player(), log=False)
+        if v.get("decision") and v["decision"]["kind"] == "duel_fighter":
+            return v
+        g.apply(rng.choice(g.legal_actions()))
+    raise AssertionError("no duel met")
+
+
+def test_duel_confirmation_gives_the_chance_its_option_shows():
+    """Defect: the duel dialog said "not known in advance" while its buttons said 33% / 83%: the confirmation
+    now carries the same chance in words (``confirm.chance``), and the page shows it."""
+    v = _duel_view()
+    fights = [o for o in wording.decision_words(v)["options"] if o["confirm"]]
+    assert fights
+    for o in fights:
+        pct_shown = re.search(r"\((\d+%)\)", o["detail"]).group(1)
+        assert pct_shown in o["confirm"]["chance"], (o["detail"], o["confirm"])

@@ -35,6 +35,8 @@ from .names import (
     char_name,
     clean,
     country_name,
+    he,
+    his,
     key_words,
     next_title,
     office_name,
@@ -227,7 +229,7 @@ PROMPTS: Final[dict[str, Callable[[_W], str]]] = {
     "hearing_hiding": lambda w: f"{w.c('target')} is called to a hearing while in hiding: stay hidden?",
     "hide_from_hearing": lambda w: f"{w.c('target')} is called to a hearing: go into hiding instead?",
     "choose_judge": lambda w: f"Which judge hears the case of {w.c('target')}?",
-    "suicide_char": lambda w: "Which of your captive characters takes his own life?",
+    "suicide_char": lambda w: "Which of your captive characters takes their own life?",
     "prison_death_pay": lambda w: (f"{w.c('target')} may die in prison (a roll of 11-12): pay 1 IP to make "
                                    "that impossible?"),
     "pc_advantage_table": lambda w: "Your PC's advantage: +1 on which Prestige Table?",
@@ -309,7 +311,7 @@ CHAR_VERBS: Final[dict[str, str]] = {
     "propose_proposer": "{c} proposes", "propose_proposee": "{proposer} proposes to {c}",
     "wedding_pair": "{c} marries {partner}", "duel_fighter": "{c} fights the duel",
     "duel_card_target": "Change the die of {c}", "choose_judge": "{c} judges the case",
-    "suicide_char": "{c} takes his own life", "usurp_farc": "Usurp the throne with {c}",
+    "suicide_char": "{c} takes their own life", "usurp_farc": "Usurp the throne with {c}",
     "farc_pardon": "Pardon {c}", "pp_limit_lose": "Give up {c}: your PP no longer cover your faction",
 }
 
@@ -359,12 +361,13 @@ PASS_WORDS: Final[dict[str, tuple[str, str | None]]] = {
 }
 
 
-def _confirm(title: str, odds: float | None, lose: str) -> dict[str, Any]:
-    return {"title": title, "odds": None if odds is None else round(float(odds), 4), "lose": lose}
+def _confirm(title: str, odds: float | None, lose: str, chance: str | None = None) -> dict[str, Any]:
+    return {"title": title, "odds": None if odds is None else round(float(odds), 4), "lose": lose,
+            "chance": chance}
 
 
-_PC_DEATH: Final = ("your PC dies (you lose half your PP and IP and your whole hand; his heir enters after a "
-                    "while)")
+_PC_DEATH: Final = ("your PC dies (you lose half your PP and IP and your whole hand; your PC's heir enters after "
+                    "a while)")
 
 
 def _usurp_lose(cid: str) -> str:
@@ -401,7 +404,7 @@ def _char_option(w: _W, cid: str, kind: str) -> dict[str, Any]:
     if kind == "title_character":
         nt = next_title(cid, c, v)
         if nt:
-            detail = f"{char_name(cid)} becomes {nt[0]} for {nt[1]} IP; his Status rises by 1."
+            detail = f"{char_name(cid)} becomes {nt[0]} for {nt[1]} IP; {his(cid)} Status rises by 1."
     elif kind == "assassination_target" and v.get("monarch") == cid:  # the attempt was confirmed when chosen
         detail = f"The Monarch is harder to reach: {pct(assassination_odds(True))} before the others' cards."
     elif kind == "usurp_farc":
@@ -410,20 +413,23 @@ def _char_option(w: _W, cid: str, kind: str) -> dict[str, Any]:
         confirm = _confirm(f"Usurp the throne with {char_name(cid)}?", odds, _usurp_lose(cid))
     elif kind == "duel_fighter":
         rating = C.NOBLES[cid].dueling if cid in C.NOBLES else None
+        chance = None
         if rating:
-            detail = (f"Duelling rating {rating}: he kills his opponent on a die roll under {rating} "
+            detail = (f"Duelling rating {rating}: {he(cid)} kills {his(cid)} opponent on a die roll under {rating} "
                       f"({pct((rating - 1) / 6)}); the opponent is drawn afterwards.")
+            chance = (f"{pct((rating - 1) / 6)} that {char_name(cid)}'s own roll kills the opponent (a roll under "
+                      f"{rating}); the opponent, drawn afterwards, rolls too.")
         who = "your PC" if c["is_pc"] else char_name(cid)
         lose = f"{char_name(cid)} may be killed." + (f" If so, {_PC_DEATH}." if c["is_pc"] else "")
-        confirm = _confirm(f"Send {who} to fight the duel?", None, lose)
+        confirm = _confirm(f"Send {who} to fight the duel?", None, lose, chance)
     elif kind == "suicide_char":
-        confirm = _confirm(f"{char_name(cid)} takes his own life?", 0.0,
+        confirm = _confirm(f"{char_name(cid)} takes {his(cid)} own life?", 0.0,
                            f"{char_name(cid)} dies" + (f": {_PC_DEATH}." if c["is_pc"] else "."))
     elif kind == "pp_limit_lose":
         detail = (f"A married noble who leaves dies; others become neutral. Your PP: {ctx.get('pp', '?')}, "
                   f"needed: {ctx.get('required', '?')}.")
     elif kind == "recruit_character":
-        detail = f"{char_name(cid)} joins your faction; your PP must cover his Status {v['status'][cid]}."
+        detail = f"{char_name(cid)} joins your faction; your PP must cover {his(cid)} Status {v['status'][cid]}."
     return {"label": label, "detail": detail, "confirm": confirm}
 
 

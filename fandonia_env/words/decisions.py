@@ -197,10 +197,10 @@ PROMPTS: Final[dict[str, Callable[[_W], str]]] = {
     "fandonian_support_card": lambda w: "Seek the support of which Fandonian group?",
     "emissary_character": lambda w: "Who becomes an emissary?",
     "emissary_country": lambda w: f"Send {w.c('target')} as emissary to which country?",
-    "blackmail_choice": lambda w: (f"Blackmail {w.p(w.rel('victim_rel'))} (1 IP, or you take a card from his "
-                                   "hand), or just take a card?"),
+    "blackmail_choice": lambda w: (f"Blackmail {w.p(w.rel('victim_rel'))} (1 IP, or you take a card from "
+                                   "their hand), or just take a card?"),
     "blackmail_pay": lambda w: (f"{cap(w.p(w.rel('blackmailer_rel')))} blackmails you: pay 1 IP, or let "
-                                "him draw a card from your hand?"),
+                                "them draw a card from your hand?"),
     "blackmail_keep": lambda w: f"You drew {card_name(w.ctx.get('card'))}: keep it or discard it?",
     "prestige_table": lambda w: "Roll on which Prestige Table?",
     "prestige_designate": lambda w: (f"{clean(str(w.ctx.get('why', 'A table result')))}: who must "
@@ -233,7 +233,7 @@ PROMPTS: Final[dict[str, Callable[[_W], str]]] = {
     "prison_death_pay": lambda w: (f"{w.c('target')} may die in prison (a roll of 11-12): pay 1 IP to make "
                                    "that impossible?"),
     "pc_advantage_table": lambda w: "Your PC's advantage: +1 on which Prestige Table?",
-    "pc_advantage_office": lambda w: "Your PC's advantage: put him in which office?",
+    "pc_advantage_office": lambda w: "Your PC's advantage: put your PC in which office?",
     "sweet_charity": lambda w: "You have no IP: beg for charity (a roll on the Charity Table)?",
     "usurp_farc": lambda w: "Usurp the throne with which royal?",
     "usurp_support": _usurp_prompt,
@@ -321,9 +321,9 @@ YES_NO: Final[dict[str, tuple[str, str]]] = {
     "favor_through_henchman": ("A henchman courts {farc}", "Your PC courts {farc}"),
     "intrigue_grant": ("Use your Intrigue counter", "No"),
     "clemency_ask": ("Ask for clemency for {target}", "Do not ask"),
-    "counsel_prevent": ("Stop the counsel (his turn ends)", "Let him counsel"),
+    "counsel_prevent": ("Stop the counsel (their turn ends)", "Let the counsel go on"),
     "crown_order": ("Deal with it now", "Deal with another one first"),
-    "crown_intrigue": ("Take a card", "Leave his hand alone"),
+    "crown_intrigue": ("Take a card", "Leave their hand alone"),
     "funeral_attend": ("Attend the funeral", "Stay away"),
     "prestige_roll_again": ("Roll again", "Keep this result"),
     "escape_hide_choice": ("{target} hides there", "{target} lives openly abroad"),
@@ -331,8 +331,8 @@ YES_NO: Final[dict[str, tuple[str, str]]] = {
     "extradite_intrigue": ("Add your Intrigue counter", "Extradite without Intrigue"),
     "extradition_veto": ("Veto the extradition", "Let it happen"),
     "dissolve_government": ("Dissolve the government", "Keep the government"),
-    "blackmail_choice": ("Blackmail him", "Just take a card"),
-    "blackmail_pay": ("Pay 1 IP", "Refuse: he draws a card from your hand"),
+    "blackmail_choice": ("Blackmail them", "Just take a card"),
+    "blackmail_pay": ("Pay 1 IP", "Refuse: they draw a card from your hand"),
     "blackmail_keep": ("Keep the card", "Discard it"),
     "problem_leave_unresolved": ("Leave it unresolved on purpose", "Try to resolve it"),
     "propose_use_auto": ("Use the sure acceptance", "Roll for it"),
@@ -384,7 +384,7 @@ def _prestige_confirm(view: dict[str, Any], table: str, mod: int | None = None) 
     return _confirm(f"Roll on the {name} Table?", None,
                     f"With your modifier {m:+d}, a roll has about {pct(risk)} chance of a bad row that makes your "
                     "PC or a henchman fight a duel, face a scandal or go before justice (a duel or a trial can "
-                    "cost his life).")
+                    "cost a life).")
 
 
 def _char_option(w: _W, cid: str, kind: str) -> dict[str, Any]:

@@ -27,7 +27,7 @@ __all__ = [
 #: activity key -> (label, detail)
 ACTIVITY_WORDS: Final[dict[str, tuple[str, str]]] = {
     "acquire_title": ("Buy a title", "Pay IP to move one of your nobles a step up the ladder of titles; "
-                                     "each step adds 1 to his Status."),
+                                     "each step adds 1 to that noble's Status."),
     "fill_office": ("Fill a vacant office", "Pay 3 IP to put one of your characters into an office nobody holds."),
     "become_counselor": ("Make a Monarch's Counselor", "Play a Monarch's Counselor card on one of your "
                                                        "characters, who may then advise the Monarch."),
@@ -51,7 +51,7 @@ ACTIVITY_WORDS: Final[dict[str, tuple[str, str]]] = {
     "intrigue_card": ("Steal a card from an opponent", "Use an Intrigue counter or card: take a card at random "
                                                        "from another player's hand."),
     "recruit": ("Recruit a character", "A neutral character whose Loyalty counter you drew joins your faction, "
-                                       "if your PP cover his Status."),
+                                       "if your PP cover that character's Status."),
     "recruit_treachery": ("Recruit by treachery", "With an Intrigue counter and a Treachery card, take a "
                                                   "character away from another player."),
     "seduce": ("Seduce a character", "One of your characters tries to win another over to your faction by "
@@ -82,7 +82,7 @@ FREE_WORDS: Final[dict[str, tuple[str, str]]] = {
     "hide": ("Hide a character", "Send one of your characters into hiding: safe from justice but out of play."),
     "unhide": ("Bring a character out of hiding", "One of your hiding characters comes back into play."),
     "usurp": ("Usurp the throne", "Try to seize the crown for one of your royals; your faction, Support cards and "
-                                  "a roll against the Monarch's side decide. A failure costs your PC his life."),
+                                  "a roll against the Monarch's side decide. A failure kills your PC."),
     "discard": ("Discard an Event card", "Throw away one card from your hand."),
     "suicide": ("End a captive's life", "A banished or imprisoned PC or noble of yours commits suicide."),
     "play_extra_activity": ("Play an Extra Activity card", "One more activity this turn."),
@@ -140,8 +140,8 @@ def card_words(ctype: str) -> str:
 
 
 COUNTER_WORDS: Final[dict[str, str]] = {
-    "Loyalty counter": "Names one noble. Holding it lets you recruit him (if neutral and your PP cover his "
-                       "Status).",
+    "Loyalty counter": "Names one noble. Holding it lets you recruit that noble (if neutral and your PP cover the "
+                       "noble's Status).",
     "Opportunity counter": ("A one-turn chance, drawn each turn: Any Activity, Extra Activity, Intrigue, Scandal, Favor, "
                            "Duel, Gout, Gain One IP or Free Counsel (open one you hold to read it)."),
     "Any Activity": "Perform one activity this turn even if you lack what it normally needs.",
@@ -207,7 +207,7 @@ TERM_WORDS: Final[dict[str, str]] = {
                            "Edward, Phillip, Almery, Queen Catherine, Alfred.",
     "Thomas (the Pretender)": "A royal claimant outside the line of succession: any player without a royal ally "
                               "of their own may usurp with Thomas, who adds only half a die.",
-    "Reign countdown": "A royal ally who takes the throne must keep it three full turns after that turn; then his "
+    "Reign countdown": "A royal ally who takes the throne must keep it three full turns after that turn; then its "
                        "player wins.",
     "Henchman": "A noble of yours who can act for your PC.",
     "Wrongdoer": "A character accused of wrongdoing; he may face a hearing and a trial.",

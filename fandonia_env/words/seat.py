@@ -20,7 +20,7 @@ from ..engine.rules.rule_queries import (
     usurpation_parts,
     usurpers,
 )
-from .names import char_name, clean, his, office_name, ordinal, pct, situation_of, title_of
+from .names import char_name, clean, office_name, ordinal, pct, situation_of, title_of
 
 #: what the module offers the rest of the package (``fandonia_env.words`` re-exports it)
 __all__ = [
@@ -35,7 +35,7 @@ __all__ = [
 #: §37: a usurping FARC must reign this many full turns after the turn he took the throne.
 VICTORY_TURNS: Final = 3
 
-GOAL: Final = ("Put one of your royal allies on the throne and keep him there: seize the crown from the "
+GOAL: Final = ("Put one of your royal allies on the throne and keep the throne: seize the crown from the "
                "Monarch (a usurpation), then hold it for three full turns after the turn you took it. "
                "If no royal who could still inherit the throne is left alive, the game is a draw.")
 
@@ -54,7 +54,7 @@ def _claim(view: dict[str, Any], q: int, line: list[str]) -> str:
         end = int(r["since"]) + VICTORY_TURNS
         bits.append(f"reigning with {char_name(mon)} since turn {r['since']}: wins at the end of turn {end}")
     elif mon is not None and chars[mon]["owner"] == q:
-        bits.append(f"{char_name(mon)} is Monarch and {his(mon)} ally")
+        bits.append(f"{char_name(mon)} is Monarch and {'your' if q == view.get('me') else 'their'} ally")
     pc = view["players"][q]["pc"]
     if chars[pc]["dead"]:
         bits.append("PC dead (an heir will come)")

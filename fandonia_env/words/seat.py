@@ -135,11 +135,10 @@ def _unknown(view: dict[str, Any], players: list[dict[str, Any]], me: int | None
     if not hidden:
         return None
     could = [p for p in hidden if p["odds_if_support"] is not None]
-    s = ("You cannot see the cards in other players' hands" if me is not None else
-         "The cards in the players' hands are hidden") + ", so these odds count only Support cards already played."
+    s = ("You cannot see the cards in other hands" if me is not None else
+         "The cards in the players' hands are hidden") + ": these odds count only Support cards already played."
     if could and max(p["odds_if_support"] for p in could) == 0:
-        s += (" Even if every hidden card were an ordinary Support card, no attempt would succeed now; only "
-              "unusually strong Support cards could change that.")
+        s += " Even if every hidden card were an ordinary Support card, no attempt would succeed now (stronger ones could)."
     elif could:
         best = max(could, key=lambda p: p["odds_if_support"])
         n = best["hidden_cards"]

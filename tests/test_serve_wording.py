@@ -66,18 +66,19 @@ def check_words(st: dict) -> None:
     for o in d["options"]:
         assert set(o) == {"id", "name", "label", "detail", "rule", "confirm"}
         assert o["label"] and not RAW.search(o["label"])
-        assert o["confirm"] is None or set(o["confirm"]) == {"title", "odds", "lose"}
+        assert o["confirm"] is None or set(o["confirm"]) == {"title", "odds", "lose", "chance"}
     r = st["race"]
-    assert set(r) == {"goal", "leader", "lead_text", "players"}
+    assert set(r) == {"goal", "leader", "lead_text", "players", "unknown"}
     assert [p["seat"] for p in r["players"]] == list(range(len(st["view"]["players"])))
     for p in r["players"]:
-        assert set(p) == {"seat", "name", "pp", "ip", "status", "claim", "countdown", "odds"}
+        assert set(p) == {"seat", "name", "pp", "ip", "status", "claim", "countdown", "odds", "hidden_cards",
+                          "odds_if_support"}
         assert p["pp"] == st["view"]["players"][p["seat"]]["pp"]
     me = st["seat"]
     assert {m["cid"] for m in st["faction"]} == {c for c, x in st["view"]["chars"].items() if x["owner"] == me}
     for m in st["faction"]:
         assert set(m) == {"cid", "name", "status", "office", "titles", "spouse", "situation"}
-    assert all(isinstance(x, str) and not RAW.search(x) for x in st["recent"])
+    assert all(isinstance(x, str) and not RAW.search(x) for x in st["recent"] + st["recent_more"])
 
 
 def test_serve_wording_seat_state_prompt_labels_race_faction_recent(client):

@@ -415,17 +415,19 @@ def test_wording_recent_turns_log_lines_into_plain_sentences():
                    "Player 2 discards an Event card. (x2)"]
     many = [f"Player 1 draws a Loyalty counter number {i}." for i in range(20)] + ["Sir Drew dies (duel)."]
     short = wording.recent(many, v, limit=5)
-    assert len(short) == 5 and short[-1] == "Sir Drew dies (duel)." and "left out" in short[0]
+    # ranked (issue 43): the death first, then the latest lesser lines, then how many are folded
+    assert len(short) == 6 and short[0] == "Sir Drew dies (duel)." and short[1:5] == many[16:20]
+    assert short[-1] == "16 lesser events are folded (see the log)."
 
 
 def test_wording_help_explains_every_card_office_and_the_terms_in_plain_words():
     h = wording.HELP
-    assert set(h) == {"cards", "counters", "offices", "titles", "terms"}
+    assert set(h) == {"cards", "counters", "offices", "titles", "terms", "basics"}
     assert {t.name for t in C.CARD_TYPES.values()} <= set(h["cards"])
     assert {o.name for o in C.OFFICES.values()} == set(h["offices"])
     assert {"Any Activity", "Gout", "Loyalty counter"} <= set(h["counters"])
     assert {"PC", "FARC", "IP", "PP", "Usurpation"} <= set(h["terms"])
-    for group in h.values():
+    for group in (h[k] for k in h if k != "basics"):
         for k, text in group.items():
             assert text and not RAW.search(text), (k, text)
 

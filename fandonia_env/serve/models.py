@@ -110,6 +110,8 @@ class Confirm(BaseModel):
     title: str = Field(description="the question, e.g. 'Attempt to usurp the throne of King George?'")
     odds: float | None = Field(description="the engine's chance of success (e.g. rule_queries.usurpation_chance), "
                                            "null where no single chance exists")
+    chance: str | None = Field(None, description="the chance in words where no single number is given (e.g. a "
+                                                 "duel: the chance of the fighter's own roll)")
     lose: str = Field(description="what is lost on failure, in plain words")
 
 
@@ -139,6 +141,10 @@ class RacePlayer(BaseModel):
     countdown: int | None = Field(description="turns after this one before it wins (§37), while its royal reigns")
     odds: float | None = Field(description="its best chance to usurp now (rule_queries.best_usurpation); other "
                                            "seats' hands are never counted; null when it cannot usurp")
+    hidden_cards: int = Field(0, description="the cards in its hand the viewer cannot see (0 for the viewer)")
+    odds_if_support: float | None = Field(None, description="its best chance to usurp if every hidden card were "
+                                                            "an ordinary Support card; null when it cannot "
+                                                            "usurp or hides no card")
 
 
 class Race(BaseModel):
@@ -146,6 +152,8 @@ class Race(BaseModel):
     leader: int | None = Field(description="the seat closest to the throne, null when nobody has a chance")
     lead_text: str = Field(description="who is closest to the throne and by how much, in words")
     players: list[RacePlayer]
+    unknown: str | None = Field(None, description="what the viewer cannot see (the cards in other hands), in "
+                                                  "words; null when every other hand is empty")
 
 
 class FactionMember(BaseModel):
@@ -169,13 +177,23 @@ class SeatState(BaseModel):
                           "when the log is left out")
     race: Race = Field(description="the race for the throne as this seat may know it")
     faction: list[FactionMember] = Field(description="the seat's own characters")
-    recent: list[str] = Field(description="what happened since this seat's previous decision, in plain sentences")
+    recent: list[str] = Field(description="what happened since this seat's previous decision, in plain sentences: "
+                                          "what matters most to the seat first (deaths, successions, the end of "
+                                          "the turn, its own losses), then how many lesser lines are folded")
+    recent_more: list[str] = Field(default_factory=list, description="the lesser lines folded out of recent")
 
 
 class PublicState(BaseModel):
     status: Literal["playing", "over", "expired"]
     view: dict[str, Any] = Field(description="public information only: no hand, no drawn counter, public log lines")
     race: Race = Field(description="the race for the throne from public information")
+
+
+class Basics(BaseModel):
+    """How to win and the few terms the race for the throne uses (``words.BASICS``)."""
+
+    how_to_win: str
+    terms: list[tuple[str, str]]
 
 
 class Help(BaseModel):
@@ -186,6 +204,7 @@ class Help(BaseModel):
     offices: dict[str, str]
     titles: dict[str, str]
     terms: dict[str, str]
+    basics: Basics = Field(description="how to win and the terms a newcomer needs, shown as text on the pages")
 
 
 class Act(BaseModel):

@@ -35,6 +35,8 @@ from .names import (
     char_name,
     clean,
     country_name,
+    he,
+    his,
     key_words,
     next_title,
     office_name,
@@ -195,10 +197,10 @@ PROMPTS: Final[dict[str, Callable[[_W], str]]] = {
     "fandonian_support_card": lambda w: "Seek the support of which Fandonian group?",
     "emissary_character": lambda w: "Who becomes an emissary?",
     "emissary_country": lambda w: f"Send {w.c('target')} as emissary to which country?",
-    "blackmail_choice": lambda w: (f"Blackmail {w.p(w.rel('victim_rel'))} (1 IP, or you take a card from his "
-                                   "hand), or just take a card?"),
+    "blackmail_choice": lambda w: (f"Blackmail {w.p(w.rel('victim_rel'))} (1 IP, or you take a card from "
+                                   "their hand), or just take a card?"),
     "blackmail_pay": lambda w: (f"{cap(w.p(w.rel('blackmailer_rel')))} blackmails you: pay 1 IP, or let "
-                                "him draw a card from your hand?"),
+                                "them draw a card from your hand?"),
     "blackmail_keep": lambda w: f"You drew {card_name(w.ctx.get('card'))}: keep it or discard it?",
     "prestige_table": lambda w: "Roll on which Prestige Table?",
     "prestige_designate": lambda w: (f"{clean(str(w.ctx.get('why', 'A table result')))}: who must "
@@ -227,11 +229,11 @@ PROMPTS: Final[dict[str, Callable[[_W], str]]] = {
     "hearing_hiding": lambda w: f"{w.c('target')} is called to a hearing while in hiding: stay hidden?",
     "hide_from_hearing": lambda w: f"{w.c('target')} is called to a hearing: go into hiding instead?",
     "choose_judge": lambda w: f"Which judge hears the case of {w.c('target')}?",
-    "suicide_char": lambda w: "Which of your captive characters takes his own life?",
+    "suicide_char": lambda w: "Which of your captive characters takes their own life?",
     "prison_death_pay": lambda w: (f"{w.c('target')} may die in prison (a roll of 11-12): pay 1 IP to make "
                                    "that impossible?"),
     "pc_advantage_table": lambda w: "Your PC's advantage: +1 on which Prestige Table?",
-    "pc_advantage_office": lambda w: "Your PC's advantage: put him in which office?",
+    "pc_advantage_office": lambda w: "Your PC's advantage: put your PC in which office?",
     "sweet_charity": lambda w: "You have no IP: beg for charity (a roll on the Charity Table)?",
     "usurp_farc": lambda w: "Usurp the throne with which royal?",
     "usurp_support": _usurp_prompt,
@@ -309,7 +311,7 @@ CHAR_VERBS: Final[dict[str, str]] = {
     "propose_proposer": "{c} proposes", "propose_proposee": "{proposer} proposes to {c}",
     "wedding_pair": "{c} marries {partner}", "duel_fighter": "{c} fights the duel",
     "duel_card_target": "Change the die of {c}", "choose_judge": "{c} judges the case",
-    "suicide_char": "{c} takes his own life", "usurp_farc": "Usurp the throne with {c}",
+    "suicide_char": "{c} takes their own life", "usurp_farc": "Usurp the throne with {c}",
     "farc_pardon": "Pardon {c}", "pp_limit_lose": "Give up {c}: your PP no longer cover your faction",
 }
 
@@ -319,9 +321,9 @@ YES_NO: Final[dict[str, tuple[str, str]]] = {
     "favor_through_henchman": ("A henchman courts {farc}", "Your PC courts {farc}"),
     "intrigue_grant": ("Use your Intrigue counter", "No"),
     "clemency_ask": ("Ask for clemency for {target}", "Do not ask"),
-    "counsel_prevent": ("Stop the counsel (his turn ends)", "Let him counsel"),
+    "counsel_prevent": ("Stop the counsel (their turn ends)", "Let the counsel go on"),
     "crown_order": ("Deal with it now", "Deal with another one first"),
-    "crown_intrigue": ("Take a card", "Leave his hand alone"),
+    "crown_intrigue": ("Take a card", "Leave their hand alone"),
     "funeral_attend": ("Attend the funeral", "Stay away"),
     "prestige_roll_again": ("Roll again", "Keep this result"),
     "escape_hide_choice": ("{target} hides there", "{target} lives openly abroad"),
@@ -329,8 +331,8 @@ YES_NO: Final[dict[str, tuple[str, str]]] = {
     "extradite_intrigue": ("Add your Intrigue counter", "Extradite without Intrigue"),
     "extradition_veto": ("Veto the extradition", "Let it happen"),
     "dissolve_government": ("Dissolve the government", "Keep the government"),
-    "blackmail_choice": ("Blackmail him", "Just take a card"),
-    "blackmail_pay": ("Pay 1 IP", "Refuse: he draws a card from your hand"),
+    "blackmail_choice": ("Blackmail them", "Just take a card"),
+    "blackmail_pay": ("Pay 1 IP", "Refuse: they draw a card from your hand"),
     "blackmail_keep": ("Keep the card", "Discard it"),
     "problem_leave_unresolved": ("Leave it unresolved on purpose", "Try to resolve it"),
     "propose_use_auto": ("Use the sure acceptance", "Roll for it"),
@@ -359,12 +361,13 @@ PASS_WORDS: Final[dict[str, tuple[str, str | None]]] = {
 }
 
 
-def _confirm(title: str, odds: float | None, lose: str) -> dict[str, Any]:
-    return {"title": title, "odds": None if odds is None else round(float(odds), 4), "lose": lose}
+def _confirm(title: str, odds: float | None, lose: str, chance: str | None = None) -> dict[str, Any]:
+    return {"title": title, "odds": None if odds is None else round(float(odds), 4), "lose": lose,
+            "chance": chance}
 
 
-_PC_DEATH: Final = ("your PC dies (you lose half your PP and IP and your whole hand; his heir enters after a "
-                    "while)")
+_PC_DEATH: Final = ("your PC dies (you lose half your PP and IP and your whole hand; your PC's heir enters after "
+                    "a while)")
 
 
 def _usurp_lose(cid: str) -> str:
@@ -381,7 +384,7 @@ def _prestige_confirm(view: dict[str, Any], table: str, mod: int | None = None) 
     return _confirm(f"Roll on the {name} Table?", None,
                     f"With your modifier {m:+d}, a roll has about {pct(risk)} chance of a bad row that makes your "
                     "PC or a henchman fight a duel, face a scandal or go before justice (a duel or a trial can "
-                    "cost his life).")
+                    "cost a life).")
 
 
 def _char_option(w: _W, cid: str, kind: str) -> dict[str, Any]:
@@ -401,7 +404,7 @@ def _char_option(w: _W, cid: str, kind: str) -> dict[str, Any]:
     if kind == "title_character":
         nt = next_title(cid, c, v)
         if nt:
-            detail = f"{char_name(cid)} becomes {nt[0]} for {nt[1]} IP; his Status rises by 1."
+            detail = f"{char_name(cid)} becomes {nt[0]} for {nt[1]} IP; {his(cid)} Status rises by 1."
     elif kind == "assassination_target" and v.get("monarch") == cid:  # the attempt was confirmed when chosen
         detail = f"The Monarch is harder to reach: {pct(assassination_odds(True))} before the others' cards."
     elif kind == "usurp_farc":
@@ -410,20 +413,23 @@ def _char_option(w: _W, cid: str, kind: str) -> dict[str, Any]:
         confirm = _confirm(f"Usurp the throne with {char_name(cid)}?", odds, _usurp_lose(cid))
     elif kind == "duel_fighter":
         rating = C.NOBLES[cid].dueling if cid in C.NOBLES else None
+        chance = None
         if rating:
-            detail = (f"Duelling rating {rating}: he kills his opponent on a die roll under {rating} "
+            detail = (f"Duelling rating {rating}: {he(cid)} kills {his(cid)} opponent on a die roll under {rating} "
                       f"({pct((rating - 1) / 6)}); the opponent is drawn afterwards.")
+            chance = (f"{pct((rating - 1) / 6)} that {char_name(cid)}'s own roll kills the opponent (a roll under "
+                      f"{rating}); the opponent, drawn afterwards, rolls too.")
         who = "your PC" if c["is_pc"] else char_name(cid)
         lose = f"{char_name(cid)} may be killed." + (f" If so, {_PC_DEATH}." if c["is_pc"] else "")
-        confirm = _confirm(f"Send {who} to fight the duel?", None, lose)
+        confirm = _confirm(f"Send {who} to fight the duel?", None, lose, chance)
     elif kind == "suicide_char":
-        confirm = _confirm(f"{char_name(cid)} takes his own life?", 0.0,
+        confirm = _confirm(f"{char_name(cid)} takes {his(cid)} own life?", 0.0,
                            f"{char_name(cid)} dies" + (f": {_PC_DEATH}." if c["is_pc"] else "."))
     elif kind == "pp_limit_lose":
         detail = (f"A married noble who leaves dies; others become neutral. Your PP: {ctx.get('pp', '?')}, "
                   f"needed: {ctx.get('required', '?')}.")
     elif kind == "recruit_character":
-        detail = f"{char_name(cid)} joins your faction; your PP must cover his Status {v['status'][cid]}."
+        detail = f"{char_name(cid)} joins your faction; your PP must cover {his(cid)} Status {v['status'][cid]}."
     return {"label": label, "detail": detail, "confirm": confirm}
 
 

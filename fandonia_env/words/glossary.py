@@ -6,7 +6,7 @@ Part of ``fandonia_env.words`` (``fandonia_env.wording`` re-exports the public n
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from ..engine.data import components as C
 from ..engine.data.tables import (
@@ -16,7 +16,7 @@ from .names import card_name, char_name, country_name
 
 #: what the module offers the rest of the package (``fandonia_env.words`` re-exports it)
 __all__ = [
-    "ACTIVITY_WORDS", "CARD_WORDS", "COUNTER_WORDS", "FREE_WORDS", "HELP", "OFFICE_WORDS", "TERM_WORDS",
+    "ACTIVITY_WORDS", "BASICS", "CARD_WORDS", "COUNTER_WORDS", "FREE_WORDS", "HELP", "OFFICE_WORDS", "TERM_WORDS",
     "TITLE_WORDS", "card_words"
 ]
 
@@ -27,7 +27,7 @@ __all__ = [
 #: activity key -> (label, detail)
 ACTIVITY_WORDS: Final[dict[str, tuple[str, str]]] = {
     "acquire_title": ("Buy a title", "Pay IP to move one of your nobles a step up the ladder of titles; "
-                                     "each step adds 1 to his Status."),
+                                     "each step adds 1 to that noble's Status."),
     "fill_office": ("Fill a vacant office", "Pay 3 IP to put one of your characters into an office nobody holds."),
     "become_counselor": ("Make a Monarch's Counselor", "Play a Monarch's Counselor card on one of your "
                                                        "characters, who may then advise the Monarch."),
@@ -51,7 +51,7 @@ ACTIVITY_WORDS: Final[dict[str, tuple[str, str]]] = {
     "intrigue_card": ("Steal a card from an opponent", "Use an Intrigue counter or card: take a card at random "
                                                        "from another player's hand."),
     "recruit": ("Recruit a character", "A neutral character whose Loyalty counter you drew joins your faction, "
-                                       "if your PP cover his Status."),
+                                       "if your PP cover that character's Status."),
     "recruit_treachery": ("Recruit by treachery", "With an Intrigue counter and a Treachery card, take a "
                                                   "character away from another player."),
     "seduce": ("Seduce a character", "One of your characters tries to win another over to your faction by "
@@ -82,7 +82,7 @@ FREE_WORDS: Final[dict[str, tuple[str, str]]] = {
     "hide": ("Hide a character", "Send one of your characters into hiding: safe from justice but out of play."),
     "unhide": ("Bring a character out of hiding", "One of your hiding characters comes back into play."),
     "usurp": ("Usurp the throne", "Try to seize the crown for one of your royals; your faction, Support cards and "
-                                  "a roll against the Monarch's side decide. A failure costs your PC his life."),
+                                  "a roll against the Monarch's side decide. A failure kills your PC."),
     "discard": ("Discard an Event card", "Throw away one card from your hand."),
     "suicide": ("End a captive's life", "A banished or imprisoned PC or noble of yours commits suicide."),
     "play_extra_activity": ("Play an Extra Activity card", "One more activity this turn."),
@@ -140,9 +140,10 @@ def card_words(ctype: str) -> str:
 
 
 COUNTER_WORDS: Final[dict[str, str]] = {
-    "Loyalty counter": "Names one noble. Holding it lets you recruit him (if neutral and your PP cover his "
-                       "Status).",
-    "Opportunity counter": "A one-turn chance, drawn each turn; the kinds are listed below.",
+    "Loyalty counter": "Names one noble. Holding it lets you recruit that noble (if neutral and your PP cover the "
+                       "noble's Status).",
+    "Opportunity counter": ("A one-turn chance, drawn each turn: Any Activity, Extra Activity, Intrigue, Scandal, Favor, "
+                           "Duel, Gout, Gain One IP or Free Counsel (open one you hold to read it)."),
     "Any Activity": "Perform one activity this turn even if you lack what it normally needs.",
     "Extra Activity": "One more activity this turn.",
     "Intrigue": "Lets you steal a card, attempt an assassination or recruit by treachery this turn.",
@@ -170,7 +171,7 @@ def _office_words() -> dict[str, str]:
             bits.append("tries to resolve " + " and ".join(resolves))
         if helps:
             bits.append("can sway " + " and ".join(helps))
-        bits.append(f"adds {off.bonus} to his Status" if off.bonus else "adds nothing to his Status")
+        bits.append(f"adds {off.bonus} to the holder's Status" if off.bonus else "adds nothing to the holder's Status")
         s = "; ".join(bits)
         out[o] = s[0].upper() + s[1:] + "."
     return out
@@ -190,8 +191,8 @@ TITLE_WORDS: Final[dict[str, str]] = {
 }
 
 TERM_WORDS: Final[dict[str, str]] = {
-    "PC": "Player character: the noble who is you. If he dies, his heir takes over after a while and you lose "
-          "half your PP and your cards.",
+    "PC": "Player character: the noble who is you. If your PC dies, the PC's heir takes over after a while and "
+          "you lose half your PP and your cards.",
     "FAC": "A noble aligned with you (your faction).",
     "FARC": "A royal aligned with you: your candidate for the throne.",
     "NC / NRC": "A neutral noble / a neutral royal, aligned with nobody.",
@@ -204,9 +205,9 @@ TERM_WORDS: Final[dict[str, str]] = {
                   "against the Monarch's. Failure kills your PC (and your royal, unless it is Thomas).",
     "Order of succession": "Who inherits when the Monarch dies: King George, Prince Alan, Princess Anne, John, "
                            "Edward, Phillip, Almery, Queen Catherine, Alfred.",
-    "Thomas (the Pretender)": "Anyone without a royal ally of his own can usurp with Thomas, who adds only half a "
-                              "die.",
-    "Reign countdown": "A royal ally who takes the throne must keep it three full turns after that turn; then his "
+    "Thomas (the Pretender)": "A royal claimant outside the line of succession: any player without a royal ally "
+                              "of their own may usurp with Thomas, who adds only half a die.",
+    "Reign countdown": "A royal ally who takes the throne must keep it three full turns after that turn; then its "
                        "player wins.",
     "Henchman": "A noble of yours who can act for your PC.",
     "Wrongdoer": "A character accused of wrongdoing; he may face a hearing and a trial.",
@@ -219,15 +220,39 @@ TERM_WORDS: Final[dict[str, str]] = {
 }
 
 
-def _help() -> dict[str, dict[str, str]]:
+#: the few words a newcomer needs before the first move, shown as text on the play and spectator pages
+#: (``GET /help``'s ``basics``): how to win and the terms the race for the throne uses
+BASICS: Final[dict[str, Any]] = {
+    "how_to_win": ("Put one of your royal allies on the throne and keep it there: take the crown from the Monarch "
+                   "by a usurpation, then hold it for three full turns after the turn you took it. Each Player "
+                   "Turn, do activities (recruit, win titles and offices, counsel the Monarch, gather Support "
+                   "cards) to grow a faction strong enough to usurp. A failed usurpation kills your PC."),
+    "terms": [
+        ("PP", "Prestige Points: your standing. Your PP must cover the Status of your faction, or characters "
+               "leave you; you lose half of them when your PC dies."),
+        ("IP", "Influence Points: the money of the court, spent on titles, offices, tables and bribes."),
+        ("Status", "A character's weight at court (titles and offices raise it). A faction's Status counts in "
+                   "a usurpation; the race adds it up per player."),
+        ("Faction", "Your PC (the noble who is you) and the nobles and royals aligned with you. A royal ally "
+                    "is your candidate for the throne."),
+        ("Thomas (the Pretender)", "A royal claimant outside the line of succession: any player without a "
+                                   "royal ally may usurp with him, but he adds only half a die."),
+        ("Support cards", "Event cards (Army, Navy, Peasant Support...) that each add dice to a usurpation. "
+                          "Cards in another player's hand are hidden: you see them only when played."),
+    ],
+}
+
+
+def _help() -> dict[str, Any]:
     cards: dict[str, str] = {}
     for k, t in C.CARD_TYPES.items():
         cards[t.name] = card_words(k)
     counters = dict(COUNTER_WORDS)
     offices = {C.OFFICES[k].name: v for k, v in OFFICE_WORDS.items()}
     return {"cards": cards, "counters": counters, "offices": offices, "titles": dict(TITLE_WORDS),
-            "terms": dict(TERM_WORDS)}
+            "terms": dict(TERM_WORDS), "basics": {"how_to_win": BASICS["how_to_win"],
+                                                  "terms": [list(t) for t in BASICS["terms"]]}}
 
 
-#: ``GET /help``: plain explanations of cards, counters, offices, titles and terms.
-HELP: Final[dict[str, dict[str, str]]] = _help()
+#: ``GET /help``: plain explanations of cards, counters, offices, titles and terms, and the basics.
+HELP: Final[dict[str, Any]] = _help()

@@ -19,7 +19,7 @@ from ..engine.data.tables import (
 
 #: what the module offers the rest of the package (``fandonia_env.words`` re-exports it)
 __all__ = [
-    "a_an", "cap", "card_name", "char_brief", "char_name", "clean", "country_name", "key_words", "next_title",
+    "a_an", "cap", "card_name", "char_brief", "char_name", "clean", "country_name", "he", "his", "is_female", "key_words", "next_title",
     "office_name", "ordinal", "pct", "player_words", "rule_of", "situation_of", "table_name", "title_of"
 ]
 
@@ -94,6 +94,25 @@ def cap(text: str) -> str:
 
 def a_an(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def is_female(cid: str | None) -> bool:
+    """Whether the character (noble or royal) is a woman."""
+    if cid is None:
+        return False
+    if cid in C.ROYALS:
+        return bool(C.ROYALS[cid].female)
+    return cid in C.FEMALES
+
+
+def his(cid: str | None) -> str:
+    """The possessive pronoun of a character: "her" for a woman, else "his"."""
+    return "her" if is_female(cid) else "his"
+
+
+def he(cid: str | None) -> str:
+    """The subject pronoun of a character: "she" for a woman, else "he"."""
+    return "she" if is_female(cid) else "he"
 
 
 def pct(p: float) -> str:

@@ -51,7 +51,14 @@ F.api = async function (method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers["authorization"] = "Bearer " + token;
-  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let r;
+  try { r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }); }
+  catch (e) {  // the browser's own words ("Failed to fetch") say nothing to a player
+    const err = new Error("Cannot reach the server (it may be down or restarting). Nothing changed on this page; " +
+      "try again in a moment.");
+    err.status = 0; err.code = "unreachable";
+    throw err;
+  }
   let data = null;
   try { data = F.parse(await r.text()); } catch (e) { data = null; }
   if (!r.ok) {
@@ -317,13 +324,17 @@ F.renderPlayers = function (el, view, seats, me) {
   el.replaceChildren(h("table", { class: "grid" }, h("thead", {}, head), h("tbody", {}, rows)));
 };
 
+F.ordinal = (n) => n + ((n % 100 >= 10 && n % 100 <= 20) ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"));
+// the order of succession numbered as the race numbers it: the living heirs only, the Monarch and the dead apart
 F.renderThrone = function (el, view) {
+  let place = 0;
   const items = META.succession.map((cid) => {
     const c = view.chars[cid] || {};
     const s = F.situation(c);
     const own = c.owner !== null && c.owner !== undefined ? " [Player " + c.owner + "]" : "";
+    const where = cid === view.monarch ? "Monarch" : (c.dead ? "out of the line" : F.ordinal(++place) + " in line");
     return h("li", { class: c.dead ? "dead" : (cid === view.monarch ? "monarch" : "") },
-      F.charName(cid) + (cid === view.monarch ? " — Monarch" : "") + own + (s ? " (" + s + ")" : ""));
+      where + ": " + F.charName(cid) + own + (s ? " (" + s + ")" : ""));
   });
   el.replaceChildren(h("p", {}, "Throne: ", h("b", { text: view.monarch ? F.charName(view.monarch) : "vacant" }),
     view.reign && view.reign.player !== undefined ? " · reign of Player " + view.reign.player : ""),
@@ -367,6 +378,24 @@ F.helpFor = function (section, ...keys) {
 F.term = function (text, ...keys) {
   const t = F.helpFor("terms", ...(keys.length ? keys : [text])) || F.helpFor("titles", text);
   return t ? h("abbr", { title: t }, text) : text;
+};
+
+// how to win and the terms the race uses, as text (GET /help's basics): on every size of screen, not in titles
+F.renderBasics = function (el) {
+  const b = HELP && HELP.basics;
+  if (!el || !b) return;
+  F.fill(el, h("p", { class: "how" }, h("b", { text: "How to win: " }), b.how_to_win),
+    h("dl", { class: "terms" }, b.terms.flatMap(([t, d]) => [h("dt", { text: t }), h("dd", { text: d })])));
+};
+
+// the chance shown in a confirmation: its number, else its chance in words, else that none is known
+F.confirmOdds = function (c) {
+  if (c.odds !== null && c.odds !== undefined) {
+    const odds = Math.round(c.odds * 100);
+    return "Chance of success: about " + odds + "% (" + (100 - odds) + "% that it fails).";
+  }
+  if (c.chance) return "Chance: " + c.chance;
+  return "Chance of success: not known in advance (dice and cards decide).";
 };
 
 F.renderHand = function (el, hand, loyalty, opportunity) {
@@ -445,7 +474,7 @@ F.renderRace = function (el, race, me) {
     h("td", { class: "victory" }, victory(p))));
   el.replaceChildren(h("p", { class: "goal" }, h("b", { text: "Goal: " }), race.goal),
     h("p", { class: "lead", id: "race-lead", text: race.lead_text }),
-    h("div", { class: "scroll-x" }, h("table", { class: "grid race" }, h("thead", {}, head), h("tbody", {}, rows))));
+    h("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-label": "Race to the throne, by player" }, h("table", { class: "grid race" }, h("thead", {}, head), h("tbody", {}, rows))));
 };
 
 // -- your faction: the server's (state.faction) or read from the view ------------------------------
@@ -480,7 +509,7 @@ F.renderFaction = function (el, list) {
     h("td", {}, c.office ? (F.helpFor("offices", c.office, F.plain(c.office)) ? h("abbr", { title: F.helpFor("offices", c.office, F.plain(c.office)) }, F.plain(c.office)) : F.plain(c.office)) : null,
       c.office && c.titles ? ", " : null, Array.isArray(c.titles) ? c.titles.join(", ") : (c.titles || null)),
     h("td", { text: situation(c) })));
-  el.replaceChildren(h("div", { class: "scroll-x" }, h("table", { class: "grid faction" }, h("thead", {}, head), h("tbody", {}, rows))));
+  el.replaceChildren(h("div", { class: "scroll-x", tabindex: "0", role: "region", "aria-label": "Your faction" }, h("table", { class: "grid faction" }, h("thead", {}, head), h("tbody", {}, rows))));
 };
 
 // One log line: a string of a seat's or the public log (priv: private to the seat, from log_private), or

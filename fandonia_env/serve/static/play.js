@@ -19,6 +19,8 @@
   window.addEventListener("popstate", onNav);
 
   const key = "fandonia:" + gid + ":" + seat;
+  // the link's token, else the one saved here; saved only once the server accepts it (a wrong link never
+  // overwrites the good token)
   let token = P.token || localStorage.getItem(key);
   const body = document.getElementById("decision-body");
   const sec = document.getElementById("decision");
@@ -28,14 +30,18 @@
     body.replaceChildren(h("p", { class: "error" }, "This page needs #game=ID&seat=N&token=T (the link given when the game was created)."));
     return;
   }
-  localStorage.setItem(key, token);
   await Promise.all([F.meta(), F.help()]);
+  F.renderBasics(document.getElementById("basics"));
   let summary;
   try { summary = await F.api("GET", "/games/" + encodeURIComponent(gid)); }
   catch (e) { body.replaceChildren(h("p", { class: "error" }, "Cannot load game " + gid + ": " + e.message)); return; }
   const seats = summary.seats, config = summary.config;
   document.getElementById("watch-link").href = "watch.html#game=" + encodeURIComponent(gid);
   const ARM_MS = 400;
+  // a series of clicks on one spot (each less than SERIES_MS after the one before, within SERIES_PX of it)
+  // answers one prompt only: the next prompt is armed SERIES_MS after the last click of the series
+  const SERIES_MS = 800, SERIES_PX = 24;
+  let lastClickAt = -Infinity, lastClickX = 0, lastClickY = 0;
   const KEYS = "1234567890abcdefghijklmnoqrstuvwxyz";  // p is "pass"
   let current = null, options = [], inFlight = false, shownSig = null, armedAt = 0, faction = [], notice = "";
   const seatPath = "/games/" + encodeURIComponent(gid) + "/seats/" + seat;
@@ -72,6 +78,13 @@
   function drawRecent(state) {
     const el = document.getElementById("recent");
     let lines = state.recent || (state.view && state.view.recent);
+    const folded = state.recent_more || [];
+    if (lines && folded.length) {  // what matters to the seat above the fold; the lesser lines folded
+      F.fill(el, h("ul", { class: "recent-top" }, lines.slice(0, -1).map((l) => h("li", { text: F.stripRules(l) }))),
+        h("details", { class: "recent-more" }, h("summary", { text: lines[lines.length - 1] }),
+          h("ul", {}, folded.map((l) => h("li", { text: F.stripRules(l) })))));
+      return;
+    }
     let more = 0;
     if (!lines) {
       const saved = parseInt(sessionStorage.getItem(markKey) || "", 10);
@@ -79,7 +92,7 @@
       lines = log.lines.slice(from).filter((l, i) => !log.priv.has(from + i));
       if (lines.length > 12) { more = lines.length - 12; lines = lines.slice(-12); }
     }
-    F.fill(el, lines.length ? h("ul", {}, lines.map((l) => h("li", { text: F.stripRules(l) }))) :
+    F.fill(el, lines.length ? h("ul", { class: "recent-top" }, lines.map((l) => h("li", { text: F.stripRules(l) }))) :
       h("p", { class: "none", text: "Nothing new since your last move." }),
     more ? h("p", { class: "hint", text: "…and " + more + " earlier lines: see the log." }) : null);
   }
@@ -110,7 +123,11 @@
     if (v.log) log.reset(v.log, state.log_private);
     drawRecent(state);
     const banner = document.getElementById("banner");
-    if (state.status !== "playing") {
+    if (state.status === "expired") {
+      banner.hidden = false;
+      banner.replaceChildren("This game has expired: no move was made for too long, so it can no longer be played. ",
+        h("a", { href: "replay.html#game=" + encodeURIComponent(gid) }, "Replay it"), " or ", h("a", { href: "index.html" }, "start a new game"), ".");
+    } else if (state.status !== "playing") {
       banner.hidden = false;
       banner.replaceChildren("The game is " + state.status + ": " + (v.result || "") +
         (v.winner !== null && v.winner !== undefined ? " — Player " + v.winner + (v.winner === seat ? " (you) win!" : " wins.") : "."),
@@ -120,13 +137,23 @@
     document.dispatchEvent(new CustomEvent("fandonia:seat-state", { detail: state }));  // advisor.js
   }
 
+  // the prompt `sig` is ready (data-ready, clicks and keys taken) at armedAt, unless a click pushes it later
+  function armLater(sig) {
+    setTimeout(() => {
+      if (shownSig !== sig) return;
+      if (performance.now() < armedAt) { armLater(sig); return; }
+      sec.classList.remove("arming");
+      sec.setAttribute("data-ready", "1");
+    }, Math.max(0, armedAt - performance.now()) + 5);
+  }
+
   function focusInDecision() {
     const a = document.activeElement;
     return !a || a === document.body || sec.contains(a);
   }
 
   function drawDecision(state) {
-    const d = state.decision, v = state.view;
+    const d = state.status === "playing" ? state.decision : null, v = state.view;  // an ended game asks nothing
     const sig = d ? state.step + ":" + d.kind + ":" + d.options.map((o) => o.id).join(",") : "none:" + state.status + ":" + v.active;
     if (sig === shownSig) return;  // the same prompt (a push after the act's reply): keep its buttons, focus and arming
     const hadFocus = focusInDecision();
@@ -134,13 +161,14 @@
     if (!d) {
       sec.className = "idle"; sec.removeAttribute("data-kind"); sec.removeAttribute("data-step"); sec.removeAttribute("data-ready");
       options = [];
-      heading.textContent = state.status === "playing" ? "Waiting" : "Game over";
+      heading.textContent = state.status === "playing" ? "Waiting" : (state.status === "expired" ? "Game expired" : "Game over");
       const who = v.active === null || v.active === undefined ? "the game" : (v.active === seat ? "you (waiting)" : F.playerLabel(v.active, seats, seat));
       F.fill(body, notice ? h("p", { class: "notice", text: notice }) : null,
         h("p", { id: "prompt", text: state.status === "playing" ? "Nothing to decide now: turn " + v.turn + ", " + F.humanize(v.phase).toLowerCase() +
-          "; now playing: " + who + ". Other players' moves appear here as they happen." : "The game is over." }));
+          "; now playing: " + who + ". Other players' moves appear here as they happen." :
+          (state.status === "expired" ? "The game has expired: no move can be made." : "The game is over.") }));
       notice = "";
-      document.title = (state.status === "playing" ? "Waiting for " + who : "Game over") + " — Down With The King";
+      document.title = (state.status === "playing" ? "Waiting for " + who : (state.status === "expired" ? "Game expired" : "Game over")) + " — Down With The King";
       if (hadFocus) heading.focus({ preventScroll: true });
       return;
     }
@@ -165,7 +193,7 @@
       const k = KEYS[i] || "";
       return h("div", { class: "opt" },
         h("button", { type: "button", "data-action-id": o.id, "data-name": o.name, "data-key": k || null, "aria-keyshortcuts": k || null,
-          class: info.confirm ? "risky" : null, "data-confirm": info.confirm ? "1" : null, onclick: () => act(o.id, step, info) },
+          class: info.confirm ? "risky" : null, "data-confirm": info.confirm ? "1" : null, onclick: (ev) => act(o.id, step, info, ev) },
         h("kbd", { "aria-hidden": "true", text: k }), h("span", { class: "olabel", text: info.label }),
         info.confirm ? h("span", { class: "risk", text: "risky: asks first" }) : null,
         info.detail ? h("span", { class: "odetail", text: info.detail }) : null),
@@ -175,12 +203,8 @@
       (d.options.some((o) => o.name === "pass") ? "; p passes" : "") + "; Tab and Enter work too." }));
     kids.push(h("p", { id: "act-error", class: "error", role: "alert" }));
     body.replaceChildren(...kids);
-    armedAt = performance.now() + ARM_MS;
-    setTimeout(() => {
-      if (shownSig !== sig) return;
-      sec.classList.remove("arming");
-      sec.setAttribute("data-ready", "1");
-    }, ARM_MS);
+    armedAt = Math.max(performance.now() + ARM_MS, lastClickAt + SERIES_MS);
+    armLater(sig);
     document.title = "Your move: " + prompt + " — Down With The King";
     announce.textContent = "Your move: " + prompt;
     if (hadFocus) {
@@ -194,26 +218,37 @@
   }
 
   // withLog: the whole log (the first load, or when pushes' lines do not follow the lines held)
+  // true once shown; the token is saved here once the server accepts it
   async function refresh(withLog) {
-    try { current = null; fromPush = false; shownSig = null; show(await F.api("GET", seatPath + (withLog ? "" : "?log=false"), undefined, token)); }
-    catch (e) { body.replaceChildren(h("p", { class: "error" }, "Cannot load the seat: " + e.message)); }
+    try {
+      const st = await F.api("GET", seatPath + (withLog ? "" : "?log=false"), undefined, token);
+      current = null; fromPush = false; shownSig = null;
+      show(st);
+      localStorage.setItem(key, token);
+      return true;
+    } catch (e) {
+      const why = e.status === 401 || e.status === 403 ? "this link's token is not accepted for seat " + seat +
+        (localStorage.getItem(key) && localStorage.getItem(key) !== token ? " (the token saved in this browser is kept: open #game=" +
+          gid + "&seat=" + seat + " to use it)" : "") : e.message;
+      body.replaceChildren(h("p", { class: "error" }, "Cannot load the seat: " + why));
+      return false;
+    }
   }
 
   const dlg = document.getElementById("confirm");
   function confirmThen(info, go) {
     const c = info.confirm;
     document.getElementById("confirm-title").textContent = c.title || ("Are you sure: " + info.label + "?");
-    const odds = c.odds === null || c.odds === undefined ? null : Math.round(c.odds * 100);
     F.fill(document.getElementById("confirm-body"),
       h("p", {}, "You chose: ", h("b", { text: info.label })),
-      h("p", { class: "odds", text: odds === null ? "Chance of success: not known in advance (dice and cards decide)." :
-        "Chance of success: about " + odds + "% (" + (100 - odds) + "% that it fails)." }),
+      h("p", { class: "odds", text: F.confirmOdds(c) }),
       c.lose ? h("p", { class: "lose" }, h("b", { text: "What you risk: " }), c.lose) : null);
     const ok = document.getElementById("confirm-ok");
     ok.disabled = true;  // armed like a new prompt: a quick series of clicks never confirms
     setTimeout(() => { ok.disabled = false; }, ARM_MS);
     dlg.returnValue = "";
     dlg.onclose = () => {
+      lastClickAt = -Infinity;  // an answer in the dialog ends a series of clicks
       const yes = dlg.returnValue === "ok";
       dlg.onclose = null;
       if (yes) go();
@@ -226,9 +261,20 @@
     document.getElementById("confirm-cancel").focus();
   }
 
-  function act(id, step, info) {
-    if (inFlight || !current || !current.decision || current.step !== step) return;
-    if (performance.now() < armedAt) return;  // a prompt shown a moment ago: not seen yet
+  function act(id, step, info, ev) {
+    const now = performance.now();
+    if (ev && ev.detail > 0) {  // a pointer click (a key press or Enter has detail 0)
+      const series = now - lastClickAt < SERIES_MS && Math.abs(ev.clientX - lastClickX) <= SERIES_PX &&
+        Math.abs(ev.clientY - lastClickY) <= SERIES_PX;
+      lastClickAt = now; lastClickX = ev.clientX; lastClickY = ev.clientY;
+      if (series || now < armedAt) {  // one more click of a series: this prompt waits until the clicking stops
+        armedAt = Math.max(armedAt, now + SERIES_MS);
+        if (sec.hasAttribute("data-ready")) { sec.removeAttribute("data-ready"); sec.classList.add("arming"); armLater(shownSig); }
+        return;
+      }
+    }
+    if (inFlight || !current || !current.decision || current.status !== "playing" || current.step !== step) return;
+    if (now < armedAt) return;  // a prompt shown a moment ago: not seen yet
     if (info && info.confirm) { confirmThen(info, () => send(id, step)); return; }
     send(id, step);
   }
@@ -271,24 +317,29 @@
   });
 
   const conn = document.getElementById("conn");
+  let refused = false, retries = 0;
   function connect() {
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/games/" + gid + "/ws");
     // log_from: the lines this page has; pushes then carry only the lines after them
-    ws.onopen = () => { ws.send(JSON.stringify({ seat, token, log_from: log.lines.length })); conn.textContent = "live"; };
+    ws.onopen = () => { ws.send(JSON.stringify({ seat, token, log_from: log.lines.length })); conn.textContent = "live"; retries = 0; };
     ws.onmessage = (m) => {
       const msg = F.parse(m.data);
       if (msg.type === "state") {
         if (msg.log && !log.add(msg.log_start, msg.log, msg.log_private)) refresh(true);
         show(msg.state, true);
         if (msg.log && msg.log.length) { drawRecent(current); if (filterSel.value !== "all" || search.value.trim()) applyFilter(); }
-      } else if (msg.type === "error") { conn.textContent = "push refused: " + msg.detail; }
+      } else if (msg.type === "error") {  // refused (a bad token, no such game): trying again would not help
+        refused = msg.error !== "too_slow";
+        conn.textContent = "live updates refused: " + msg.detail;
+      }
     };
     ws.onclose = () => {
+      if (refused) return;
+      if (current && current.status !== "playing") { conn.textContent = ""; return; }
       conn.textContent = "reconnecting…";
-      if (!current || current.status === "playing") setTimeout(connect, 1000);
-      else conn.textContent = "";
+      retries++;
+      setTimeout(connect, Math.min(30000, 1000 * 2 ** Math.min(5, retries - 1)));  // 1 s, 2 s, 4 s ... 30 s
     };
   }
-  await refresh(true);
-  connect();
+  if (await refresh(true)) connect();
 })();

@@ -4,8 +4,13 @@
 (async function () {
   const { h } = F;
   const gid = F.params().game;
+  // another game in the address (a pasted link, back/forward): load it
+  const onNav = () => { if (F.params().game !== gid) location.reload(); };
+  window.addEventListener("hashchange", onNav);
+  window.addEventListener("popstate", onNav);
   if (!gid) { document.getElementById("whoami").textContent = "This page needs #game=ID"; return; }
-  await F.meta();
+  await Promise.all([F.meta(), F.help()]);
+  F.renderBasics(document.getElementById("basics"));
   const summary = await F.api("GET", "/games/" + encodeURIComponent(gid));
   document.getElementById("whoami").textContent = "Spectator · game " + gid;
   const log = new F.Log(document.getElementById("log"));

@@ -41,7 +41,7 @@ def claims_hold(g: Game, seat: int, action: int, rec: dict, seed: int = 0) -> No
     """Every certain effect of the preview is among what the choice does in the true game."""
     s = g.state.clone()
     before = facts(s, seat)
-    after = play_out(s, action, random.Random(seed))
+    after, _ = play_out(s, action, random.Random(seed))
     actual = [list(e) for e in outcome(before, facts(after, seat))]
     actual = [[list(x) if isinstance(x, tuple) else x for x in e] for e in actual]
     for e in rec["certain"]:

@@ -5,25 +5,32 @@
 
 One mechanism serves the page, the terminal game and the server: every option is applied to copies of
 *worlds consistent with the seat's view* (``hidden.seat_information``: the other seats' hands and drawn
-counters, the Event pile's order and the future dice redrawn, from the seat's information only), the
-engine runs on to the next decision (of any seat; single-option decisions and chance draws are taken as
-the engine takes them), and the seat's own facts before and after are compared (``facts``): activities
-left, IP, PP, cards in hand, each of its characters' Status, office, titles, place and situation, the PP
-its faction must cover, whether its gains are halved, characters gained or lost, a character it must give
-up at once (a ``pp_limit_lose`` decision of its own), the decision it faces next.
+counters, the Event pile's order and the future dice redrawn, from the seat's information only) and the
+engine runs on through the choice's own consequences (``play_out``): to the next decision of any seat, or,
+once the game has moved on (another Player Turn, phase or turn), to its first chance draw.  The seat's own
+facts before and after are compared (``facts``, ``outcome``): activities left, IP, PP, cards in hand, each
+of its characters' Status, office, titles, place and situation, the PP its faction must cover, whether its
+gains are halved, characters gained or lost, a character it must give up at once (its own
+``pp_limit_lose`` decision), the decision it faces next.  An option that draws nothing and does the same in
+the first ``FIRST_WORLDS`` worlds is certain; the others are tried in every world (``DEFAULT_WORLDS``).
 
 An option's record (plain JSON):
 
-* ``free``: at the turn's main decision, whether the option leaves the activities left unchanged (a free
-  action, ending the turn excluded); None at other decisions;
+* ``free``: at the turn's main decision, True for a free action (§13.2) or an activity granted free (none
+  of the activities left is spent), False for an activity, None for ending the turn and at other
+  decisions;
 * ``certain``: the effects found in every outcome (every sampled world, every die face);
 * ``chances``: ``[{"p": probability, "effects": [...]}, ...]``, the outcomes beyond the certain effects,
   most likely first ([] when the option has a single outcome);
 * ``odds``: ``"exact"`` when the outcomes depend only on dice (at most two, every sampled world agreeing
-  with the faces enumerated), ``"sampled (N worlds)"`` when they depend on hidden cards or more dice, None
-  when there is a single outcome;
+  with the faces enumerated one by one), ``"sampled (N worlds)"`` when they depend on hidden cards or more
+  dice, None when there is a single outcome;
 * ``worst``: ``{"loses_character", "loses_royal", "loses_half_points"}``: whether some outcome loses one
-  of the seat's characters (dies, leaves, or must be given up), one of its royals, or half its PP or IP.
+  of the seat's characters (dies, leaves, or must be given up), one of its royals, or half its PP (two
+  at least: what a PC's death costs);
+* ``then``: when the option certainly leads to another decision of the seat's, ``{"kind", "ip", "pp"}``:
+  the least and most IP and PP the two choices together change (``[lo, hi]``, in the first world; None
+  when a follow-up draws a die, card or counter), else None.
 
 An effect is a list ``[what, ...]``: ``["ip", delta]``, ``["pp", delta]``, ``["cards", delta]``,
 ``["activities", delta]``, ``["status", cid, old, new]``, ``["office", cid, old, new]``,
@@ -43,8 +50,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from ..core.actions import NAME
-from ..core.chance import _RECORD as _RECORDS
-from ..core.chance import node_outcomes, plain_outcome, recording, roll_outcomes, script
+from ..core.chance import Draw, node_outcomes, plain_outcome, recording, roll_outcomes, script
 from ..core.machine import EngineError, apply, chance_node, pending, resolve_chance
 from ..core.state import GameState
 from ..data.components import ROYALS
@@ -136,27 +142,25 @@ def _horizon(state: GameState) -> tuple[Any, ...]:
     return state.turn, state.phase, state.active
 
 
-def play_out(state: GameState, action: int, rng: random.Random) -> GameState:
-    """The game after ``action`` (``state`` is left as it is) and the choice's own consequences: run on to
-    the next decision, or, when the game has moved on first (another Player Turn or phase, another turn),
-    to the first chance draw after that; the draws before it take outcomes drawn by ``rng`` (explicit
-    chance mode) or by the state's own generator (when the game has not moved on: then the default mode,
-    quicker, ends at the same place)."""
+def play_out(state: GameState, action: int, rng: random.Random) -> tuple[GameState, list[Draw]]:
+    """The game after ``action`` (``state`` is left as it is) and the choice's own consequences, with the
+    draws made: run on to the next decision, or, when the game has moved on first (another Player Turn or
+    phase, another turn), to the first chance draw after that; the draws before it take outcomes drawn by
+    ``rng`` (explicit chance mode) or by the state's own generator (when the game has not moved on: then
+    the default mode, quicker, ends at the same place)."""
     start = _horizon(state)
-    rec = _RECORDS.get()
-    mark = None if rec is None else len(rec)
     s = state.clone()
-    apply(s, action)
+    with recording() as draws:
+        apply(s, action)
     if s.over or _horizon(s) == start:
-        return s
-    if rec is not None:
-        del rec[mark:]  # the draws of the quick run are not those of the game returned
+        return s, draws
     s = state.clone()
     s.config = {**s.config, "chance": "explicit"}
-    apply(s, action)
-    while (node := chance_node(s)) is not None and _horizon(s) == start:
-        resolve_chance(s, plain_outcome(_draw(node_outcomes(node.args), rng)))
-    return s
+    with recording() as draws:
+        apply(s, action)
+        while (node := chance_node(s)) is not None and _horizon(s) == start:
+            resolve_chance(s, plain_outcome(_draw(node_outcomes(node.args), rng)))
+    return s, draws
 
 
 def _draw(outs: list[tuple[Any, Fraction]], rng: random.Random) -> Any:
@@ -169,17 +173,16 @@ def _draw(outs: list[tuple[Any, Fraction]], rng: random.Random) -> Any:
     return outs[-1][0]
 
 
-def _run(world: GameState, seat: int, action: int, dice: tuple[int, ...] | None = None
-         ) -> tuple[tuple[Effect, ...], list[Any]]:
+def _run(world: GameState, seat: int, action: int, seed: int, dice: tuple[int, ...] | None = None
+         ) -> tuple[tuple[Effect, ...], list[Draw]]:
     """Apply ``action`` to a copy of ``world`` (with ``dice`` scripted first): its effects and draws."""
     s = world
     if dice is not None:
         s = world.clone()
         script(s, "dice", list(dice))
     before = facts(s, seat)
-    with recording() as draws:
-        after = play_out(s, action, random.Random(s.rng.state))
-    return outcome(before, facts(after, seat)), list(draws)
+    after, draws = play_out(s, action, random.Random(seed))
+    return outcome(before, facts(after, seat)), draws
 
 
 def _dice_of(draws: list[Any]) -> tuple[int, ...] | None:
@@ -192,14 +195,14 @@ def _dice_of(draws: list[Any]) -> tuple[int, ...] | None:
     return tuple(faces)
 
 
-def _exact(world: GameState, seat: int, action: int, n: int,
+def _exact(world: GameState, seat: int, action: int, seed: int, n: int,
            seen: list[tuple[tuple[int, ...], tuple[Effect, ...]]]) -> dict[tuple[Effect, ...], Fraction] | None:
     """The outcomes of ``action`` by the faces of its ``n`` dice in ``world``; None unless every sampled
     world (``seen``: its faces and effects) gave what these faces give here."""
     table: dict[tuple[int, ...], tuple[Effect, ...]] = {}
     dist: dict[tuple[Effect, ...], Fraction] = {}
     for faces, p in roll_outcomes(n):
-        eff, draws = _run(world, seat, action, faces)
+        eff, draws = _run(world, seat, action, seed, faces)
         if _dice_of(draws) != faces:
             return None  # more dice, or a card drawn, after these faces
         table[faces] = eff
@@ -209,12 +212,12 @@ def _exact(world: GameState, seat: int, action: int, n: int,
     return dist
 
 
-def _option(worlds: list[GameState], seat: int, action: int, main: bool) -> dict[str, Any]:
+def _option(worlds: list[GameState], seat: int, action: int, main: bool, seed: int) -> dict[str, Any]:
     seen: list[tuple[tuple[int, ...] | None, tuple[Effect, ...]]] = []
     for i, w in enumerate(worlds):
         if i == FIRST_WORLDS and len({eff for _, eff in seen}) == 1 and {f for f, _ in seen} == {()}:
             break  # no draw, the same effects in the first worlds: the hidden cards do not matter here
-        eff, draws = _run(w, seat, action)
+        eff, draws = _run(w, seat, action, seed + i)
         seen.append((_dice_of(draws), eff))
     effs = {eff for _, eff in seen}
     dist: dict[tuple[Effect, ...], Fraction] | None = None
@@ -225,7 +228,7 @@ def _option(worlds: list[GameState], seat: int, action: int, main: bool) -> dict
     elif None not in rolled and len({len(f) for f in rolled if f is not None}) == 1:
         n = len(next(iter(rolled)))  # type: ignore[arg-type]
         if 0 < n <= EXACT_DICE:
-            dist = _exact(worlds[0], seat, action, n, [(f, e) for f, e in seen if f is not None])
+            dist = _exact(worlds[0], seat, action, seed, n, [(f, e) for f, e in seen if f is not None])
             odds = None if dist is None else "exact"
     if dist is None:
         dist = {}
@@ -236,7 +239,7 @@ def _option(worlds: list[GameState], seat: int, action: int, main: bool) -> dict
     if main:
         rec["free"] = _free(action, rec)
     if any(e[0] == "next" for e in rec["certain"]):
-        rec["then"] = _then(worlds[0], seat, action)
+        rec["then"] = _then(worlds[0], seat, action, seed)
     return rec
 
 
@@ -268,12 +271,12 @@ def _free(action: int, rec: dict[str, Any]) -> bool | None:
     return not any(e[0] == "activities" and e[1] < 0 for effs in outs for e in effs)
 
 
-def _then(world: GameState, seat: int, action: int) -> dict[str, Any] | None:
+def _then(world: GameState, seat: int, action: int, seed: int) -> dict[str, Any] | None:
     """When ``action`` leads to another decision of the seat's: its kind and, over its options, the least
     and most IP and PP the two choices together change (in one world, the first); ``ip``/``pp`` None when
     some follow-up draws a die, card or counter (its change is not certain then)."""
     before = facts(world, seat)
-    s = play_out(world, action, random.Random(world.rng.state))
+    s, _ = play_out(world, action, random.Random(seed))
     d = pending(s)
     if d is None or d.args["player"] != seat or d.args["kind"] in ("turn_main", "pp_limit_lose"):
         return None
@@ -281,8 +284,7 @@ def _then(world: GameState, seat: int, action: int) -> dict[str, Any] | None:
     pp: list[int] = []
     drawn = False
     for b in d.args["options"]:
-        with recording() as draws:
-            s2 = play_out(s, b, random.Random(s.rng.state))
+        s2, draws = play_out(s, b, random.Random(seed))
         drawn = drawn or bool(draws)
         pl = s2.players[seat]
         ip.append(pl.ip - before["ip"])
@@ -309,7 +311,7 @@ def preview(state: GameState, seat: int, worlds: int = DEFAULT_WORLDS, seed: int
     out: dict[int, dict[str, Any]] = {}
     for a in d.args["options"]:
         try:
-            rec = _option(ws, seat, a, main)
+            rec = _option(ws, seat, a, main, seed * 7919 + a * 101)
         except EngineError:  # a world the engine cannot play on (should not happen): say nothing certain
             rec = {"free": None, "certain": [], "chances": [], "odds": None,
                    "worst": {"loses_character": False, "loses_royal": False, "loses_half_points": False}, "then": None}

@@ -19,7 +19,8 @@ An option's record (plain JSON):
 * ``free``: at the turn's main decision, True for a free action (§13.2) or an activity granted free (none
   of the activities left is spent), False for an activity, None for ending the turn and at other
   decisions;
-* ``certain``: the effects found in every outcome (every sampled world, every die face);
+* ``certain``: the effects found in every outcome (every sampled world, every die face); when the odds
+  are sampled, only those among them that happen before the first draw (``_before_draws``);
 * ``chances``: ``[{"p": probability, "effects": [...]}, ...]``, the outcomes beyond the certain effects,
   most likely first ([] when the option has a single outcome);
 * ``odds``: ``"exact"`` when the outcomes depend only on dice (at most two, every sampled world agreeing
@@ -148,19 +149,27 @@ def play_out(state: GameState, action: int, rng: random.Random) -> tuple[GameSta
     phase, another turn), to the first chance draw after that; the draws before it take outcomes drawn by
     ``rng`` (explicit chance mode) or by the state's own generator (when the game has not moved on: then
     the default mode, quicker, ends at the same place)."""
+    s, draws, _ = _play(state, action, rng, True)
+    return s, draws
+
+
+def _play(state: GameState, action: int, rng: random.Random, quick: bool
+          ) -> tuple[GameState, list[Draw], bool]:
+    """``play_out``, trying the default mode first when ``quick``; and whether the game moved on."""
     start = _horizon(state)
-    s = state.clone()
-    with recording() as draws:
-        apply(s, action)
-    if s.over or _horizon(s) == start:
-        return s, draws
+    if quick:
+        s = state.clone()
+        with recording() as draws:
+            apply(s, action)
+        if s.over or _horizon(s) == start:
+            return s, draws, False
     s = state.clone()
     s.config = {**s.config, "chance": "explicit"}
     with recording() as draws:
         apply(s, action)
         while (node := chance_node(s)) is not None and _horizon(s) == start:
             resolve_chance(s, plain_outcome(_draw(node_outcomes(node.args), rng)))
-    return s, draws
+    return s, draws, _horizon(s) != start
 
 
 def _draw(outs: list[tuple[Any, Fraction]], rng: random.Random) -> Any:
@@ -173,15 +182,17 @@ def _draw(outs: list[tuple[Any, Fraction]], rng: random.Random) -> Any:
     return outs[-1][0]
 
 
-def _run(world: GameState, seat: int, action: int, seed: int, dice: tuple[int, ...] | None = None
-         ) -> tuple[tuple[Effect, ...], list[Draw]]:
-    """Apply ``action`` to a copy of ``world`` (with ``dice`` scripted first): its effects and draws."""
+def _run(world: GameState, seat: int, action: int, seed: int, hint: list[bool],
+         dice: tuple[int, ...] | None = None) -> tuple[tuple[Effect, ...], list[Draw]]:
+    """Apply ``action`` to a copy of ``world`` (with ``dice`` scripted first): its effects and draws.
+    ``hint[0]``: the option moved the game on in a world before (then the default mode is not tried)."""
     s = world
     if dice is not None:
         s = world.clone()
         script(s, "dice", list(dice))
     before = facts(s, seat)
-    after, draws = play_out(s, action, random.Random(seed))
+    after, draws, moved = _play(s, action, random.Random(seed), not hint[0])
+    hint[0] = hint[0] or moved
     return outcome(before, facts(after, seat)), draws
 
 
@@ -195,14 +206,14 @@ def _dice_of(draws: list[Any]) -> tuple[int, ...] | None:
     return tuple(faces)
 
 
-def _exact(world: GameState, seat: int, action: int, seed: int, n: int,
+def _exact(world: GameState, seat: int, action: int, seed: int, hint: list[bool], n: int,
            seen: list[tuple[tuple[int, ...], tuple[Effect, ...]]]) -> dict[tuple[Effect, ...], Fraction] | None:
     """The outcomes of ``action`` by the faces of its ``n`` dice in ``world``; None unless every sampled
     world (``seen``: its faces and effects) gave what these faces give here."""
     table: dict[tuple[int, ...], tuple[Effect, ...]] = {}
     dist: dict[tuple[Effect, ...], Fraction] = {}
     for faces, p in roll_outcomes(n):
-        eff, draws = _run(world, seat, action, seed, faces)
+        eff, draws = _run(world, seat, action, seed, hint, faces)
         if _dice_of(draws) != faces:
             return None  # more dice, or a card drawn, after these faces
         table[faces] = eff
@@ -214,10 +225,11 @@ def _exact(world: GameState, seat: int, action: int, seed: int, n: int,
 
 def _option(worlds: list[GameState], seat: int, action: int, main: bool, seed: int) -> dict[str, Any]:
     seen: list[tuple[tuple[int, ...] | None, tuple[Effect, ...]]] = []
+    hint = [False]  # has the option moved the game on (another Player Turn, phase or turn) in some world?
     for i, w in enumerate(worlds):
         if i == FIRST_WORLDS and len({eff for _, eff in seen}) == 1 and {f for f, _ in seen} == {()}:
             break  # no draw, the same effects in the first worlds: the hidden cards do not matter here
-        eff, draws = _run(w, seat, action, seed + i)
+        eff, draws = _run(w, seat, action, seed + i, hint)
         seen.append((_dice_of(draws), eff))
     effs = {eff for _, eff in seen}
     dist: dict[tuple[Effect, ...], Fraction] | None = None
@@ -228,14 +240,15 @@ def _option(worlds: list[GameState], seat: int, action: int, main: bool, seed: i
     elif None not in rolled and len({len(f) for f in rolled if f is not None}) == 1:
         n = len(next(iter(rolled)))  # type: ignore[arg-type]
         if 0 < n <= EXACT_DICE:
-            dist = _exact(worlds[0], seat, action, seed, n, [(f, e) for f, e in seen if f is not None])
+            dist = _exact(worlds[0], seat, action, seed, hint, n, [(f, e) for f, e in seen if f is not None])
             odds = None if dist is None else "exact"
     if dist is None:
         dist = {}
         for _, eff in seen:
             dist[eff] = dist.get(eff, Fraction(0)) + Fraction(1, len(seen))
         odds = f"sampled ({len(seen)} worlds)"
-    rec = _record(dist, odds if len(dist) > 1 else None)
+    rec = _record(dist, odds if len(dist) > 1 else None,
+                  _before_draws(worlds[0], seat, action) if odds and odds != "exact" else None)
     if main:
         rec["free"] = _free(action, rec)
     if any(e[0] == "next" for e in rec["certain"]):
@@ -243,9 +256,23 @@ def _option(worlds: list[GameState], seat: int, action: int, main: bool, seed: i
     return rec
 
 
-def _record(dist: dict[tuple[Effect, ...], Fraction], odds: str | None) -> dict[str, Any]:
+def _before_draws(world: GameState, seat: int, action: int) -> set[Effect]:
+    """The effects of ``action`` before its first chance draw (in ``world``): what no die or card decides."""
+    s = world.clone()
+    s.config = {**s.config, "chance": "explicit"}
+    before = facts(s, seat)
+    apply(s, action)
+    return set(outcome(before, facts(s, seat)))
+
+
+def _record(dist: dict[tuple[Effect, ...], Fraction], odds: str | None,
+            sure: set[Effect] | None = None) -> dict[str, Any]:
+    """The record of an option with these outcomes; ``sure``: when the odds are sampled, the effects found
+    before any draw (only those of them found in every world are certain: a few worlds prove nothing)."""
     outs = list(dist)
     certain = set(outs[0]).intersection(*outs[1:])
+    if sure is not None:
+        certain &= sure
     chances = [{"p": round(float(p), 4), "effects": [list(e) for e in eff if e not in certain]}
                for eff, p in sorted(dist.items(), key=lambda kv: (-kv[1], repr(kv[0])))] if len(outs) > 1 else []
     every = [e for eff in outs for e in eff]

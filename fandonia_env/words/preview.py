@@ -79,7 +79,7 @@ def _halved(e: list[Any], v: dict[str, Any]) -> str:
 def _required(e: list[Any], v: dict[str, Any]) -> str:
     pp = int(v["players"][int(v["me"])]["pp"])
     s = f"your PP must cover a faction Status of {e[2]} (it was {e[1]})"
-    if e[2] > pp >= e[1] or (e[2] > e[1] and e[2] > pp):
+    if e[2] > e[1] and e[2] > pp:
         s += f": more than your {pp} PP, so unless you gain PP you must give up a character"
     return s
 

@@ -224,7 +224,7 @@ def test_preview_is_empty_for_a_seat_without_a_decision_and_plain_json():
     pv = preview(g.state, p, worlds=4)
     assert json.loads(json.dumps({str(k): v for k, v in pv.items()}))
     for rec in pv.values():
-        assert set(rec) == {"free", "certain", "chances", "odds", "worst", "then"}
+        assert set(rec) == {"free", "certain", "chances", "odds", "worst", "then", "paid"}
         assert set(rec["worst"]) == {"loses_character", "loses_royal", "loses_half_points"}
         total = sum(Fraction(c["p"]).limit_denominator(1000) for c in rec["chances"])
         assert not rec["chances"] or abs(total - 1) < Fraction(1, 100)

@@ -159,7 +159,9 @@ def _chance_lines(rec: dict[str, Any], view: dict[str, Any]) -> list[str]:
         if i >= MAX_CHANCES:
             rest += ch["p"]
             continue
-        what = "; ".join(effect_words(e, view) for e in ch["effects"]) or "nothing more changes for you"
+        paid = rec.get("paid", [])  # told in the cost already
+        what = "; ".join(effect_words(e, view) for e in ch["effects"] if e not in paid) or \
+            "nothing more changes for you"
         lines.append(f"{pct(ch['p'])}: {what}")
     if rest > 0:
         lines.append(f"{pct(rest)}: other outcomes")
@@ -216,7 +218,8 @@ def preview_words(rec: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     if odds and odds.startswith("sampled"):
         n = "".join(ch for ch in odds if ch.isdigit())
         odds = f"estimated from {n} possible deals of the cards you cannot see"
-    return {"free": rec.get("free"), "cost": _cost(rec["certain"], rec.get("free")), "certain": certain,
+    return {"free": rec.get("free"), "cost": _cost(rec["certain"] + rec.get("paid", []), rec.get("free")),
+            "certain": certain,
             "chances": _chance_lines(rec, view), "odds": odds, "then": _then_words(then),
             "confirm": preview_confirm(rec, view)}
 

@@ -20,12 +20,15 @@ An option's record (plain JSON):
   of the activities left is spent), False for an activity, None for ending the turn and at other
   decisions;
 * ``certain``: the effects found in every outcome (every sampled world, every die face); when the odds
-  are sampled, only those among them that happen before the first draw (``_before_draws``);
+  are sampled, only those among them that happen before the first draw (``_before_draws``) and change no
+  count (IP, PP, cards, activities: see ``paid``);
 * ``chances``: ``[{"p": probability, "effects": [...]}, ...]``, the outcomes beyond the certain effects,
   most likely first ([] when the option has a single outcome);
 * ``odds``: ``"exact"`` when the outcomes depend only on dice (at most two, every sampled world agreeing
   with the faces enumerated one by one), ``"sampled (N worlds)"`` when they depend on hidden cards or more
   dice, None when there is a single outcome;
+* ``paid``: with sampled odds, the costs (IP, PP, cards, activities: negative deltas) paid before the
+  first draw in every world; a draw may make them up, so they are not in ``certain`` ([] otherwise);
 * ``worst``: ``{"loses_character", "loses_royal", "loses_half_points"}``: whether some outcome loses one
   of the seat's characters (dies, leaves, or must be given up), one of its royals, or half its PP (two
   at least: what a PC's death costs);
@@ -68,6 +71,8 @@ DEFAULT_WORLDS: Final = 16
 FIRST_WORLDS: Final = 4
 #: at most this many dice are enumerated face by face for exact chances (6**2 = 36 outcomes)
 EXACT_DICE: Final = 2
+#: the counts an effect changes by a delta (``["ip", -2]``)
+_COUNTS: Final = ("ip", "pp", "cards", "activities")
 _SITUATIONS: Final = ("hiding", "banished", "imprisoned", "wrongdoer", "awaiting_execution")
 
 Effect = tuple[Any, ...]
@@ -271,8 +276,12 @@ def _record(dist: dict[tuple[Effect, ...], Fraction], odds: str | None,
     before any draw (only those of them found in every world are certain: a few worlds prove nothing)."""
     outs = list(dist)
     certain = set(outs[0]).intersection(*outs[1:])
+    paid: set[Effect] = set()
     if sure is not None:
         certain &= sure
+        # a count paid before the draws may be made up by them (a roll's gain): paid, not certain
+        paid = {e for e in certain if e[0] in _COUNTS and e[1] < 0}
+        certain = {e for e in certain if e[0] not in _COUNTS}
     chances = [{"p": round(float(p), 4), "effects": [list(e) for e in eff if e not in certain]}
                for eff, p in sorted(dist.items(), key=lambda kv: (-kv[1], repr(kv[0])))] if len(outs) > 1 else []
     every = [e for eff in outs for e in eff]
@@ -283,7 +292,7 @@ def _record(dist: dict[tuple[Effect, ...], Fraction], odds: str | None,
         "loses_half_points": False,
     }
     return {"free": None, "certain": [_plain(e) for e in sorted(certain, key=repr)], "chances": chances,
-            "odds": odds, "worst": worst, "then": None}
+            "odds": odds, "worst": worst, "then": None, "paid": [_plain(e) for e in sorted(paid, key=repr)]}
 
 
 def _free(action: int, rec: dict[str, Any]) -> bool | None:
@@ -341,7 +350,8 @@ def preview(state: GameState, seat: int, worlds: int = DEFAULT_WORLDS, seed: int
             rec = _option(ws, seat, a, main, seed * 7919 + a * 101)
         except EngineError:  # a world the engine cannot play on (should not happen): say nothing certain
             rec = {"free": None, "certain": [], "chances": [], "odds": None,
-                   "worst": {"loses_character": False, "loses_royal": False, "loses_half_points": False}, "then": None}
+                   "worst": {"loses_character": False, "loses_royal": False, "loses_half_points": False}, "then": None,
+                   "paid": []}
         rec["worst"]["loses_half_points"] = _halves(half[0], rec)
         out[a] = rec
     return out

@@ -64,9 +64,14 @@ def check_words(st: dict) -> None:
     d = st["decision"]
     assert d["prompt"] and not RAW.search(d["prompt"])
     for o in d["options"]:
-        assert set(o) == {"id", "name", "label", "detail", "rule", "confirm"}
+        assert set(o) == {"id", "name", "label", "detail", "rule", "confirm", "preview"}
         assert o["label"] and not RAW.search(o["label"])
         assert o["confirm"] is None or set(o["confirm"]) == {"title", "odds", "lose", "chance"}
+        # what the option does to the seat, before the click (issue 43): in plain words
+        pw = o["preview"]
+        assert set(pw) == {"free", "cost", "certain", "chances", "odds", "then", "confirm"}
+        assert not any(RAW.search(x) for x in [*pw["certain"], *pw["chances"], pw["cost"] or "", pw["then"] or ""])
+        assert (pw["free"] is not None) == (d["kind"] == "turn_main" and o["name"] != "pass")
     r = st["race"]
     assert set(r) == {"goal", "leader", "lead_text", "players", "unknown"}
     assert [p["seat"] for p in r["players"]] == list(range(len(st["view"]["players"])))

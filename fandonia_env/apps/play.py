@@ -37,6 +37,7 @@ from ..engine.data import components as C
 from ..engine.data.tables import COUNSELING_TABLES
 from ..engine.face.game import make_config
 from ..engine.face.hidden import InfoSet
+from ..engine.face.preview import preview
 from ..tools.cli import add_rules_args, agent_list_arg, max_turns_arg, players_arg, rules_from_args, seed_arg
 
 __all__ = [
@@ -321,12 +322,14 @@ class Session:
         if v["active"] != self.seat:
             self.say("(out of turn: " + ("a game phase" if v["active"] is None else f"Player {v['active']}'s turn")
                      + " - the game waits for you)")
-        words = wording.decision_words(v)
+        words = wording.decision_words(v, preview=preview(g.state, self.seat, seed=g.state.steps))
         assert words is not None
         self.words = words["options"]
         self.say(">> " + words["prompt"])
         for i, o in enumerate(self.words, 1):
             self.say(f"  {i:2d}) {o['label']}" + ("  [risky]" if o["confirm"] else ""))
+            for line in wording.preview_lines(o.get("preview")):
+                self.say("        " + line)
         return list(d["options"])
 
     def show_status(self) -> None:
@@ -356,6 +359,8 @@ class Session:
             self.say("   " + o["detail"])
         if o["rule"]:
             self.say("   rule: " + o["rule"])
+        for line in wording.preview_lines(o.get("preview")):
+            self.say("   " + line)
         if o["confirm"]:
             c = o["confirm"]
             self.say(f"   risky: chance of success {odds_text(c['odds'])}; {c['lose']}")

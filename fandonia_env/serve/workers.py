@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import fandonia_env.agents as agent_registry
 from fandonia_env import words as wording
 from fandonia_env.engine import NAME, ConfigError, Game, InfoSet, StateError, make_config, player_view
+from fandonia_env.engine.face.preview import preview
 
 if TYPE_CHECKING:
     from fandonia_env.engine import GameState
@@ -175,6 +176,7 @@ class GameRunner:
         self._log_seen = 0
         self._logs: dict[int | None, list[str]] = {}
         self._private: dict[int | None, list[int]] = {}
+        self._preview: tuple[tuple[int, int], dict[int, dict[str, Any]]] | None = None  # (n_actions, seat), preview
 
     # -- what clients see ---------------------------------------------------------
     def _sync_log(self) -> None:
@@ -204,8 +206,19 @@ class GameRunner:
             v["log"] = list(self._logs[p])
             private = list(self._private[p])
         since = [e["t"] for e in self.game.state.log[self.marks[p]:] if e["to"] is None or e["to"] == p]
-        return {"seat": p, "step": self.counts[p], "status": self.status, "decision": wording.decision_words(v),
+        return {"seat": p, "step": self.counts[p], "status": self.status,
+                "decision": wording.decision_words(v, preview=self.preview(p)),
                 "view": v, "log_private": private, **wording.seat_words(v, since)}
+
+    def preview(self, p: int) -> dict[int, dict[str, Any]] | None:
+        """What each option of seat ``p``'s pending decision does to it (``engine/face/preview.py``), made once
+        per decision (caller holds the lock); None when the seat has no decision."""
+        if self.game.current_player() != p:
+            return None
+        key = (self.n_actions, p)
+        if self._preview is None or self._preview[0] != key:
+            self._preview = (key, preview(self.game.state, p, seed=self.n_actions))
+        return self._preview[1]
 
     def public_state(self, log: bool = True) -> dict[str, Any]:
         v = public_view(self.game.state, log=False)

@@ -11,14 +11,17 @@ follows is in its ``rule`` field (e.g. "§36.3"), for a tooltip.  One module a j
 * ``odds``: dice odds from the tables (2d6 sums);
 * ``glossary``: labels and explanations of activities, free actions, cards, counters, terms (``HELP``);
 * ``decisions``: what a decision asks and what each choice does (``prompt``, ``decision_words``);
+* ``preview``: what a choice does to the seat before it is made (``preview_words``, from the engine's
+  ``engine/face/preview.py``);
 * ``seat``: the race for the throne, the seat's faction, what happened since (``seat_words``).
 """
 
-from . import decisions, glossary, names, odds, seat
+from . import decisions, glossary, names, odds, preview, seat
 from .decisions import *  # noqa: F403
 from .glossary import *  # noqa: F403
 from .names import *  # noqa: F403
 from .odds import *  # noqa: F403
+from .preview import *  # noqa: F403
 from .seat import *  # noqa: F403
 
-__all__ = sorted({*names.__all__, *odds.__all__, *glossary.__all__, *decisions.__all__, *seat.__all__})
+__all__ = sorted({*names.__all__, *odds.__all__, *glossary.__all__, *decisions.__all__, *preview.__all__, *seat.__all__})

@@ -46,6 +46,7 @@ from .names import (
     table_name,
 )
 from .odds import assassination_odds, p_2d6, prestige_mod, prestige_risk, table_row
+from .preview import preview_words
 
 #: what the module offers the rest of the package (``fandonia_env.words`` re-exports it)
 __all__ = [
@@ -702,12 +703,23 @@ def option_words(view: dict[str, Any], decision: dict[str, Any], a: int) -> dict
     return _action_option(_W(view, decision), a)
 
 
-def decision_words(view: dict[str, Any], decision: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def decision_words(view: dict[str, Any], decision: dict[str, Any] | None = None,
+                   preview: dict[int, dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """The seat's decision for people: ``{kind, ctx, prompt, options: [{id, name, label, detail, rule,
-    confirm}]}`` (None when the seat has no decision)."""
+    confirm}]}`` (None when the seat has no decision).  With the engine's ``preview`` of the decision
+    (``engine/face/preview.py``), each option gains ``preview`` (``preview_words``) and, when it has no
+    confirmation of its own, the preview's (its worst outcome loses a character, a royal or half the PP)."""
     d = decision if decision is not None else view.get("decision")
     if not d:
         return None
     w = _W(view, d)
-    return {"kind": d["kind"], "ctx": d.get("ctx") or {}, "prompt": prompt(view, d),
-            "options": [_action_option(w, a) for a in d["options"]]}
+    options = [_action_option(w, a) for a in d["options"]]
+    if preview is not None:
+        for o in options:
+            rec = preview.get(o["id"])
+            if rec is None:
+                continue
+            o["preview"] = preview_words(rec, view)
+            if o["confirm"] is None and o["preview"]["confirm"] is not None:
+                o["confirm"] = {**o["preview"]["confirm"], "title": f"{o['label']}?"}
+    return {"kind": d["kind"], "ctx": d.get("ctx") or {}, "prompt": prompt(view, d), "options": options}

@@ -193,10 +193,13 @@
       const k = KEYS[i] || "";
       return h("div", { class: "opt" },
         h("button", { type: "button", "data-action-id": o.id, "data-name": o.name, "data-key": k || null, "aria-keyshortcuts": k || null,
-          class: info.confirm ? "risky" : null, "data-confirm": info.confirm ? "1" : null, onclick: (ev) => act(o.id, step, info, ev) },
+          class: info.confirm ? "risky" : null, "data-confirm": info.confirm ? "1" : null, onclick: (ev) => act(o.id, step, info, ev),
+          "data-free": o.preview && o.preview.free !== null && o.preview.free !== undefined ? (o.preview.free ? "1" : "0") : null },
         h("kbd", { "aria-hidden": "true", text: k }), h("span", { class: "olabel", text: info.label }),
+        F.previewBadge ? F.previewBadge(o.preview) : null,
         info.confirm ? h("span", { class: "risk", text: "risky: asks first" }) : null,
-        info.detail ? h("span", { class: "odetail", text: info.detail }) : null),
+        info.detail ? h("span", { class: "odetail", text: info.detail }) : null,
+        F.renderPreview ? F.renderPreview(o.preview) : null),
         info.rule ? h("abbr", { class: "rule", title: "Rulebook " + info.rule }, "rule") : null);
     })));
     kids.push(h("p", { class: "hint keys", text: "Keys: 1-9, 0, then letters choose an option" +

@@ -384,3 +384,28 @@ def test_rated_game_page_shows_the_advisor_off_and_the_replay_page_advises_every
     assert len(seen) >= 2, seen  # more than one seat's advice
     assert not errors, errors
     page.close()
+
+
+def test_the_python_client_creates_rated_games_and_asks_the_advisor(server):
+    """``serve.client.Client`` speaks the advisor's options and route: a rated game refuses advice (403
+    ``advisor_off``), an unrated one answers with one of the offered options."""
+    import httpx
+
+    from fandonia_env.serve.client import Client
+
+    c = Client(server.url)
+    try:
+        rated = c.create(["human", "noble-rule-v1"], rated=True)
+        with pytest.raises(httpx.HTTPStatusError) as e:
+            c.advice(rated["game_id"], 0, rated["seats"][0]["token"])
+        assert e.value.response.status_code == 403 and e.value.response.json()["error"] == "advisor_off"
+        g = c.create(["human", "noble-rule-v1"], seed=11, public_seed=True)
+        gid, tok = g["game_id"], g["seats"][0]["token"]
+        deadline = time.monotonic() + 60
+        while (st := c.seat(gid, 0, tok, log=False))["decision"] is None and st["status"] == "playing":
+            assert time.monotonic() < deadline, "the noble did not move"
+            time.sleep(0.02)
+        adv = c.advice(gid, 0, tok)
+        assert adv["suggestion"]["id"] in {o["id"] for o in st["decision"]["options"]}
+    finally:
+        c.close()

@@ -105,10 +105,15 @@ class Client:
         return r.json()
 
     def create(self, seats: list[str], rules: dict[str, Any] | None = None, seed: int | None = None,
-               start: dict[str, Any] | None = None, public_seed: bool = False) -> dict[str, Any]:
+               start: dict[str, Any] | None = None, public_seed: bool = False, rated: bool | None = None,
+               advisor: bool | None = None) -> dict[str, Any]:
         """``POST /games``.  A chosen ``seed`` is mixed with a secret of the game's unless ``public_seed``
-        (then it is played as given and shown to every seat)."""
+        (then it is played as given and shown to every seat).  ``rated`` / ``advisor``: the game's options
+        (the server's defaults when None: not rated, the advisor allowed unless rated)."""
         body: dict[str, Any] = {"seats": seats}
+        for key, value in (("rated", rated), ("advisor", advisor)):
+            if value is not None:
+                body[key] = value
         if rules is not None:
             body["rules"] = rules
         if seed is not None:
@@ -122,6 +127,10 @@ class Client:
     def seat(self, gid: str, seat: int, token: str, log: bool = True) -> dict[str, Any]:
         return self._ok(self.http.get(f"/games/{gid}/seats/{seat}", headers=auth(token),
                                       params=None if log else {"log": "false"}))
+
+    def advice(self, gid: str, seat: int, token: str) -> dict[str, Any]:
+        """``GET /games/{id}/seats/{seat}/advice``: the advisor on the seat's pending decision."""
+        return self._ok(self.http.get(f"/games/{gid}/seats/{seat}/advice", headers=auth(token)))
 
     def act(self, gid: str, seat: int, token: str, action: int, step: int) -> dict[str, Any]:
         return self._ok(self.http.post(f"/games/{gid}/seats/{seat}/act", headers=auth(token),

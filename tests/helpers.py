@@ -370,3 +370,18 @@ def play_randomly(g: Game, rng: random.Random, moves: int | None = None) -> Game
     for _ in random_moves(g, rng, moves):
         pass
     return g
+
+
+def seat_decision(client: Any, gid: str, seat: int, token: str, timeout: float = 60) -> dict[str, Any]:
+    """A server seat's state once it has a decision or the game stops (the nobles move in the server's
+    threads): polls ``GET /games/{gid}/seats/{seat}`` with the seat's token through ``client``
+    (FastAPI's TestClient or an httpx client)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        st = client.get(f"/games/{gid}/seats/{seat}", headers={"Authorization": f"Bearer {token}"}).json()
+        if st["decision"] is not None or st["status"] != "playing":
+            return st
+        assert time.monotonic() < deadline, "the nobles did not move"
+        time.sleep(0.02)

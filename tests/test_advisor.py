@@ -14,7 +14,7 @@ import time
 import warnings
 
 import pytest
-from helpers import random_moves
+from helpers import random_moves, seat_decision
 
 from fandonia_env.agents import make_agent
 from fandonia_env.agents.advisor import TOP, AdvisorError, advise, advisor_noble, win_chance
@@ -116,6 +116,7 @@ with warnings.catch_warnings():  # starlette asks for httpx2 in TestClient; http
     from fastapi.testclient import TestClient
 
 from fandonia_env.serve import Limits, create_app  # noqa: E402
+from fandonia_env.serve.client import auth  # noqa: E402
 
 
 @pytest.fixture()
@@ -124,9 +125,6 @@ def client(tmp_path):
         yield c
 
 
-def auth(tok: str) -> dict:
-    return {"Authorization": f"Bearer {tok}"}
-
 
 def create(c: TestClient, **body) -> dict:
     r = c.post("/games", json=body)
@@ -134,21 +132,13 @@ def create(c: TestClient, **body) -> dict:
     return r.json()
 
 
-def decision_of(c: TestClient, gid: str, seat: int, tok: str, timeout: float = 60) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        st = c.get(f"/games/{gid}/seats/{seat}", headers=auth(tok)).json()
-        if st["decision"] is not None or st["status"] != "playing":
-            return st
-        assert time.monotonic() < deadline, "the nobles did not move"
-        time.sleep(0.02)
 
 
 def test_route_advises_the_seat_as_the_noble_would_and_changes_nothing(client):
     g = create(client, seats=["human", "noble-ppo-v2", "noble-rule-v1"], seed=7, public_seed=True)
     gid, tok = g["game_id"], g["seats"][0]["token"]
     for _ in range(3):
-        st = decision_of(client, gid, 0, tok)
+        st = seat_decision(client, gid, 0, tok)
         before = client.get(f"/games/{gid}/seats/0", headers=auth(tok)).json()
         r = client.get(f"/games/{gid}/seats/0/advice", headers=auth(tok))
         assert r.status_code == 200, r.text
@@ -190,7 +180,7 @@ def test_rated_games_refuse_the_advisor_unless_allowed_and_say_so(client, tmp_pa
     s = client.get(f"/games/{rated['game_id']}").json()
     assert s["rated"] is True and s["advisor"] is False
     tok = rated["seats"][0]["token"]
-    decision_of(client, rated["game_id"], 0, tok)
+    seat_decision(client, rated["game_id"], 0, tok)
     r = client.get(f"/games/{rated['game_id']}/seats/0/advice", headers=auth(tok))
     assert r.status_code == 403 and r.json()["error"] == "advisor_off" and "rated" in r.json()["detail"]
     off = create(client, seats=["human", "noble-rule-v1"], advisor=False)
@@ -198,7 +188,7 @@ def test_rated_games_refuse_the_advisor_unless_allowed_and_say_so(client, tmp_pa
     assert r.status_code == 403 and "advisor: false" in r.json()["detail"]
     on = create(client, seats=["human", "noble-rule-v1"], rated=True, advisor=True)
     assert client.get(f"/games/{on['game_id']}").json()["advisor"] is True
-    st = decision_of(client, on["game_id"], 0, on["seats"][0]["token"])
+    st = seat_decision(client, on["game_id"], 0, on["seats"][0]["token"])
     r = client.get(f"/games/{on['game_id']}/seats/0/advice", headers=auth(on["seats"][0]["token"]))
     assert r.status_code == 200 and r.json()["step"] == st["step"]
     plain = create(client, seats=["human", "noble-rule-v1"])
@@ -401,10 +391,7 @@ def test_the_python_client_creates_rated_games_and_asks_the_advisor(server):
         assert e.value.response.status_code == 403 and e.value.response.json()["error"] == "advisor_off"
         g = c.create(["human", "noble-rule-v1"], seed=11, public_seed=True)
         gid, tok = g["game_id"], g["seats"][0]["token"]
-        deadline = time.monotonic() + 60
-        while (st := c.seat(gid, 0, tok, log=False))["decision"] is None and st["status"] == "playing":
-            assert time.monotonic() < deadline, "the noble did not move"
-            time.sleep(0.02)
+        st = seat_decision(c.http, gid, 0, tok)
         adv = c.advice(gid, 0, tok)
         assert adv["suggestion"]["id"] in {o["id"] for o in st["decision"]["options"]}
     finally:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 import warnings
 
 import pytest
@@ -19,12 +18,13 @@ with warnings.catch_warnings():  # starlette asks for httpx2 in TestClient; http
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from helpers import random_moves  # noqa: E402
+from helpers import random_moves, seat_decision  # noqa: E402
 
 from fandonia_env import words as wording  # noqa: E402
 from fandonia_env.engine import Game  # noqa: E402
 from fandonia_env.engine.face.hidden import resample  # noqa: E402
 from fandonia_env.serve import Limits, create_app  # noqa: E402
+from fandonia_env.serve.client import auth  # noqa: E402
 
 RAW = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b|rel:|ctx|None|\{|§")
 WORDS = ("decision", "race", "faction", "recent")
@@ -36,9 +36,6 @@ def client(tmp_path):
         yield c
 
 
-def auth(tok: str) -> dict:
-    return {"Authorization": f"Bearer {tok}"}
-
 
 def create(c: TestClient, **body) -> dict:
     """POST /games; a given seed is public (played as given), so each test meets its own deal."""
@@ -49,15 +46,6 @@ def create(c: TestClient, **body) -> dict:
     return r.json()
 
 
-def my_turn(c: TestClient, gid: str, seat: int, tok: str, timeout: float = 60) -> dict:
-    """The seat's state once it has a decision (the nobles move in the server's threads)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        st = c.get(f"/games/{gid}/seats/{seat}", headers=auth(tok)).json()
-        if st["decision"] is not None or st["status"] != "playing":
-            return st
-        assert time.monotonic() < deadline, "the nobles did not move"
-        time.sleep(0.02)
 
 
 def check_words(st: dict) -> None:
@@ -93,7 +81,7 @@ def test_serve_wording_seat_state_prompt_labels_race_faction_recent(client):
     rng = random.Random(5)
     saw_others = False
     for _ in range(40):
-        st = my_turn(c, gid, 0, tok)
+        st = seat_decision(c, gid, 0, tok)
         if st["status"] != "playing":
             break
         check_words(st)

@@ -1,6 +1,6 @@
 """Probes of a policy network's usurpation timing (issue 27's random-v1 line; not shipped nobles).
 
-Two agent prefixes, registered when this script runs, so the tournament runner can seat them:
+Three agent prefixes, registered when this script runs, so the tournament runner can seat them:
 
 * ``thr:PATH?t=0.85`` plays the network, but at a main decision where the usurpation is legal and
   the seat's best chance of success (``best_usurpation`` on its own view) is at least ``t`` it
@@ -8,6 +8,10 @@ Two agent prefixes, registered when this script runs, so the tournament runner c
 * ``us:PATH?lo=0.2&simulations=24&horizon=60`` plays the network and searches (``SearchAgent``'s
   simulations, any of its knobs) only the main decisions where the usurpation is legal and the
   best chance is at least ``lo``; the candidates are the network's favourite and the usurpation.
+* ``contest:PATH?t=0&from=3`` plays the network, but while another seat's FARC reigns (his usurpation's
+  count toward victory, §37: the game ends after three full turns of it) it usurps in turn ``from`` of
+  that reign or later whenever its best chance is above ``t`` (``from=3``: the last turn before the
+  reign wins, when waiting can only lose).
 
 And one report, ``anatomy``: replays the games of a tournament ``results.json`` that the policy
 seat did not win and prints, per turn, the seat's best usurpation chance, the network's probability
@@ -62,6 +66,24 @@ class ThresholdUsurper(PPOAgent):
         return super().act(view, legal, infoset)
 
 
+class ContestUsurper(PPOAgent):
+    """The network, but it contests another seat's reign: from turn ``start`` of that reign on, it usurps
+    whenever its best chance is above ``t``."""
+
+    def __init__(self, path: str, t: float, start: int, seed: int | None = None) -> None:
+        super().__init__(path, seed=seed)
+        self.t, self.start = t, start
+        self.id = f"contest:{path}?t={t}&from={start}"
+
+    def act(self, view: SeatView | dict[str, Any], legal: list[int], infoset: Any = None) -> int:
+        sv = as_seat_view(view)
+        reign = sv.reign
+        if (reign and reign.get("player") != sv.me and sv.turn - reign["since"] >= self.start
+                and _usurp_chance(sv, legal) > self.t):
+            return USURP
+        return super().act(sv, legal, infoset)
+
+
 class UsurpSearcher(SearchAgent):
     """The network; searches only its usurpation decisions (best chance >= ``lo``)."""
 
@@ -107,6 +129,17 @@ def _thr(spec: str, seed: int | None = None, **_: Any) -> ThresholdUsurper:
     return ThresholdUsurper(path, _chance("t", q.get("t", "0.85")), seed=seed)
 
 
+def _contest(spec: str, seed: int | None = None, **_: Any) -> ContestUsurper:
+    path, q = _query(spec, "contest:")
+    unknown = set(q) - {"t", "from"}
+    if unknown:
+        raise ValueError(f"unknown contest: knob(s) {sorted(unknown)}; known: ['from', 't']")
+    start = q.get("from", "3")
+    if not start.isdigit():
+        raise ValueError(f"from must be a turn of the reign >= 0, got {start!r}")
+    return ContestUsurper(path, _chance("t", q.get("t", "0")), int(start), seed=seed)
+
+
 def _us(spec: str, seed: int | None = None, **_: Any) -> UsurpSearcher:
     path, _, query = spec[len("us:"):].partition("?")
     lo = _chance("lo", parse_qs(query).get("lo", ["0.2"])[0])
@@ -114,7 +147,7 @@ def _us(spec: str, seed: int | None = None, **_: Any) -> UsurpSearcher:
     return UsurpSearcher(path, lo, seed=seed, **_parse_knobs(rest))
 
 
-for _prefix, _factory in (("thr:", _thr), ("us:", _us)):
+for _prefix, _factory in (("thr:", _thr), ("us:", _us), ("contest:", _contest)):
     if _prefix not in PREFIXES:  # the script may be run twice in one process (tests)
         register_prefix(_prefix, _factory)
 
@@ -160,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         return tournament(argv[1:]) or 0
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("tournament", help="the tournament runner, with thr: and us: registered")
+    sub.add_parser("tournament", help="the tournament runner, with thr:, us: and contest: registered")
     an = sub.add_parser("anatomy", help="usurpation chances in the policy seat's non-wins")
     an.add_argument("results")
     an.add_argument("preset")

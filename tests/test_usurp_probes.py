@@ -64,3 +64,33 @@ def test_usurp_searcher_searches_only_usurpation_decisions():
     assert usurp_points > 0
     assert probe.searches == usurp_points
     assert probe.last_search.kind == "turn_main" and up.USURP in probe.last_search.candidates
+
+
+def test_contest_usurper_contests_another_seats_reign_only_from_the_turn_given():
+    """``contest:`` usurps wherever another seat's FARC reigns (from turn ``from`` of that reign) and its best
+    chance is above ``t``; everywhere else it plays the network's move."""
+    probe, ref = up._contest(f"contest:{W}?t=0&from=1", seed=1), reg.make_agent(f"ppo:{W}")
+    seen = 0
+    for seed in range(20, 40):
+        bots = [probe] + [reg.make_agent("noble-rule-v1", seed=i) for i in range(1, 4)]
+        g = Game(players=4, seed=seed, max_turns=40, preset="errata")
+        while not g.over:
+            p, legal = g.current_player(), g.legal_actions()
+            view = g.view(p, log=False)
+            a = bots[p].act(view, legal, InfoSet(g.state, p))
+            if p == 0:
+                r, reign = g.state.reign, up._usurp_chance(view, legal)
+                contest = bool(r) and r["player"] != 0 and g.state.turn - r["since"] >= 1 and reign > 0
+                seen += contest
+                assert a == (up.USURP if contest else ref.act(view, legal, InfoSet(g.state, p)))
+            g.apply(a)
+        if seen >= 2:
+            break
+    assert seen >= 2, "no deal gave seat 0 a reign to contest: pick other seeds"
+
+
+def test_contest_knobs_are_checked():
+    with pytest.raises(ValueError, match="unknown contest: knob"):
+        up._contest(f"contest:{W}?x=1")
+    with pytest.raises(ValueError, match="from must be a turn"):
+        up._contest(f"contest:{W}?from=-1")

@@ -176,3 +176,50 @@ def test_win_share_objective_counts_a_draw_or_a_truncated_game_as_a_loss():
     cfg = load_config(ROOT / "configs" / "smoke" / "expert.yaml", SCHEMA)
     with pytest.raises(ConfigError, match=r"objective must be one of \['zero_sum', 'win_share'\], got 'wins'"):
         check_config(dict(cfg, objective="wins"))
+
+
+def _tiny_update(value_only: bool, detach: bool, adv_zero: bool = False) -> tuple[dict, dict]:
+    """One PPO update of a small PolicyNet on a random batch: (parameters before, after)."""
+    import torch
+
+    from fandonia_env.training.league import ppo_update
+    from fandonia_env.training.model import PolicyNet
+
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    n, obs, acts = 256, 40, 12
+    model = PolicyNet(obs, acts, [], [32, 32])
+    model.detach_value = detach
+    mask = rng.random((n, acts)) < 0.6
+    mask[np.arange(n), 0] = True
+    batch = {"obs": rng.normal(size=(n, obs)).astype(np.float16), "mask": np.packbits(mask, axis=-1),
+             "action": np.zeros(n, dtype=np.int64), "logp": np.full(n, -1.0, dtype=np.float32),
+             "adv": np.zeros(n, dtype=np.float32) if adv_zero else rng.normal(size=n).astype(np.float32),
+             "ret": rng.normal(size=n).astype(np.float32)}
+    before = {k: v.detach().clone() for k, v in model.named_parameters()}
+    cfg = {"epochs": 2, "minibatch": 64, "clip": 0.2, "ent_coef": 0.0, "vf_coef": 0.5, "max_grad_norm": 0.5,
+           "target_kl": None}
+    ppo_update(model, torch.optim.Adam(model.parameters(), lr=1e-2), batch, cfg, value_only=value_only,
+               num_actions=acts)
+    return before, {k: v.detach().clone() for k, v in model.named_parameters()}
+
+
+def _moved(before: dict, after: dict) -> set[str]:
+    return {k for k in before if not np.allclose(before[k].numpy(), after[k].numpy())}
+
+
+def test_a_value_only_update_moves_the_value_head_alone():
+    """value_warmup's iterations train the value head only: the trunk and the policy heads the policy
+    reads stay exactly as they were (the value loss's gradient through the shared trunk would change
+    the policy with no policy objective)."""
+    before, after = _tiny_update(value_only=True, detach=False)
+    assert _moved(before, after) == {"value.weight", "value.bias"}
+
+
+def test_value_detached_keeps_the_value_loss_out_of_the_shared_trunk():
+    """value_detached: with no policy signal (zero advantages, no entropy bonus) a full update moves the value
+    head only; without it the value loss moves the trunk too."""
+    before, after = _tiny_update(value_only=False, detach=True, adv_zero=True)
+    assert _moved(before, after) == {"value.weight", "value.bias"}
+    before, after = _tiny_update(value_only=False, detach=False, adv_zero=True)
+    assert {"trunk.0.weight", "value.weight"} <= _moved(before, after)

@@ -92,6 +92,9 @@ SCHEMA: dict[str, Opt] = {
     "max_grad_norm": Opt(0.5, (float,), "gradient clipping"),
     "target_kl": Opt(0.02, (float,), "stop an iteration's epochs when the approximate KL exceeds this", nullable=True),
     "value_warmup": Opt(1, (int,), "first iterations train the value head only"),
+    "value_detached": Opt(False, (bool,), "the value loss trains the value head only, never the trunk the policy "
+                          "shares (fine-tuning a trained policy against new opponents: refitting the critic does "
+                          "not disturb the policy)"),
     "max_snapshots": Opt(8, (int,), "earlier iterations kept as 'snapshot' opponents"),
     "eval_every": Opt(2, (int,), "iterations between evaluations (0: only at the end)"),
     "eval_games": Opt(200, (int,), "games per anchor and edition at each evaluation (duplicate seeds, rotated)"),
@@ -308,6 +311,7 @@ def train(cfg: dict[str, Any]) -> dict[str, Any]:
         model = widen_input(model, enc, wide)  # the new inputs start at zero weight: it plays as before
         print(f"expert: widened {cfg['init']} from encoder {enc.name} to {wide.name}", file=sys.stderr)
         enc = wide
+    model.detach_value = cfg["value_detached"]
     opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
     saved_opt = ck.get("optimizer")
     if saved_opt and len(saved_opt.get("param_groups", [])) == len(opt.param_groups):

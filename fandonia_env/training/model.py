@@ -67,6 +67,10 @@ class PolicyNet(nn.Module):
         h = hidden[-1]
         self.flat = nn.Linear(h, num_actions)
         self.value = nn.Linear(h, 1)
+        #: the value head reads the trunk's features without passing its gradient back (a training
+        #: setting, not saved): the value loss then moves the value head only, never the shared trunk
+        #: the policy reads (``value_detached`` of the expert stage)
+        self.detach_value = False
         #: input indices read by the skip head (a linear map to the logits, zero-initialised), or None
         self.skip_inputs = [int(i) for i in skip] if skip else None
         if self.skip_inputs:
@@ -156,7 +160,7 @@ class PolicyNet(nn.Module):
             logits = logits.index_add(1, ids, score[:, getattr(self, f"rows_{name}")])
         if mask is not None:
             logits = logits.masked_fill(~mask, float("-inf"))
-        return logits, self.value(h).squeeze(-1)
+        return logits, self.value(h.detach() if self.detach_value else h).squeeze(-1)
 
     def _trunk(self, obs: torch.Tensor, scale: torch.Tensor) -> torch.Tensor:
         """``trunk(obs * scale)``, its first layer reading only the columns of ``obs`` that are not zero in

@@ -388,8 +388,8 @@ def ppo_update(model: Any, opt: Any, batch: dict[str, np.ndarray], cfg: dict[str
     stats = {"pg_loss": 0.0, "v_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_frac": 0.0, "epochs": 0}
     mb = cfg["minibatch"]
     # a value-only update moves the value head alone: the value loss's gradient through the shared trunk
-    # would change the policy with no policy objective at all (it did: an exploiter's entropy rose from
-    # 0.29 to 0.32 in four "value-only" iterations, and its win share fell)
+    # would change the policy with no policy objective at all (it did: an exploiter's policy moved by an
+    # approximate KL of 0.021, 0.010, 0.006 and 0.009 in its four "value-only" iterations; 0 since)
     head = {id(p) for p in model.value.parameters()}
     rest = [p for p in model.parameters() if id(p) not in head]
     for ep in range(cfg["epochs"]):

@@ -389,9 +389,11 @@ def ppo_update(model: Any, opt: Any, batch: dict[str, np.ndarray], cfg: dict[str
     mb = cfg["minibatch"]
     # a value-only update moves the value head alone: the value loss's gradient through the shared trunk
     # would change the policy with no policy objective at all (it did: an exploiter's policy moved by an
-    # approximate KL of 0.021, 0.010, 0.006 and 0.009 in its four "value-only" iterations; 0 since)
-    head = {id(p) for p in model.value.parameters()}
-    rest = [p for p in model.parameters() if id(p) not in head]
+    # approximate KL of 0.021, 0.010, 0.006 and 0.009 in its four "value-only" iterations; 0 since).  The
+    # value head then reads detached features (PolicyNet.detach_value), so no other parameter gets a gradient
+    # and Adam leaves them as they are.
+    detached = model.detach_value
+    model.detach_value = detached or value_only
     for ep in range(cfg["epochs"]):
         perm = torch.randperm(N)
         kls = []
@@ -405,9 +407,6 @@ def ppo_update(model: Any, opt: Any, batch: dict[str, np.ndarray], cfg: dict[str
             loss = cfg["vf_coef"] * vl if value_only else pg + cfg["vf_coef"] * vl - cfg["ent_coef"] * ent.mean()
             opt.zero_grad()
             loss.backward()
-            if value_only:
-                for p in rest:
-                    p.grad = None  # Adam leaves a parameter without a gradient as it is
             torch.nn.utils.clip_grad_norm_(model.parameters(), cfg["max_grad_norm"])
             opt.step()
             with torch.no_grad():
@@ -421,6 +420,7 @@ def ppo_update(model: Any, opt: Any, batch: dict[str, np.ndarray], cfg: dict[str
         stats["epochs"] = ep + 1
         if not value_only and cfg["target_kl"] is not None and stats["approx_kl"] > cfg["target_kl"]:
             break
+    model.detach_value = detached
     nb = max(1, stats["epochs"] * math.ceil(N / mb))
     for k in ("pg_loss", "v_loss", "entropy", "clip_frac"):
         stats[k] /= nb

@@ -394,33 +394,35 @@ def ppo_update(model: Any, opt: Any, batch: dict[str, np.ndarray], cfg: dict[str
     # and Adam leaves them as they are.
     detached = model.detach_value
     model.detach_value = detached or value_only
-    for ep in range(cfg["epochs"]):
-        perm = torch.randperm(N)
-        kls = []
-        for s in range(0, N, mb):
-            idx = perm[s: s + mb]
-            lp, ent, v = model.evaluate_actions(obs[idx].float(), mask[idx], act[idx])
-            ratio = (lp - old[idx]).exp()
-            a = adv[idx]
-            pg = -torch.min(ratio * a, ratio.clamp(1 - cfg["clip"], 1 + cfg["clip"]) * a).mean()
-            vl = ((v - ret[idx]) ** 2).mean()
-            loss = cfg["vf_coef"] * vl if value_only else pg + cfg["vf_coef"] * vl - cfg["ent_coef"] * ent.mean()
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), cfg["max_grad_norm"])
-            opt.step()
-            with torch.no_grad():
-                kl = ((ratio - 1) - (lp - old[idx])).mean().item()
-            kls.append(kl)
-            stats["pg_loss"] += pg.item()
-            stats["v_loss"] += vl.item()
-            stats["entropy"] += ent.mean().item()
-            stats["clip_frac"] += ((ratio - 1).abs() > cfg["clip"]).float().mean().item()
-        stats["approx_kl"] = float(np.mean(kls))
-        stats["epochs"] = ep + 1
-        if not value_only and cfg["target_kl"] is not None and stats["approx_kl"] > cfg["target_kl"]:
-            break
-    model.detach_value = detached
+    try:
+        for ep in range(cfg["epochs"]):
+            perm = torch.randperm(N)
+            kls = []
+            for s in range(0, N, mb):
+                idx = perm[s: s + mb]
+                lp, ent, v = model.evaluate_actions(obs[idx].float(), mask[idx], act[idx])
+                ratio = (lp - old[idx]).exp()
+                a = adv[idx]
+                pg = -torch.min(ratio * a, ratio.clamp(1 - cfg["clip"], 1 + cfg["clip"]) * a).mean()
+                vl = ((v - ret[idx]) ** 2).mean()
+                loss = cfg["vf_coef"] * vl if value_only else pg + cfg["vf_coef"] * vl - cfg["ent_coef"] * ent.mean()
+                opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), cfg["max_grad_norm"])
+                opt.step()
+                with torch.no_grad():
+                    kl = ((ratio - 1) - (lp - old[idx])).mean().item()
+                kls.append(kl)
+                stats["pg_loss"] += pg.item()
+                stats["v_loss"] += vl.item()
+                stats["entropy"] += ent.mean().item()
+                stats["clip_frac"] += ((ratio - 1).abs() > cfg["clip"]).float().mean().item()
+            stats["approx_kl"] = float(np.mean(kls))
+            stats["epochs"] = ep + 1
+            if not value_only and cfg["target_kl"] is not None and stats["approx_kl"] > cfg["target_kl"]:
+                break
+    finally:  # restored even when an update fails: the flag is the run's setting (value_detached)
+        model.detach_value = detached
     nb = max(1, stats["epochs"] * math.ceil(N / mb))
     for k in ("pg_loss", "v_loss", "entropy", "clip_frac"):
         stats[k] /= nb
